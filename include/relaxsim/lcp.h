@@ -1,0 +1,186 @@
+/*
+ * relaxsim/lcp.h: the linear complementarity problem, its certificate, and Lemke's method.
+ *
+ * The LCP(M, q): find z in R^n with
+ *
+ *     w = M z + q,   z >= 0,   w >= 0,   z_i w_i = 0 for every i.
+ *
+ * Convention used throughout relaxsim: w = M z + q (plus sign). Every dense matrix is stored
+ * COLUMN-MAJOR: M(i, j) is M[i + j * n] (the LAPACK and Siconos convention).
+ */
+#ifndef RELAXSIM_LCP_H
+#define RELAXSIM_LCP_H
+
+#include <stddef.h>
+
+#include "relaxsim/error.h"
+#include "relaxsim/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------
+ * Certificate: how well a candidate z solves LCP(M, q), recomputed from (M, q, z) alone.
+ * ---------------------------------------------------------------------------------------------- */
+
+/**
+ * Certificate of a candidate solution z of LCP(M, q). All quantities are recomputed from M, q, z;
+ * no solver's own word is used. "scale" makes them relative:
+ *   scale_q = max(1, ||q||_inf)                  (units of w)
+ *   scale_z = max(1, ||z||_inf)                  (units of z)
+ */
+typedef struct rs_lcp_certificate {
+    double min_z;                   /**< min_i z_i (>= 0 for a solution) */
+    double min_w;                   /**< min_i w_i, w = M z + q (>= 0 for a solution) */
+    double max_complementarity;     /**< max_i |z_i w_i| */
+    double natural_residual;        /**< ||min(z, w)||_inf, zero exactly at a solution */
+    double rel_min_z;               /**< min_z / scale_q */
+    double rel_min_w;               /**< min_w / scale_q */
+    double rel_max_complementarity; /**< max_complementarity / (scale_q * scale_z) */
+    double rel_natural_residual;    /**< natural_residual / scale_q */
+    int finite;                     /**< 1 if z and w are all finite, 0 otherwise */
+    int passed;                     /**< 1 if the certificate passes the tolerance it was judged with */
+} rs_lcp_certificate;
+
+/** Default certificate tolerance on the relative measures (see rs_lcp_certificate_passes). */
+#define RS_LCP_CERT_TOL_DEFAULT 1e-9
+
+/**
+ * Compute the certificate of z for LCP(M, q) and judge it with tolerance tol:
+ * passed = finite && rel_min_z >= -tol && rel_min_w >= -tol && rel_natural_residual <= tol
+ *          && rel_max_complementarity <= tol.
+ *
+ * @param n     problem size, n >= 1
+ * @param M     n*n column-major matrix (read only)
+ * @param q     n-vector (read only)
+ * @param z     candidate solution, n-vector (read only)
+ * @param tol   tolerance on the relative measures, finite and > 0
+ * @param w     optional output n-vector receiving M z + q (may be NULL)
+ * @param cert  output certificate
+ * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION or RS_ERR_BAD_SETTING (nothing written).
+ *         Non-finite entries in z are not an error: they give finite = 0 and passed = 0.
+ */
+RS_API rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, const double *z,
+                                           double tol, double *w, rs_lcp_certificate *cert);
+
+/* ------------------------------------------------------------------------------------------------
+ * Index sets (names from "Differentiating an LCP", Werling & Liu)
+ * ---------------------------------------------------------------------------------------------- */
+
+/** Which side of the complementarity pair (z_i, w_i) is active. */
+typedef enum rs_lcp_index_class {
+    RS_LCP_CLAMPING = 0,        /**< z_i > tol, |w_i| <= tol: the constraint pushes */
+    RS_LCP_SEPARATING = 1,      /**< |z_i| <= tol, w_i > tol: the pair is apart */
+    RS_LCP_FLOATING = 2,        /**< |z_i| <= tol, |w_i| <= tol: degenerate, both zero */
+    RS_LCP_NOT_COMPLEMENTARY = 3/**< neither: z_i > tol and w_i > tol, or a value < -tol or NaN */
+} rs_lcp_index_class;
+
+/** Name of an index class: "clamping", "separating", "floating", "not_complementary". */
+RS_API const char *rs_lcp_index_class_name(rs_lcp_index_class c);
+
+/**
+ * Classify every component of a pair (z, w) with absolute tolerance tol >= 0.
+ * @param classes output array of n entries
+ * @return RS_OK, RS_ERR_NULL_ARG, RS_ERR_DIMENSION (n < 1) or RS_ERR_BAD_SETTING (tol < 0 or NaN).
+ */
+RS_API rs_error rs_lcp_classify(int n, const double *z, const double *w, double tol,
+                                rs_lcp_index_class *classes);
+
+/* ------------------------------------------------------------------------------------------------
+ * Lemke's method
+ * ---------------------------------------------------------------------------------------------- */
+
+/** Outcome of a Lemke solve (the call itself returned RS_OK). */
+typedef enum rs_lemke_status {
+    RS_LEMKE_SOLVED = 0,          /**< z0 left the basis and the certificate passed */
+    RS_LEMKE_RAY_TERMINATION = 1, /**< no blocking row for the entering variable: the LCP is
+                                       infeasible or not processable by Lemke's method */
+    RS_LEMKE_MAX_PIVOTS = 2,      /**< the pivot limit was reached */
+    RS_LEMKE_BREAKDOWN = 3        /**< numerical breakdown: a non-finite or vanishing pivot, or a
+                                       terminal basis whose certificate failed */
+} rs_lemke_status;
+
+/** Name of a status as used in JSON output: "solved", "ray_termination", "max_pivots", "breakdown". */
+RS_API const char *rs_lemke_status_name(rs_lemke_status status);
+
+/** Settings of Lemke's method. Fill with rs_lemke_settings_default() then change fields. */
+typedef struct rs_lemke_settings {
+    int max_pivots;     /**< limit on info.pivots; 0 means automatic: 10000 + 100 n. Range >= 0. */
+    double pivot_tol;   /**< an entering-column entry counts as positive when > pivot_tol
+                             (relative to the column's inf-norm). Range (0, 1e-3]. Default 1e-11. */
+    double tie_tol;     /**< two ratios are tied when they differ by at most
+                             tie_tol * max(1, |ratio|); ties are broken lexicographically.
+                             Range [0, 1e-3]. Default 1e-12. */
+    double cert_tol;    /**< certificate tolerance on the relative measures for "solved".
+                             Range (0, 1). Default RS_LCP_CERT_TOL_DEFAULT. */
+    int refine;         /**< 1: after termination, re-solve the final basis by LU with partial
+                             pivoting and keep whichever z has the smaller natural residual.
+                             0: keep the pivoted values. Default 1. */
+} rs_lemke_settings;
+
+/** Fill every field of *settings with its default. No-op on NULL. */
+RS_API void rs_lemke_settings_default(rs_lemke_settings *settings);
+
+/**
+ * Check every field of settings against its documented range.
+ * @param field_out if not NULL, receives the name of the first bad field (static string) or NULL.
+ * @return RS_OK, RS_ERR_NULL_ARG or RS_ERR_BAD_SETTING.
+ */
+RS_API rs_error rs_lemke_settings_validate(const rs_lemke_settings *settings, const char **field_out);
+
+/** Result information of a Lemke solve. */
+typedef struct rs_lemke_info {
+    rs_lemke_status status;   /**< outcome */
+    int pivots;               /**< complementary pivots after the initial entry of z0 (the
+                                   Siconos count: Murty's example of size n takes 2^n - 1) */
+    int refined;              /**< 1 if the final LU re-solve of the basis was kept */
+    double solve_time_s;      /**< wall time of the solve in seconds */
+    rs_lcp_certificate cert;  /**< certificate of the returned z (judged with cert_tol) */
+} rs_lemke_info;
+
+/**
+ * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
+ * It grows as 2 n^2 doubles: the basis inverse and the LU factors of the final re-solve.
+ */
+RS_API size_t rs_lemke_workspace_size(int n);
+
+/**
+ * Solve LCP(M, q) by lexicographic Lemke's method with covering vector d. Does not allocate.
+ *
+ * Pivots on the system  w - M z - d z0 = q  starting from the basis {w}. Ties in the ratio test
+ * are broken by the lexicographic rule on the rows of the basis inverse, which makes degenerate
+ * problems terminate; when z0 is among the tied leaving candidates it leaves (termination).
+ * If q >= 0 the answer is z = 0 with 0 pivots.
+ *
+ * @param n          problem size, n >= 1
+ * @param M          n*n column-major, finite (read only)
+ * @param q          n-vector, finite (read only)
+ * @param d          covering vector, n entries all > 0 and finite, or NULL for e = (1, ..., 1)
+ * @param settings   settings, or NULL for the defaults
+ * @param work       workspace of at least rs_lemke_workspace_size(n) bytes, aligned for double
+ * @param work_bytes size of work in bytes
+ * @param z          output n-vector: the solution (or the last iterate when not solved)
+ * @param w          output n-vector: M z + q
+ * @param info       output information
+ * @return RS_OK (then info->status says whether it was solved); RS_ERR_NULL_ARG,
+ *         RS_ERR_DIMENSION, RS_ERR_NONFINITE, RS_ERR_BAD_ARG (d has an entry <= 0),
+ *         RS_ERR_BAD_SETTING or RS_ERR_WORKSPACE, in which case z, w and info are untouched.
+ */
+RS_API rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
+                               const rs_lemke_settings *settings, void *work, size_t work_bytes,
+                               double *z, double *w, rs_lemke_info *info);
+
+/**
+ * Convenience wrapper: allocates the workspace, calls rs_lemke_solve and frees it.
+ * Same arguments and results, plus RS_ERR_NOMEM.
+ */
+RS_API rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
+                                     const rs_lemke_settings *settings, double *z, double *w,
+                                     rs_lemke_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RELAXSIM_LCP_H */

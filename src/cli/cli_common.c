@@ -1,0 +1,74 @@
+/* cli_common.c: argument parsing helpers shared by the subcommands. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+
+int rs_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("relaxsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return RS_EXIT_USAGE;
+}
+
+int rs_cli_parse_long(const char *option, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        rs_cli_usage_error("%s: expected an integer, got '%s'", option, text);
+        return 0;
+    }
+    if (v < lo || v > hi) {
+        rs_cli_usage_error("%s: %ld is out of range [%ld, %ld]", option, v, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int rs_cli_parse_u64(const char *option, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    const unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || text[0] == '-') {
+        rs_cli_usage_error("%s: expected a non-negative integer, got '%s'", option, text);
+        return 0;
+    }
+    *out = (uint64_t)v;
+    return 1;
+}
+
+int rs_cli_parse_double(const char *option, const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    const double v = strtod(text, &end);
+    if (end == text || *end != '\0') {
+        rs_cli_usage_error("%s: expected a number, got '%s'", option, text);
+        return 0;
+    }
+    if (!isfinite(v) || v < lo || v > hi) {
+        rs_cli_usage_error("%s: %s is out of range [%g, %g]", option, text, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+const char *rs_cli_option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        rs_cli_usage_error("%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}

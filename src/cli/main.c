@@ -1,0 +1,48 @@
+/* main.c: the relaxsim command: dispatches to one subcommand per file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "relaxsim/relaxsim.h"
+#include "cli/cli.h"
+
+static const char usage_text[] =
+    "usage: relaxsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  lcp solve FILE [--json] [--max-pivots N] [--tol T]\n"
+    "        solve the LCP in a Siconos .dat file with Lemke's method and print its certificate\n"
+    "  lcp gen --class spd|pmatrix|psd|friction --n N --seed S [--degenerate]\n"
+    "          [--storage dense|sparse-block] [--block-size B] -o FILE\n"
+    "        write a generated LCP with a known solution\n"
+    "\n"
+    "  --help       this text\n"
+    "  --version    the version\n"
+    "\n"
+    "exit codes: 0 success, 1 a solve or a tolerance check failed, 2 bad usage or input\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return RS_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return RS_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("relaxsim %s\n", rs_version());
+        return RS_EXIT_OK;
+    }
+    if (strcmp(cmd, "lcp") == 0) {
+        if (argc < 3)
+            return rs_cli_usage_error("lcp needs a subcommand: solve or gen (see relaxsim --help)");
+        if (strcmp(argv[2], "solve") == 0)
+            return rs_cmd_lcp_solve(argc - 2, argv + 2);
+        if (strcmp(argv[2], "gen") == 0)
+            return rs_cmd_lcp_gen(argc - 2, argv + 2);
+        return rs_cli_usage_error("unknown lcp subcommand '%s' (expected solve or gen)", argv[2]);
+    }
+    return rs_cli_usage_error("unknown command '%s' (see relaxsim --help)", cmd);
+}

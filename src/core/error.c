@@ -1,0 +1,45 @@
+/* error.c: names of error codes, the error-detail formatter, and the library version. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "relaxsim/relaxsim.h"
+#include "core/detail.h"
+
+const char *rs_error_string(rs_error err)
+{
+    switch (err) {
+    case RS_OK: return "ok";
+    case RS_ERR_NULL_ARG: return "a required argument is NULL";
+    case RS_ERR_DIMENSION: return "dimension out of range";
+    case RS_ERR_NONFINITE: return "non-finite value (NaN or infinity)";
+    case RS_ERR_BAD_SETTING: return "setting out of range";
+    case RS_ERR_NOMEM: return "out of memory";
+    case RS_ERR_PARSE: return "malformed input";
+    case RS_ERR_IO: return "input/output error";
+    case RS_ERR_WORKSPACE: return "workspace too small";
+    case RS_ERR_BAD_ARG: return "invalid argument";
+    }
+    return "unknown error";
+}
+
+const char *rs_version(void)
+{
+    return RS_VERSION_STRING;
+}
+
+void rs_detail_clear(rs_error_detail *detail)
+{
+    if (detail)
+        detail->message[0] = '\0';
+}
+
+rs_error rs_detail_set(rs_error_detail *detail, rs_error err, const char *fmt, ...)
+{
+    if (detail) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(detail->message, sizeof detail->message, fmt, ap);
+        va_end(ap);
+    }
+    return err;
+}

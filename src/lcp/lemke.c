@@ -1,0 +1,467 @@
+/*
+ * lemke.c: Lemke's complementary pivoting method with the lexicographic anti-cycling rule.
+ *
+ * The augmented system is
+ *
+ *     I w - M z - d z0 = q,      w, z, z0 >= 0,   w_i z_i = 0,
+ *
+ * with basic variables x_B = B^-1 q. Variables are numbered 0..n-1 for w, n..2n-1 for z and 2n
+ * for z0. The kernel keeps the basis inverse B^-1 explicitly (dense, column-major) and updates it
+ * by one elementary row operation per pivot (O(n^2)); the entering column is B^-1 A_e.
+ *
+ * Lexicographic rule. Write the tableau rows as [x_B,i, (B^-1)_i,:]. If every row is
+ * lexicographically positive, choosing the leaving row as the lexicographic minimum of
+ * row_i / a_i over a_i > 0 keeps them so, and since B^-1 has independent rows the minimum is
+ * unique: no basis repeats, so the method cannot cycle. The first pivot (z0 entering with
+ * column -d) makes the rows lexicographically positive when, among rows tied for the largest
+ * -q_i/d_i, the one with the largest index leaves: a tied row i < r becomes
+ * [0, e_i - (d_i/d_r) e_r], whose first non-zero entry (+1 at i) is positive.
+ * When z0 is among the rows tied on the ratio, it leaves: that ends the method at once.
+ *
+ * Termination with z0 out of the basis gives a complementary basis, i.e. a solution. After it the
+ * kernel optionally re-solves B x_B = q by LU with partial pivoting, which removes the rounding
+ * accumulated over the product-form updates, and keeps the better of the two candidates by
+ * natural residual. "Solved" is reported only if the certificate recomputed from (M, q, z) passes.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relaxsim/lcp.h"
+#include "core/timer.h"
+#include "lcp/lcp_internal.h"
+
+/* Largest n for which the workspace size fits comfortably in size_t and n*n in int. */
+#define LEMKE_MAX_N 40000
+
+const char *rs_lemke_status_name(rs_lemke_status status)
+{
+    switch (status) {
+    case RS_LEMKE_SOLVED: return "solved";
+    case RS_LEMKE_RAY_TERMINATION: return "ray_termination";
+    case RS_LEMKE_MAX_PIVOTS: return "max_pivots";
+    case RS_LEMKE_BREAKDOWN: return "breakdown";
+    }
+    return "unknown";
+}
+
+void rs_lemke_settings_default(rs_lemke_settings *settings)
+{
+    if (!settings)
+        return;
+    settings->max_pivots = 0;
+    settings->pivot_tol = 1e-11;
+    settings->tie_tol = 1e-12;
+    settings->cert_tol = RS_LCP_CERT_TOL_DEFAULT;
+    settings->refine = 1;
+}
+
+rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **field_out)
+{
+    const char *bad = NULL;
+    if (!s)
+        return RS_ERR_NULL_ARG;
+    if (s->max_pivots < 0)
+        bad = "max_pivots";
+    else if (!(s->pivot_tol > 0.0 && s->pivot_tol <= 1e-3))
+        bad = "pivot_tol";
+    else if (!(s->tie_tol >= 0.0 && s->tie_tol <= 1e-3))
+        bad = "tie_tol";
+    else if (!(s->cert_tol > 0.0 && s->cert_tol < 1.0))
+        bad = "cert_tol";
+    else if (s->refine != 0 && s->refine != 1)
+        bad = "refine";
+    if (field_out)
+        *field_out = bad;
+    return bad ? RS_ERR_BAD_SETTING : RS_OK;
+}
+
+int rs_all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
+
+/* Workspace layout: doubles first (alignment), then ints. */
+typedef struct lemke_work {
+    double *Binv;  /* n*n basis inverse, column-major */
+    double *LU;    /* n*n LU factors of the final basis (refinement) */
+    double *rhs;   /* n: basic values B^-1 q */
+    double *col;   /* n: entering column B^-1 A_e */
+    double *x;     /* n: refined basic values */
+    double *zc;    /* n: refined candidate z */
+    double *wc;    /* n: M zc + q */
+    double *d;     /* n: covering vector (a copy of the caller's, or e) */
+    int *basis;    /* n: variable number of each basic position */
+    int *cand;     /* n: rows tied in the ratio test */
+    int *piv;      /* n: LU row interchanges */
+} lemke_work;
+
+static size_t lemke_doubles(size_t n) { return 2 * n * n + 6 * n; }
+static size_t lemke_ints(size_t n) { return 3 * n; }
+
+size_t rs_lemke_workspace_size(int n)
+{
+    if (n < 1 || n > LEMKE_MAX_N)
+        return 0;
+    const size_t nn = (size_t)n;
+    return lemke_doubles(nn) * sizeof(double) + lemke_ints(nn) * sizeof(int);
+}
+
+static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
+{
+    double *d = (double *)mem;
+    wk->Binv = d;
+    d += n * n;
+    wk->LU = d;
+    d += n * n;
+    wk->rhs = d;
+    d += n;
+    wk->col = d;
+    d += n;
+    wk->x = d;
+    d += n;
+    wk->zc = d;
+    d += n;
+    wk->wc = d;
+    d += n;
+    wk->d = d;
+    d += n;
+    int *k = (int *)d;
+    wk->basis = k;
+    k += n;
+    wk->cand = k;
+    k += n;
+    wk->piv = k;
+}
+
+/* Tie test on ratios: |a - b| <= tol * max(1, |b|). */
+static int tied(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fmax(1.0, fabs(b));
+}
+
+/* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis. */
+static void lemke_pivot(int n, int r, const double *a, double *rhs, double *Binv)
+{
+    const double inv = 1.0 / a[r];
+    const double rr = rhs[r] * inv;
+    for (int i = 0; i < n; i++)
+        rhs[i] -= a[i] * rr;
+    rhs[r] = rr;
+    for (int k = 0; k < n; k++) {
+        double *Bk = Binv + (size_t)k * (size_t)n;
+        const double b = Bk[r] * inv;
+        if (b != 0.0)
+            for (int i = 0; i < n; i++)
+                Bk[i] -= a[i] * b;
+        Bk[r] = b;
+    }
+}
+
+/* Entering column a = B^-1 A_e for the column A_e of variable e in [I, -M, -d]. */
+static void lemke_entering_column(int n, int e, const double *M, const double *d,
+                                  const double *Binv, double *a)
+{
+    const size_t nn = (size_t)n;
+    if (e < n) { /* w_e: A_e = e_e */
+        memcpy(a, Binv + (size_t)e * nn, nn * sizeof(double));
+        return;
+    }
+    const double *v = (e < 2 * n) ? M + (size_t)(e - n) * nn : d; /* A_e = -v */
+    for (int i = 0; i < n; i++)
+        a[i] = 0.0;
+    for (int k = 0; k < n; k++) {
+        const double vk = v[k];
+        if (vk == 0.0)
+            continue;
+        const double *Bk = Binv + (size_t)k * nn;
+        for (int i = 0; i < n; i++)
+            a[i] -= vk * Bk[i];
+    }
+}
+
+/*
+ * Lexicographic minimum ratio test. Returns the leaving row, or -1 if no entry of a is positive
+ * (ray termination). z0_row is the row where z0 is basic (or -1).
+ */
+static int lemke_ratio_test(int n, const double *a, const double *rhs, const double *Binv,
+                            int z0_row, double pivot_tol, double tie_tol, int *cand)
+{
+    double a_inf = 0.0;
+    for (int i = 0; i < n; i++)
+        a_inf = fmax(a_inf, fabs(a[i]));
+    const double a_min = pivot_tol * a_inf;
+    if (!(a_inf > 0.0))
+        return -1;
+
+    double best = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (a[i] > a_min)
+            best = fmin(best, fmax(rhs[i], 0.0) / a[i]);
+    if (best == INFINITY)
+        return -1;
+
+    int nc = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i] > a_min && tied(fmax(rhs[i], 0.0) / a[i], best, tie_tol))
+            cand[nc++] = i;
+    for (int c = 0; c < nc; c++)
+        if (cand[c] == z0_row)
+            return z0_row;
+
+    /* Break the tie column by column of B^-1: keep the rows with the smallest (B^-1)_ik / a_i. */
+    for (int k = 0; k < n && nc > 1; k++) {
+        const double *Bk = Binv + (size_t)k * (size_t)n;
+        double lo = INFINITY;
+        for (int c = 0; c < nc; c++)
+            lo = fmin(lo, Bk[cand[c]] / a[cand[c]]);
+        int kept = 0;
+        for (int c = 0; c < nc; c++)
+            if (tied(Bk[cand[c]] / a[cand[c]], lo, tie_tol))
+                cand[kept++] = cand[c];
+        nc = kept;
+    }
+    return cand[0]; /* unique, or (only under rounding) the lowest index: deterministic */
+}
+
+/*
+ * Solve B x = q for the basis columns by LU with partial pivoting (in LU, column-major).
+ * Returns 0 if the basis is numerically singular.
+ */
+static int lemke_basis_solve(int n, const double *M, const double *d, const int *basis,
+                             const double *q, double *LU, int *piv, double *x)
+{
+    const size_t nn = (size_t)n;
+    for (int p = 0; p < n; p++) {
+        double *Lp = LU + (size_t)p * nn;
+        const int v = basis[p];
+        if (v < n) {
+            for (int i = 0; i < n; i++)
+                Lp[i] = 0.0;
+            Lp[v] = 1.0;
+        } else if (v < 2 * n) {
+            const double *Mj = M + (size_t)(v - n) * nn;
+            for (int i = 0; i < n; i++)
+                Lp[i] = -Mj[i];
+        } else {
+            for (int i = 0; i < n; i++)
+                Lp[i] = -d[i];
+        }
+    }
+    double amax = 0.0;
+    for (size_t i = 0; i < nn * nn; i++)
+        amax = fmax(amax, fabs(LU[i]));
+    for (int k = 0; k < n; k++) {
+        double *Lk = LU + (size_t)k * nn;
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(Lk[i]) > fabs(Lk[p]))
+                p = i;
+        piv[k] = p;
+        if (!(fabs(Lk[p]) > 1e-14 * amax))
+            return 0;
+        if (p != k)
+            for (int j = 0; j < n; j++) {
+                double *Lj = LU + (size_t)j * nn;
+                const double t = Lj[k];
+                Lj[k] = Lj[p];
+                Lj[p] = t;
+            }
+        const double inv = 1.0 / Lk[k];
+        for (int i = k + 1; i < n; i++)
+            Lk[i] *= inv;
+        for (int j = k + 1; j < n; j++) {
+            double *Lj = LU + (size_t)j * nn;
+            const double u = Lj[k];
+            if (u != 0.0)
+                for (int i = k + 1; i < n; i++)
+                    Lj[i] -= Lk[i] * u;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        x[i] = q[i];
+    for (int k = 0; k < n; k++) { /* apply P, then forward substitution with unit L */
+        const int p = piv[k];
+        if (p != k) {
+            const double t = x[k];
+            x[k] = x[p];
+            x[p] = t;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        const double *Lk = LU + (size_t)k * nn;
+        for (int i = k + 1; i < n; i++)
+            x[i] -= Lk[i] * x[k];
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        const double *Lk = LU + (size_t)k * nn;
+        x[k] /= Lk[k];
+        for (int i = 0; i < k; i++)
+            x[i] -= Lk[i] * x[k];
+    }
+    return rs_all_finite(x, nn);
+}
+
+/* z from basic values: z_j = max(0, value) if z_j is basic, else 0. */
+static void lemke_extract_z(int n, const int *basis, const double *values, double *z)
+{
+    for (int j = 0; j < n; j++)
+        z[j] = 0.0;
+    for (int p = 0; p < n; p++) {
+        const int v = basis[p];
+        if (v >= n && v < 2 * n)
+            z[v - n] = fmax(values[p], 0.0);
+    }
+}
+
+static rs_error lemke_check_args(int n, const double *M, const double *q, const double *d,
+                                 const rs_lemke_settings *settings, const void *work,
+                                 size_t work_bytes, const double *z, const double *w,
+                                 const rs_lemke_info *info)
+{
+    if (!M || !q || !work || !z || !w || !info)
+        return RS_ERR_NULL_ARG;
+    if (n < 1 || n > LEMKE_MAX_N)
+        return RS_ERR_DIMENSION;
+    if (settings && rs_lemke_settings_validate(settings, NULL) != RS_OK)
+        return RS_ERR_BAD_SETTING;
+    if (work_bytes < rs_lemke_workspace_size(n) || ((uintptr_t)work % sizeof(double)) != 0)
+        return RS_ERR_WORKSPACE;
+    const size_t nn = (size_t)n;
+    if (!rs_all_finite(M, nn * nn) || !rs_all_finite(q, nn))
+        return RS_ERR_NONFINITE;
+    if (d) {
+        if (!rs_all_finite(d, nn))
+            return RS_ERR_NONFINITE;
+        for (size_t i = 0; i < nn; i++)
+            if (!(d[i] > 0.0))
+                return RS_ERR_BAD_ARG;
+    }
+    return RS_OK;
+}
+
+rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
+                        const rs_lemke_settings *settings, void *work, size_t work_bytes,
+                        double *z, double *w, rs_lemke_info *info)
+{
+    const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
+    if (err != RS_OK)
+        return err;
+    rs_lemke_settings s;
+    if (settings)
+        s = *settings;
+    else
+        rs_lemke_settings_default(&s);
+    const double t0 = rs_wall_seconds();
+    const int max_pivots = s.max_pivots > 0 ? s.max_pivots : 10000 + 100 * n;
+    const size_t nn = (size_t)n;
+    lemke_work wk;
+    lemke_work_map(nn, work, &wk);
+
+    rs_lemke_info out;
+    memset(&out, 0, sizeof out);
+    out.status = RS_LEMKE_SOLVED;
+
+    for (int i = 0; i < n; i++)
+        wk.d[i] = d ? d[i] : 1.0;
+
+    /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
+    double worst = 0.0;
+    for (int i = 0; i < n; i++)
+        worst = fmax(worst, -q[i] / wk.d[i]);
+    int r = -1;
+    for (int i = n - 1; i >= 0 && worst > 0.0; i--) {
+        if (q[i] < 0.0 && tied(-q[i] / wk.d[i], worst, s.tie_tol)) {
+            r = i; /* among tied rows the largest index leaves (lexicographic, see header) */
+            break;
+        }
+    }
+    if (r < 0) {
+        for (int i = 0; i < n; i++)
+            z[i] = 0.0;
+    } else {
+        for (size_t i = 0; i < nn * nn; i++)
+            wk.Binv[i] = 0.0;
+        for (int i = 0; i < n; i++) {
+            wk.Binv[(size_t)i * nn + (size_t)i] = 1.0;
+            wk.rhs[i] = q[i];
+            wk.basis[i] = i;
+        }
+        /* First pivot: z0 enters (column -d), w_r leaves. */
+        lemke_entering_column(n, 2 * n, M, wk.d, wk.Binv, wk.col);
+        lemke_pivot(n, r, wk.col, wk.rhs, wk.Binv);
+        int leaving = wk.basis[r];
+        wk.basis[r] = 2 * n;
+        int z0_row = r;
+        out.pivots = 0; /* counted: the complementary pivots after z0 entered (Siconos' count) */
+        for (;;) {
+            if (out.pivots >= max_pivots) {
+                out.status = RS_LEMKE_MAX_PIVOTS;
+                break;
+            }
+            const int entering = leaving < n ? leaving + n : leaving - n; /* complement */
+            lemke_entering_column(n, entering, M, wk.d, wk.Binv, wk.col);
+            r = lemke_ratio_test(n, wk.col, wk.rhs, wk.Binv, z0_row, s.pivot_tol, s.tie_tol,
+                                 wk.cand);
+            if (r < 0) {
+                out.status = RS_LEMKE_RAY_TERMINATION;
+                break;
+            }
+            lemke_pivot(n, r, wk.col, wk.rhs, wk.Binv);
+            leaving = wk.basis[r];
+            wk.basis[r] = entering;
+            out.pivots++;
+            if (!rs_all_finite(wk.rhs, nn)) {
+                out.status = RS_LEMKE_BREAKDOWN;
+                break;
+            }
+            if (leaving == 2 * n)
+                break; /* z0 left: complementary basis */
+            if (r == z0_row)
+                z0_row = -1;
+        }
+        lemke_extract_z(n, wk.basis, wk.rhs, z);
+    }
+
+    rs_lcp_residual(n, M, q, z, w);
+    rs_lcp_certificate_of(n, q, z, w, s.cert_tol, &out.cert);
+
+    /* Refinement: re-solve the final complementary basis directly, keep the better z. */
+    if (r >= 0 && out.status == RS_LEMKE_SOLVED && s.refine &&
+        lemke_basis_solve(n, M, wk.d, wk.basis, q, wk.LU, wk.piv, wk.x)) {
+        lemke_extract_z(n, wk.basis, wk.x, wk.zc);
+        rs_lcp_residual(n, M, q, wk.zc, wk.wc);
+        rs_lcp_certificate refined;
+        rs_lcp_certificate_of(n, q, wk.zc, wk.wc, s.cert_tol, &refined);
+        if (refined.finite && !(refined.natural_residual > out.cert.natural_residual)) {
+            memcpy(z, wk.zc, nn * sizeof(double));
+            memcpy(w, wk.wc, nn * sizeof(double));
+            out.cert = refined;
+            out.refined = 1;
+        }
+    }
+    if (out.status == RS_LEMKE_SOLVED && !out.cert.passed)
+        out.status = RS_LEMKE_BREAKDOWN;
+    out.solve_time_s = rs_wall_seconds() - t0;
+    *info = out;
+    return RS_OK;
+}
+
+rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
+                              const rs_lemke_settings *settings, double *z, double *w,
+                              rs_lemke_info *info)
+{
+    const size_t bytes = rs_lemke_workspace_size(n);
+    if (bytes == 0)
+        return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
+    void *work = malloc(bytes);
+    if (!work)
+        return RS_ERR_NOMEM;
+    const rs_error err = rs_lemke_solve(n, M, q, d, settings, work, bytes, z, w, info);
+    free(work);
+    return err;
+}

@@ -1,0 +1,137 @@
+/* test_certificate.c: the LCP certificate and the index-set classification. */
+#include "test_helpers.h"
+
+#include <string.h>
+
+#include "relaxsim/relaxsim.h"
+
+/* M = [[2, 1], [1, 2]] (column-major, symmetric), q = (-5, -6): z = (4/3, 7/3), w = 0. */
+static const double M2[4] = {2.0, 1.0, 1.0, 2.0};
+static const double q2[2] = {-5.0, -6.0};
+
+static void test_exact_solution_passes(void **state)
+{
+    (void)state;
+    const double z[2] = {4.0 / 3.0, 7.0 / 3.0};
+    double w[2];
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-12, w, &c), RS_OK);
+    assert_close(w[0], 0.0, 1e-14, 0.0);
+    assert_close(w[1], 0.0, 1e-14, 0.0);
+    assert_true(c.passed);
+    assert_true(c.finite);
+    assert_close(c.natural_residual, 0.0, 1e-14, 0.0);
+}
+
+static void test_measures_of_a_wrong_point(void **state)
+{
+    (void)state;
+    /* z = (1, -0.5): w = M z + q = (2 - 0.5 - 5, 1 - 1 - 6) = (-3.5, -6). */
+    const double z[2] = {1.0, -0.5};
+    double w[2];
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &c), RS_OK);
+    assert_close(w[0], -3.5, 0.0, 1e-15);
+    assert_close(w[1], -6.0, 0.0, 1e-15);
+    assert_close(c.min_z, -0.5, 0.0, 0.0);
+    assert_close(c.min_w, -6.0, 0.0, 0.0);
+    assert_close(c.max_complementarity, 3.5, 0.0, 1e-15); /* |1 * -3.5| vs |-0.5 * -6| = 3 */
+    assert_close(c.natural_residual, 6.0, 0.0, 0.0);      /* |min(-0.5, -6)| */
+    /* relative to max(1, ||q||) = 6 and max(1, ||z||) = 1 */
+    assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
+    assert_close(c.rel_max_complementarity, 3.5 / 6.0, 0.0, 1e-15);
+    assert_false(c.passed);
+}
+
+static void test_without_w_buffer_gives_same_certificate(void **state)
+{
+    (void)state;
+    const double z[2] = {0.25, 3.0};
+    rs_lcp_certificate a, b;
+    double w[2];
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &a), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &b), RS_OK);
+    assert_close(b.min_w, a.min_w, 0.0, 1e-15);
+    assert_close(b.natural_residual, a.natural_residual, 0.0, 1e-15);
+    assert_close(b.max_complementarity, a.max_complementarity, 0.0, 1e-15);
+    assert_int_equal(a.passed, b.passed);
+}
+
+static void test_nonfinite_candidate_fails(void **state)
+{
+    (void)state;
+    const double z[2] = {NAN, 1.0};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &c), RS_OK);
+    assert_false(c.finite);
+    assert_false(c.passed);
+    assert_true(isnan(c.natural_residual));
+}
+
+static void test_certificate_bad_arguments(void **state)
+{
+    (void)state;
+    const double z[2] = {0, 0};
+    rs_lcp_certificate c;
+    memset(&c, 0x5a, sizeof c);
+    const rs_lcp_certificate before = c;
+    assert_int_equal(rs_lcp_certificate_compute(2, NULL, q2, z, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, NULL, z, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, NULL, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(0, M2, q2, z, 1e-9, NULL, &c), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_certificate_compute(-3, M2, q2, z, 1e-9, NULL, &c), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 0.0, NULL, &c), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, NAN, NULL, &c), RS_ERR_BAD_SETTING);
+    assert_memory_equal(&c, &before, sizeof c);
+}
+
+static void test_classification(void **state)
+{
+    (void)state;
+    const double z[5] = {1.0, 0.0, 0.0, 1e-12, 2.0};
+    const double w[5] = {0.0, 3.0, 1e-13, 0.0, 1.0};
+    rs_lcp_index_class cls[5];
+    assert_int_equal(rs_lcp_classify(5, z, w, 1e-10, cls), RS_OK);
+    assert_int_equal(cls[0], RS_LCP_CLAMPING);
+    assert_int_equal(cls[1], RS_LCP_SEPARATING);
+    assert_int_equal(cls[2], RS_LCP_FLOATING);
+    assert_int_equal(cls[3], RS_LCP_FLOATING);
+    assert_int_equal(cls[4], RS_LCP_NOT_COMPLEMENTARY);
+    const double zn[1] = {-1.0}, wn[1] = {0.0}, znan[1] = {NAN};
+    assert_int_equal(rs_lcp_classify(1, zn, wn, 1e-10, cls), RS_OK);
+    assert_int_equal(cls[0], RS_LCP_NOT_COMPLEMENTARY);
+    assert_int_equal(rs_lcp_classify(1, znan, wn, 1e-10, cls), RS_OK);
+    assert_int_equal(cls[0], RS_LCP_NOT_COMPLEMENTARY);
+    assert_string_equal(rs_lcp_index_class_name(RS_LCP_CLAMPING), "clamping");
+    assert_string_equal(rs_lcp_index_class_name(RS_LCP_FLOATING), "floating");
+    assert_int_equal(rs_lcp_classify(1, NULL, wn, 0.0, cls), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_classify(0, zn, wn, 0.0, cls), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_classify(1, zn, wn, -1.0, cls), RS_ERR_BAD_SETTING);
+}
+
+static void test_error_strings_never_null(void **state)
+{
+    (void)state;
+    for (int e = RS_OK; e <= RS_ERR_BAD_ARG + 5; e++) {
+        const char *s = rs_error_string((rs_error)e);
+        assert_non_null(s);
+        assert_true(strlen(s) > 0);
+    }
+    assert_string_equal(rs_version(), RS_VERSION_STRING);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_solution_passes),
+        cmocka_unit_test(test_measures_of_a_wrong_point),
+        cmocka_unit_test(test_without_w_buffer_gives_same_certificate),
+        cmocka_unit_test(test_nonfinite_candidate_fails),
+        cmocka_unit_test(test_certificate_bad_arguments),
+        cmocka_unit_test(test_classification),
+        cmocka_unit_test(test_error_strings_never_null),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

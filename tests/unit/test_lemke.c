@@ -1,0 +1,316 @@
+/*
+ * test_lemke.c: Lemke's method, judged by certificates recomputed from the returned z.
+ *
+ * Tolerances: a solve must pass the certificate at 1e-9 (relative to max(1, ||q||_inf)); for
+ * classes with a unique solution (SPD, P-matrix) z must also match the generator's z* within
+ * 1e-7 * max(1, ||z*||_inf).
+ */
+#include "test_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "relaxsim/relaxsim.h"
+
+#define CERT_TOL 1e-9
+
+/* Solve, then recompute the certificate independently of the solver's info. */
+static rs_lemke_info solve_checked(int n, const double *M, const double *q, const double *d,
+                                   const rs_lemke_settings *s, double *z, double *w)
+{
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(n, M, q, d, s, z, w, &info), RS_OK);
+    rs_lcp_certificate c;
+    double *w2 = malloc(sizeof(double) * (size_t)n);
+    assert_non_null(w2);
+    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, CERT_TOL, w2, &c), RS_OK);
+    for (int i = 0; i < n; i++)
+        assert_close(w[i], w2[i], 0.0, 0.0); /* the returned w is exactly M z + q */
+    free(w2);
+    if (info.status == RS_LEMKE_SOLVED)
+        assert_true(c.passed);
+    assert_int_equal(info.cert.passed, c.passed);
+    return info;
+}
+
+static void check_generated(rs_lcp_class cls, int n, uint64_t seed, int degenerate)
+{
+    rs_lcp *lcp;
+    double *zs = malloc(sizeof(double) * (size_t)n), *z = malloc(sizeof(double) * (size_t)n);
+    double *w = malloc(sizeof(double) * (size_t)n);
+    assert_non_null(zs);
+    assert_non_null(z);
+    assert_non_null(w);
+    assert_int_equal(rs_lcp_generate(cls, n, seed, degenerate, &lcp, zs, NULL), RS_OK);
+    const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, NULL, NULL, z, w);
+    if (info.status != RS_LEMKE_SOLVED)
+        print_error("class %s n %d seed %llu degenerate %d: status %s after %d pivots\n",
+                    rs_lcp_class_name(cls), n, (unsigned long long)seed, degenerate,
+                    rs_lemke_status_name(info.status), info.pivots);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_true(info.cert.rel_natural_residual <= CERT_TOL);
+    if (cls == RS_LCP_CLASS_SPD || cls == RS_LCP_CLASS_PMATRIX) {
+        double scale = 1.0;
+        for (int i = 0; i < n; i++)
+            scale = fmax(scale, fabs(zs[i]));
+        for (int i = 0; i < n; i++)
+            assert_close(z[i], zs[i], 1e-7 * scale, 0.0);
+    }
+    rs_lcp_destroy(lcp);
+    free(zs);
+    free(z);
+    free(w);
+}
+
+static void check_class(rs_lcp_class cls)
+{
+    static const int sizes[] = {1, 2, 3, 10, 50, 200};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            for (int degenerate = 0; degenerate <= 1; degenerate++)
+                check_generated(cls, sizes[k], seed, degenerate);
+}
+
+static void test_generated_spd(void **state) { (void)state; check_class(RS_LCP_CLASS_SPD); }
+static void test_generated_pmatrix(void **state) { (void)state; check_class(RS_LCP_CLASS_PMATRIX); }
+static void test_generated_psd(void **state) { (void)state; check_class(RS_LCP_CLASS_PSD); }
+static void test_generated_friction(void **state) { (void)state; check_class(RS_LCP_CLASS_FRICTION); }
+
+static void test_friction_many_seeds_at_48(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 100; seed < 140; seed++)
+        check_generated(RS_LCP_CLASS_FRICTION, 48, seed, (int)(seed & 1));
+}
+
+/* Murty's example: M upper triangular, 1 on the diagonal, 2 above; q_i = -(2^(n+1) - 2^i),
+ * i = 1..n. Lemke with covering vector e takes 2^n - 1 pivots; the solution is z = 2^n e_n. */
+static void test_murty_exponential(void **state)
+{
+    (void)state;
+    for (int n = 1; n <= 12; n++) {
+        double *M = calloc((size_t)n * n, sizeof(double)), *q = malloc(sizeof(double) * n);
+        double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < j; i++)
+                M[i + (size_t)j * n] = 2.0;
+            M[j + (size_t)j * n] = 1.0;
+            q[j] = -(ldexp(1.0, n + 1) - ldexp(1.0, j + 1));
+        }
+        rs_lemke_settings s;
+        rs_lemke_settings_default(&s);
+        s.max_pivots = 1 << 14;
+        const rs_lemke_info info = solve_checked(n, M, q, NULL, &s, z, w);
+        assert_int_equal(info.status, RS_LEMKE_SOLVED);
+        assert_int_equal(info.pivots, (1 << n) - 1);
+        for (int i = 0; i < n - 1; i++)
+            assert_close(z[i], 0.0, 0.0, 0.0);
+        assert_close(z[n - 1], ldexp(1.0, n), 0.0, 1e-15);
+        free(M);
+        free(q);
+        free(z);
+        free(w);
+    }
+}
+
+static void test_pivot_limit(void **state)
+{
+    (void)state;
+    enum { n = 8 };
+    double M[n * n] = {0}, q[n], z[n], w[n];
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < j; i++)
+            M[i + j * n] = 2.0;
+        M[j + j * n] = 1.0;
+        q[j] = -(ldexp(1.0, n + 1) - ldexp(1.0, j + 1));
+    }
+    rs_lemke_settings s;
+    rs_lemke_settings_default(&s);
+    s.max_pivots = 10;
+    const rs_lemke_info info = solve_checked(n, M, q, NULL, &s, z, w);
+    assert_int_equal(info.status, RS_LEMKE_MAX_PIVOTS);
+    assert_int_equal(info.pivots, 10);
+    assert_false(info.cert.passed);
+}
+
+static void test_q_nonnegative_is_zero_pivots(void **state)
+{
+    (void)state;
+    const double M[4] = {1, 2, 3, 4}, q[2] = {0.0, 5.0};
+    double z[2] = {7, 7}, w[2];
+    const rs_lemke_info info = solve_checked(2, M, q, NULL, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.pivots, 0);
+    assert_close(z[0], 0.0, 0.0, 0.0);
+    assert_close(z[1], 0.0, 0.0, 0.0);
+    assert_close(w[1], 5.0, 0.0, 0.0);
+}
+
+/* Degenerate ties: every ratio is tied at the first pivot. */
+static void test_degenerate_ties(void **state)
+{
+    (void)state;
+    /* M = I, q = -e: z = e. */
+    enum { n = 6 };
+    double I[n * n] = {0}, q[n], z[n], w[n];
+    for (int i = 0; i < n; i++) {
+        I[i + i * n] = 1.0;
+        q[i] = -1.0;
+    }
+    rs_lemke_info info = solve_checked(n, I, q, NULL, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    for (int i = 0; i < n; i++)
+        assert_close(z[i], 1.0, 1e-15, 0.0);
+    /* Cyclic M = [[1,2,0],[0,1,2],[2,0,1]], q = -e: z = e/3, every w_i = 0 (fully degenerate). */
+    const double C[9] = {1, 0, 2, 2, 1, 0, 0, 2, 1}, qc[3] = {-1, -1, -1};
+    double zc[3], wc[3];
+    info = solve_checked(3, C, qc, NULL, NULL, zc, wc);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    for (int i = 0; i < 3; i++)
+        assert_close(zc[i], 1.0 / 3.0, 1e-15, 0.0);
+    /* All-ones plus identity with ties and a zero entry in q: z = (1/4)(1,1,1,0)? check cert. */
+    const double J[16] = {2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2};
+    const double qj[4] = {-1, -1, -1, 0};
+    double zj[4], wj[4];
+    info = solve_checked(4, J, qj, NULL, NULL, zj, wj);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_close(zj[0], 0.25, 1e-15, 0.0);
+    assert_close(zj[3], 0.0, 0.0, 0.0);
+    assert_close(wj[3], 0.75, 1e-15, 0.0);
+}
+
+static void test_covering_vector(void **state)
+{
+    (void)state;
+    rs_lcp *lcp;
+    enum { n = 20 };
+    double zs[n], z[n], w[n], d[n];
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, 7, 0, &lcp, zs, NULL), RS_OK);
+    for (int i = 0; i < n; i++)
+        d[i] = 0.5 + 0.1 * i;
+    const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, d, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    for (int i = 0; i < n; i++)
+        assert_close(z[i], zs[i], 1e-9, 0.0);
+    rs_lcp_destroy(lcp);
+}
+
+static void test_refinement_off(void **state)
+{
+    (void)state;
+    rs_lcp *lcp;
+    enum { n = 50 };
+    double z[n], w[n];
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 3, 0, &lcp, NULL, NULL), RS_OK);
+    rs_lemke_settings s;
+    rs_lemke_settings_default(&s);
+    s.refine = 0;
+    const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, NULL, &s, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.refined, 0);
+    rs_lcp_destroy(lcp);
+}
+
+/* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
+static void test_infeasible_is_ray_termination(void **state)
+{
+    (void)state;
+    const double M[9] = {0, 1, -1, -1, 0, 0, -1, 0, 0}, q[3] = {-1e-4, -1, 1};
+    double z[3], w[3];
+    const rs_lemke_info info = solve_checked(3, M, q, NULL, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
+    assert_false(info.cert.passed);
+}
+
+static void test_bad_arguments_touch_nothing(void **state)
+{
+    (void)state;
+    const double M[4] = {2, 1, 1, 2}, q[2] = {-1, -1};
+    const double Mnan[4] = {2, NAN, 1, 2}, qinf[2] = {-1, INFINITY};
+    const double dzero[2] = {1, 0}, dneg[2] = {1, -1}, dnan[2] = {1, NAN};
+    double z[2] = {42, 42}, w[2] = {42, 42};
+    rs_lemke_info info;
+    memset(&info, 0x7b, sizeof info);
+    const rs_lemke_info before = info;
+    const size_t bytes = rs_lemke_workspace_size(2);
+    double *work = malloc(bytes);
+    assert_non_null(work);
+    assert_int_equal(rs_lemke_solve(2, NULL, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, NULL, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, NULL, bytes, z, w, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, NULL, w, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, NULL, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, w, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(0, M, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve(-1, M, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve(2, Mnan, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, qinf, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, q, dzero, NULL, work, bytes, z, w, &info), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, dneg, NULL, work, bytes, z, w, &info), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, dnan, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes - 1, z, w, &info), RS_ERR_WORKSPACE);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, (char *)work + 1, bytes, z, w, &info),
+                     RS_ERR_WORKSPACE);
+    rs_lemke_settings s;
+    rs_lemke_settings_default(&s);
+    s.cert_tol = NAN;
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, &s, work, bytes, z, w, &info), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lemke_solve_alloc(0, M, q, NULL, NULL, z, w, &info), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve_alloc(2, NULL, q, NULL, NULL, z, w, &info), RS_ERR_NULL_ARG);
+    assert_close(z[0], 42.0, 0.0, 0.0);
+    assert_close(z[1], 42.0, 0.0, 0.0);
+    assert_close(w[0], 42.0, 0.0, 0.0);
+    assert_memory_equal(&info, &before, sizeof info);
+    assert_int_equal(rs_lemke_workspace_size(0), 0);
+    assert_int_equal(rs_lemke_workspace_size(-5), 0);
+    assert_int_equal(rs_lemke_workspace_size(1000000), 0);
+    free(work);
+}
+
+static void test_settings_validation_names_field(void **state)
+{
+    (void)state;
+    rs_lemke_settings s;
+    const char *field = "unset";
+    rs_lemke_settings_default(&s);
+    assert_int_equal(rs_lemke_settings_validate(&s, &field), RS_OK);
+    assert_null(field);
+    static const char *const fields[] = {"max_pivots", "pivot_tol", "tie_tol", "cert_tol", "refine"};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+        rs_lemke_settings_default(&s);
+        switch (k) {
+        case 0: s.max_pivots = -1; break;
+        case 1: s.pivot_tol = 0.0; break;
+        case 2: s.tie_tol = INFINITY; break;
+        case 3: s.cert_tol = 1.0; break;
+        default: s.refine = 2; break;
+        }
+        assert_int_equal(rs_lemke_settings_validate(&s, &field), RS_ERR_BAD_SETTING);
+        assert_string_equal(field, fields[k]);
+    }
+    assert_int_equal(rs_lemke_settings_validate(NULL, &field), RS_ERR_NULL_ARG);
+    rs_lemke_settings_default(NULL); /* no-op, no crash */
+    assert_string_equal(rs_lemke_status_name(RS_LEMKE_RAY_TERMINATION), "ray_termination");
+    assert_string_equal(rs_lemke_status_name(RS_LEMKE_MAX_PIVOTS), "max_pivots");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generated_spd),
+        cmocka_unit_test(test_generated_pmatrix),
+        cmocka_unit_test(test_generated_psd),
+        cmocka_unit_test(test_generated_friction),
+        cmocka_unit_test(test_friction_many_seeds_at_48),
+        cmocka_unit_test(test_murty_exponential),
+        cmocka_unit_test(test_pivot_limit),
+        cmocka_unit_test(test_q_nonnegative_is_zero_pivots),
+        cmocka_unit_test(test_degenerate_ties),
+        cmocka_unit_test(test_covering_vector),
+        cmocka_unit_test(test_refinement_off),
+        cmocka_unit_test(test_infeasible_is_ray_termination),
+        cmocka_unit_test(test_bad_arguments_touch_nothing),
+        cmocka_unit_test(test_settings_validation_names_field),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,2 @@
+#include "test_helpers.h"
+int main(void){return 0;}
