@@ -205,14 +205,6 @@ static rs_error read_values(token_reader *tr, double *M, long n, long row0, long
     return RS_OK;
 }
 
-/* Dense storage repeats "rows cols" before the values. */
-static rs_error read_dense(token_reader *tr, rs_lcp *lcp)
-{
-    const long n = lcp->n;
-    TRY(read_shape(tr, n));
-    return read_values(tr, lcp->M, n, 0, n, 0, n);
-}
-
 /* Cumulative block ends: strictly increasing, the last equal to n. */
 static rs_error read_block_ends(token_reader *tr, long count, long n, const char *axis, long *ends)
 {
@@ -293,11 +285,13 @@ static rs_error parse_lcp(token_reader *tr, rs_lcp **out)
     TRY(read_int(tr, "the problem size n", 1, RS_LCP_FILE_MAX_N, &n));
     TRY(read_int(tr, "the storage (0 = dense, 1 = sparse-block)", 0, 1, &storage));
     TRY(read_shape(tr, n));
-    if (storage == 0)
-        TRY(require_tokens(tr, 2 + n * n + n, "a dense M and q"));
+    if (storage == 0) { /* dense storage repeats "rows cols" before the values */
+        TRY(read_shape(tr, n));
+        TRY(require_tokens(tr, n * n + n, "a dense M and q"));
+    }
     rs_lcp *lcp;
     TRY(rs_lcp_create((int)n, &lcp));
-    rs_error err = storage == 0 ? read_dense(tr, lcp) : read_sparse_block(tr, lcp);
+    rs_error err = storage == 0 ? read_values(tr, lcp->M, n, 0, n, 0, n) : read_sparse_block(tr, lcp);
     char what[64];
     for (long i = 0; i < n && err == RS_OK; i++) {
         snprintf(what, sizeof what, "a finite real for q(%ld)", i);

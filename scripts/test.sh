@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test.sh: everything that must pass before a change lands, stage by stage; stops at the first
+# failing stage.
+#   1. set-up (missing Debian packages, Release build)
+#   2. Debug build with warnings as errors, then ctest
+#   3. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   4. the unit tests and the command under valgrind (--error-exitcode)
+#   5. install into a temporary prefix and build a consumer with CMake and with pkg-config
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+stage=0
+banner() {
+  stage=$((stage + 1))
+  printf '\n==== [%d/5] %s ====\n' "$stage" "$1"
+}
+trap 'echo; echo "==== FAILED at stage $stage ===="' ERR
+
+banner "set-up: packages and Release build"
+scripts/setup.sh --test-tools
+
+banner "Debug build (-Werror) and ctest"
+cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON >/dev/null
+cmake --build build-debug -j"$jobs"
+ctest --test-dir build-debug --output-on-failure -j"$jobs"
+
+banner "AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_SANITIZE=ON -DRS_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+banner "valgrind"
+vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+    --track-origins=yes)
+status=0
+for t in build-debug/tests/unit/test_*; do
+  [ -x "$t" ] || continue
+  printf '  %-40s' "$(basename "$t")"
+  if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
+  else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
+done
+# The command itself, on a solve, a failed solve and a malformed file (exit codes 0, 1, 2).
+data=../shared/lcp-data/siconos
+printf '2 0 2 2 2 2 1 nan 3 4 -1 -1\n' > build-debug/bad.dat
+for case in "0 $data/lcp_exp_murty2.dat" "1 $data/lcp_CPS_3.dat" "2 build-debug/bad.dat"; do
+  set -- $case
+  printf '  %-40s' "relaxsim lcp solve $(basename "$2")"
+  rc=0
+  "${vg[@]}" build-debug/relaxsim lcp solve "$2" --json >/dev/null 2>build-debug/valgrind-cli.log || rc=$?
+  if [ "$rc" = "$1" ]; then echo "clean (exit $rc)"
+  else echo "FAILED (exit $rc, expected $1)"; cat build-debug/valgrind-cli.log; status=1; fi
+done
+[ "$status" = 0 ] || { cat build-debug/valgrind-*.log; false; }
+
+banner "install and consumer"
+prefix=$(mktemp -d)
+cmake --install build-debug --prefix "$prefix" >/dev/null
+cmake -S tests/consumer -B build-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build-consumer
+LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer
+pcdir=$(dirname "$(find "$prefix" -name relaxsim.pc | head -n1)")
+cc -std=c11 -Wall -Werror tests/consumer/consumer.c -o build-consumer/consumer_pc \
+  $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs relaxsim)
+LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer_pc
+"$prefix/bin/relaxsim" --version
+rm -rf "$prefix"
+
+echo
+echo "==== all 5 stages passed ===="
