@@ -130,7 +130,7 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     d += n;
     wk->d = d;
     d += n;
-    int *k = (int *)d;
+    int *k = (int *)(void *)d; /* ints follow the doubles: alignment only decreases */
     wk->basis = k;
     k += n;
     wk->cand = k;
