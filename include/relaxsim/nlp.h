@@ -1,0 +1,103 @@
+/*
+ * relaxsim/nlp.h: settings and outcomes of the relaxed-complementarity NLP solves (IPOPT 3.11 with
+ * MUMPS), and the relaxation of an LCP as an NLP.
+ *
+ * Relaxation: a complementarity pair a b = 0 with a, b >= 0 becomes the slack constraint
+ * s - a b >= 0 with s >= 0, and the objective penalises s (sum s or sum s^2). Euclidean norms are
+ * smoothed as ssqrt(y) = sqrt(y + eps^2) - eps, which is zero and differentiable at y = 0.
+ */
+#ifndef RELAXSIM_NLP_H
+#define RELAXSIM_NLP_H
+
+#include "relaxsim/error.h"
+#include "relaxsim/export.h"
+#include "relaxsim/lcp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Outcome of an NLP solve (the call itself returned RS_OK). */
+typedef enum rs_nlp_status {
+    RS_NLP_SOLVED = 0,              /**< IPOPT converged to tol */
+    RS_NLP_ACCEPTABLE = 1,          /**< IPOPT stopped at its acceptable level */
+    RS_NLP_INFEASIBLE = 2,          /**< IPOPT detected local infeasibility */
+    RS_NLP_MAX_ITER = 3,            /**< iteration limit */
+    RS_NLP_RESTORATION_FAILED = 4,  /**< the feasibility restoration phase failed */
+    RS_NLP_EVAL_ERROR = 5,          /**< a callback returned a non-finite value */
+    RS_NLP_OTHER_FAILURE = 6,       /**< any other IPOPT return code (see info.ipopt_status) */
+    RS_NLP_NOT_CERTIFIED = 7        /**< IPOPT reported success but the recomputed physical
+                                         residuals exceed the tolerance */
+} rs_nlp_status;
+
+/** Name of a status: "solved", "acceptable", "infeasible", "max_iter", "restoration_failed",
+ *  "eval_error", "other_failure", "not_certified". Never NULL. */
+RS_API const char *rs_nlp_status_name(rs_nlp_status status);
+
+/** 1 if the status counts as a successful step (solved or acceptable), else 0. */
+RS_API int rs_nlp_status_ok(rs_nlp_status status);
+
+/** Penalty on the complementarity slacks in the objective. */
+typedef enum rs_nlp_penalty {
+    RS_NLP_PENALTY_L1 = 0, /**< weight * sum s_i (exact penalty: complementarity is exact for a
+                                large enough weight) */
+    RS_NLP_PENALTY_L2 = 1  /**< weight * sum s_i^2 (the blog post's objective) */
+} rs_nlp_penalty;
+
+/** Settings of the NLP solves. Fill with rs_nlp_settings_default(), then change fields. */
+typedef struct rs_nlp_settings {
+    double tol;             /**< IPOPT tol (relative KKT error). Range (0, 1). Default 1e-10. */
+    int max_iter;           /**< IPOPT max_iter. Range [1, 100000]. Default 200. */
+    double eps;             /**< smoothing of norms, ssqrt(y) = sqrt(y + eps^2) - eps, in the
+                                 units of the norm. Range (0, 1]. Default 1e-6. */
+    rs_nlp_penalty penalty; /**< slack penalty shape. Default RS_NLP_PENALTY_L1. */
+    double penalty_weight;  /**< weight of the slack penalty. Range (0, 1e12]. Default 1. */
+    int warm_start;         /**< 1: start each step from the previous step's primal-dual point
+                                 (warm_start_init_point). Default 1. */
+    double mu_init;         /**< IPOPT mu_init for warm-started solves; cold solves use IPOPT's
+                                 default 0.1. Range (0, 1]. Default 1e-9. */
+    int retries;            /**< after a failed step: this many cold restarts from a
+                                 different initial guess. Range [0, 5]. Default 1. */
+    double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as
+                                 solved. Range (0, 1). Default 1e-6. */
+} rs_nlp_settings;
+
+/** Fill every field with its default. No-op on NULL. */
+RS_API void rs_nlp_settings_default(rs_nlp_settings *settings);
+
+/** Check each field; on a bad one return RS_ERR_BAD_SETTING and its name in *field_out. */
+RS_API rs_error rs_nlp_settings_validate(const rs_nlp_settings *settings, const char **field_out);
+
+/** Result information of one NLP solve (one time step, all attempts). */
+typedef struct rs_nlp_info {
+    rs_nlp_status status;  /**< outcome of the last attempt */
+    int ipopt_status;      /**< IPOPT's ApplicationReturnStatus of the last attempt */
+    int iterations;        /**< IPOPT iterations of all attempts together */
+    int attempts;          /**< 1 + the number of retries used */
+    double solve_time_s;   /**< wall time of all attempts, seconds */
+    double primal_infeasibility; /**< max violation of constraints and bounds, recomputed */
+    double complementarity; /**< max physical complementarity product |a b|, recomputed */
+} rs_nlp_info;
+
+/**
+ * Solve LCP(M, q) through its relaxation as an NLP with IPOPT: variables z and slacks s,
+ * constraints w = M z + q >= 0 and s_i - z_i w_i >= 0, bounds z, s >= 0, objective the slack
+ * penalty. The certificate of the returned z is computed exactly as for Lemke (cert_tol of the
+ * lemke settings convention: RS_LCP_CERT_TOL_DEFAULT unless settings->cert_tol is smaller).
+ *
+ * @param settings NULL for the defaults
+ * @param z, w     outputs (n-vectors): the solution and M z + q
+ * @param cert     output: certificate of z, judged with tolerance cert_tol
+ * @param info     output: status, iterations, time
+ * @return RS_OK or an argument error (RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_NONFINITE,
+ *         RS_ERR_BAD_SETTING, RS_ERR_NOMEM).
+ */
+RS_API rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
+                                     const rs_nlp_settings *settings, double cert_tol, double *z,
+                                     double *w, rs_lcp_certificate *cert, rs_nlp_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RELAXSIM_NLP_H */

@@ -1,0 +1,33 @@
+/*
+ * nlp_problem.h (internal): a generic smooth NLP,
+ *
+ *     min f(x)  s.t.  x_l <= x <= x_u,  g_l <= g(x) <= g_u,
+ *
+ * with exact first and second derivatives. Derivatives are evaluated DENSE (the problems here are
+ * small): the Jacobian is m x n column-major, J[i + j m] = dg_i/dx_j; the Hessian of the
+ * Lagrangian  obj_factor * f + sum_i lambda_i g_i  is n x n column-major, and only its lower
+ * triangle (row >= column) is read. Bounds are constant for the life of a solver (IPOPT's C
+ * interface takes them at creation); everything that changes from step to step (the state, the
+ * input) reaches the callbacks through ctx. Callbacks write every entry of their output;
+ * non-finite outputs are caught by the adapter and reported as an evaluation error.
+ */
+#ifndef RS_NLP_PROBLEM_H
+#define RS_NLP_PROBLEM_H
+
+typedef struct rs_nlp_problem {
+    int n;      /* variables, >= 1 */
+    int m;      /* constraints, >= 0 */
+    void *ctx;  /* passed to every callback */
+    void (*bounds)(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u);
+    double (*eval_f)(void *ctx, const double *x);
+    void (*eval_grad_f)(void *ctx, const double *x, double *grad);
+    void (*eval_g)(void *ctx, const double *x, double *g);
+    void (*eval_jac)(void *ctx, const double *x, double *J);
+    void (*eval_hess)(void *ctx, const double *x, double obj_factor, const double *lambda,
+                      double *H);
+} rs_nlp_problem;
+
+/* Infinite bounds: IPOPT treats |bound| >= 1e19 as none. */
+#define RS_NLP_INF 1e20
+
+#endif

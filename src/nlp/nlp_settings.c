@@ -1,0 +1,68 @@
+/* nlp_settings.c: defaults, validation and status names of the NLP solves. */
+#include <math.h>
+#include <stddef.h>
+
+#include "relaxsim/nlp.h"
+
+const char *rs_nlp_status_name(rs_nlp_status status)
+{
+    switch (status) {
+    case RS_NLP_SOLVED: return "solved";
+    case RS_NLP_ACCEPTABLE: return "acceptable";
+    case RS_NLP_INFEASIBLE: return "infeasible";
+    case RS_NLP_MAX_ITER: return "max_iter";
+    case RS_NLP_RESTORATION_FAILED: return "restoration_failed";
+    case RS_NLP_EVAL_ERROR: return "eval_error";
+    case RS_NLP_OTHER_FAILURE: return "other_failure";
+    case RS_NLP_NOT_CERTIFIED: return "not_certified";
+    }
+    return "unknown";
+}
+
+int rs_nlp_status_ok(rs_nlp_status status)
+{
+    return status == RS_NLP_SOLVED || status == RS_NLP_ACCEPTABLE;
+}
+
+void rs_nlp_settings_default(rs_nlp_settings *s)
+{
+    if (!s)
+        return;
+    s->tol = 1e-10;
+    s->max_iter = 200;
+    s->eps = 1e-6;
+    s->penalty = RS_NLP_PENALTY_L1;
+    s->penalty_weight = 1.0;
+    s->warm_start = 1;
+    s->mu_init = 1e-9;
+    s->retries = 1;
+    s->cert_tol = 1e-6;
+}
+
+rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_out)
+{
+    const char *bad = NULL;
+    if (!s)
+        return RS_ERR_NULL_ARG;
+    if (!(s->tol > 0.0 && s->tol < 1.0))
+        bad = "tol";
+    else if (s->max_iter < 1 || s->max_iter > 100000)
+        bad = "max_iter";
+    else if (!(s->eps > 0.0 && s->eps <= 1.0))
+        bad = "eps";
+    else if (s->penalty != RS_NLP_PENALTY_L1 && s->penalty != RS_NLP_PENALTY_L2)
+        bad = "penalty";
+    else if (!(s->penalty_weight > 0.0 && s->penalty_weight <= 1e12))
+        bad = "penalty_weight";
+    else if (s->warm_start != 0 && s->warm_start != 1)
+        bad = "warm_start";
+    else if (!(s->mu_init > 0.0 && s->mu_init <= 1.0))
+        bad = "mu_init";
+    else if (s->retries < 0 || s->retries > 5)
+        bad = "retries";
+    else if (!(s->cert_tol > 0.0 && s->cert_tol < 1.0))
+        bad = "cert_tol";
+    if (field_out)
+        *field_out = bad;
+    return bad ? RS_ERR_BAD_SETTING : RS_OK;
+}
