@@ -26,8 +26,27 @@ int rs_cli_parse_double(const char *option, const char *text, double lo, double 
 /* Value of an option that takes one: argv[*i + 1], advancing *i; NULL (message printed) if absent. */
 const char *rs_cli_option_value(int argc, char **argv, int *i);
 
+/* The arguments of `run` and `compare`: SCENARIO [--set k=v ...] [-o PATH] [--backend B]. */
+#define RS_CLI_MAX_SETS 64
+typedef struct rs_cli_scenario_args {
+    const char *scenario;
+    const char *sets[RS_CLI_MAX_SETS];
+    int nsets;
+    const char *out;
+    int backend;      /* -1: as in the scenario; 0 nlp; 1 lemke */
+    int quiet;        /* no progress line, no table */
+} rs_cli_scenario_args;
+
+/* Parse; allow_backend: accept --backend. Prints the problem and returns 0 on bad usage. */
+int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int allow_backend,
+                               rs_cli_scenario_args *a);
+
 /* Subcommands: argv[0] is the subcommand's own name. */
 int rs_cmd_lcp_solve(int argc, char **argv);
 int rs_cmd_lcp_gen(int argc, char **argv);
+int rs_cmd_run(int argc, char **argv);
+int rs_cmd_compare(int argc, char **argv);
+int rs_cmd_plot(int argc, char **argv);
+int rs_cmd_models(int argc, char **argv);
 
 #endif

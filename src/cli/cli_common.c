@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -71,4 +72,52 @@ const char *rs_cli_option_value(int argc, char **argv, int *i)
         return NULL;
     }
     return argv[++*i];
+}
+
+int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int allow_backend,
+                               rs_cli_scenario_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->backend = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (strcmp(arg, "--set") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            if (a->nsets >= RS_CLI_MAX_SETS) {
+                rs_cli_usage_error("--set: at most %d overrides", RS_CLI_MAX_SETS);
+                return 0;
+            }
+            a->sets[a->nsets++] = v;
+        } else if (strcmp(arg, "-o") == 0) {
+            if (!(a->out = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            a->quiet = 1;
+        } else if (allow_backend && strcmp(arg, "--backend") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            if (strcmp(v, "nlp") == 0)
+                a->backend = 0;
+            else if (strcmp(v, "lemke") == 0)
+                a->backend = 1;
+            else {
+                rs_cli_usage_error("--backend: expected nlp or lemke, got '%s'", v);
+                return 0;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            rs_cli_usage_error("%s: unknown option '%s' (usage: %s)", argv[0], arg, usage);
+            return 0;
+        } else if (a->scenario) {
+            rs_cli_usage_error("%s: one SCENARIO expected, got '%s' and '%s'", argv[0], a->scenario, arg);
+            return 0;
+        } else {
+            a->scenario = arg;
+        }
+    }
+    if (!a->scenario) {
+        rs_cli_usage_error("%s: missing SCENARIO (usage: %s)", argv[0], usage);
+        return 0;
+    }
+    return 1;
 }

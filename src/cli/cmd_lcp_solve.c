@@ -16,8 +16,24 @@
 typedef struct solve_options {
     const char *path;
     int json;
-    rs_lemke_settings settings;
+    int ipopt;                 /* --solver ipopt: the relaxed-complementarity NLP */
+    int tol_given;
+    rs_lemke_settings settings; /* cert_tol is the certificate tolerance of either solver */
 } solve_options;
+
+/* What either solver reports: a status name, a work count, a time and the certificate. */
+typedef struct solve_report {
+    const char *status;
+    const char *work_name;     /* "pivots" or "iterations" */
+    int work;
+    double time_s;
+    int solved;
+    rs_lcp_certificate cert;
+} solve_report;
+
+/* Certificate tolerance of the interior-point route when --tol is not given: its accuracy on
+ * floating pairs (z_i = w_i = 0) is about sqrt(mu), see README. */
+#define IPOPT_CERT_TOL_DEFAULT 1e-6
 
 static int parse_solve_options(int argc, char **argv, solve_options *opt)
 {
@@ -27,6 +43,15 @@ static int parse_solve_options(int argc, char **argv, solve_options *opt)
         const char *a = argv[i], *v;
         if (strcmp(a, "--json") == 0) {
             opt->json = 1;
+        } else if (strcmp(a, "--solver") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            if (strcmp(v, "ipopt") == 0)
+                opt->ipopt = 1;
+            else if (strcmp(v, "lemke") != 0) {
+                rs_cli_usage_error("--solver: expected lemke or ipopt, got '%s'", v);
+                return 0;
+            }
         } else if (strcmp(a, "--max-pivots") == 0) {
             long n;
             if (!(v = rs_cli_option_value(argc, argv, &i)) ||
@@ -37,6 +62,7 @@ static int parse_solve_options(int argc, char **argv, solve_options *opt)
             if (!(v = rs_cli_option_value(argc, argv, &i)) ||
                 !rs_cli_parse_double("--tol", v, 1e-16, 0.5, &opt->settings.cert_tol))
                 return 0;
+            opt->tol_given = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             rs_cli_usage_error("lcp solve: unknown option '%s'", a);
             return 0;
@@ -48,10 +74,12 @@ static int parse_solve_options(int argc, char **argv, solve_options *opt)
         }
     }
     if (!opt->path) {
-        rs_cli_usage_error("lcp solve: missing FILE (usage: relaxsim lcp solve FILE [--json] "
-                           "[--max-pivots N] [--tol T])");
+        rs_cli_usage_error("lcp solve: missing FILE (usage: relaxsim lcp solve FILE "
+                           "[--solver lemke|ipopt] [--json] [--max-pivots N] [--tol T])");
         return 0;
     }
+    if (opt->ipopt && !opt->tol_given)
+        opt->settings.cert_tol = IPOPT_CERT_TOL_DEFAULT;
     return 1;
 }
 
@@ -64,16 +92,16 @@ static cJSON *json_vector(const double *x, int n)
 }
 
 static void print_json(const solve_options *opt, const rs_lcp *lcp, const double *z,
-                       const double *w, const rs_lemke_info *info)
+                       const double *w, const solve_report *rep)
 {
-    const rs_lcp_certificate *c = &info->cert;
+    const rs_lcp_certificate *c = &rep->cert;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", opt->path);
     cJSON_AddNumberToObject(o, "n", lcp->n);
-    cJSON_AddStringToObject(o, "solver", "lemke");
-    cJSON_AddStringToObject(o, "status", rs_lemke_status_name(info->status));
-    cJSON_AddNumberToObject(o, "pivots", info->pivots);
-    cJSON_AddNumberToObject(o, "solve_time_s", info->solve_time_s);
+    cJSON_AddStringToObject(o, "solver", opt->ipopt ? "ipopt" : "lemke");
+    cJSON_AddStringToObject(o, "status", rep->status);
+    cJSON_AddNumberToObject(o, rep->work_name, rep->work);
+    cJSON_AddNumberToObject(o, "solve_time_s", rep->time_s);
     cJSON_AddItemToObject(o, "z", json_vector(z, lcp->n));
     cJSON_AddItemToObject(o, "w", json_vector(w, lcp->n));
     cJSON_AddNumberToObject(o, "min_z", c->min_z);
@@ -95,15 +123,16 @@ static void print_json(const solve_options *opt, const rs_lcp *lcp, const double
 }
 
 static void print_text(const solve_options *opt, const rs_lcp *lcp, const double *z,
-                       const double *w, const rs_lemke_info *info)
+                       const double *w, const solve_report *rep)
 {
-    const rs_lcp_certificate *c = &info->cert;
+    const rs_lcp_certificate *c = &rep->cert;
     printf("file                 %s\n", opt->path);
     printf("n                    %d\n", lcp->n);
-    printf("solver               lemke (lexicographic, covering vector e)\n");
-    printf("status               %s\n", rs_lemke_status_name(info->status));
-    printf("pivots               %d\n", info->pivots);
-    printf("time                 %.3f ms\n", 1e3 * info->solve_time_s);
+    printf("solver               %s\n", opt->ipopt ? "ipopt (relaxed-complementarity NLP, MUMPS)"
+                                                     : "lemke (lexicographic, covering vector e)");
+    printf("status               %s\n", rep->status);
+    printf("%-20s %d\n", rep->work_name, rep->work);
+    printf("time                 %.3f ms\n", 1e3 * rep->time_s);
     printf("certificate          %s (tolerance %.3g, relative to max(1, ||q||_inf))\n",
            c->passed ? "passed" : "FAILED", opt->settings.cert_tol);
     printf("  min z              % .6e\n", c->min_z);
@@ -119,6 +148,37 @@ static void print_text(const solve_options *opt, const rs_lcp *lcp, const double
     }
 }
 
+static rs_error solve(const solve_options *opt, const rs_lcp *lcp, double *z, double *w,
+                      solve_report *rep)
+{
+    if (opt->ipopt) {
+        /* One isolated solve: drive IPOPT's barrier parameter as low as it goes, since the
+         * accuracy on floating pairs is about sqrt(mu) (tol 1e-10 leaves 1e-6 on lcp_mmc). */
+        rs_nlp_settings s;
+        rs_nlp_settings_default(&s);
+        s.tol = 1e-14;
+        rs_nlp_info info;
+        const rs_error err = rs_lcp_solve_relaxed(lcp->n, lcp->M, lcp->q, &s,
+                                                  opt->settings.cert_tol, z, w, &rep->cert, &info);
+        rep->status = rs_nlp_status_name(info.status);
+        rep->work_name = "iterations";
+        rep->work = info.iterations;
+        rep->time_s = info.solve_time_s;
+        rep->solved = rs_nlp_status_ok(info.status);
+        return err;
+    }
+    rs_lemke_info info;
+    const rs_error err = rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, &opt->settings, z, w,
+                                              &info);
+    rep->status = rs_lemke_status_name(info.status);
+    rep->work_name = "pivots";
+    rep->work = info.pivots;
+    rep->time_s = info.solve_time_s;
+    rep->solved = info.status == RS_LEMKE_SOLVED;
+    rep->cert = info.cert;
+    return err;
+}
+
 int rs_cmd_lcp_solve(int argc, char **argv)
 {
     solve_options opt;
@@ -131,18 +191,17 @@ int rs_cmd_lcp_solve(int argc, char **argv)
         return rs_cli_usage_error("%s", detail.message[0] ? detail.message : rs_error_string(err));
     double *z = malloc(sizeof(double) * (size_t)lcp->n);
     double *w = malloc(sizeof(double) * (size_t)lcp->n);
-    rs_lemke_info info;
-    err = (z && w) ? rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, &opt.settings, z, w, &info)
-                   : RS_ERR_NOMEM;
+    solve_report rep;
+    err = (z && w) ? solve(&opt, lcp, z, w, &rep) : RS_ERR_NOMEM;
     int code;
     if (err != RS_OK) {
         code = rs_cli_usage_error("%s: %s", opt.path, rs_error_string(err));
     } else {
         if (opt.json)
-            print_json(&opt, lcp, z, w, &info);
+            print_json(&opt, lcp, z, w, &rep);
         else
-            print_text(&opt, lcp, z, w, &info);
-        code = info.status == RS_LEMKE_SOLVED ? RS_EXIT_OK : RS_EXIT_FAILED;
+            print_text(&opt, lcp, z, w, &rep);
+        code = rep.solved ? RS_EXIT_OK : RS_EXIT_FAILED;
     }
     free(z);
     free(w);

@@ -9,11 +9,20 @@ static const char usage_text[] =
     "usage: relaxsim <command> [options]\n"
     "\n"
     "commands:\n"
-    "  lcp solve FILE [--json] [--max-pivots N] [--tol T]\n"
-    "        solve the LCP in a Siconos .dat file with Lemke's method and print its certificate\n"
+    "  lcp solve FILE [--solver lemke|ipopt] [--json] [--max-pivots N] [--tol T]\n"
+    "        solve the LCP in a Siconos .dat file and print its certificate\n"
     "  lcp gen --class spd|pmatrix|psd|friction --n N --seed S [--degenerate]\n"
     "          [--storage dense|sparse-block] [--block-size B] -o FILE\n"
     "        write a generated LCP with a known solution\n"
+    "  run SCENARIO [--backend nlp|lemke] [--set section.key=value ...] [-o traj.csv] [-q]\n"
+    "        simulate a scenario with one backend\n"
+    "  compare SCENARIO [--set section.key=value ...] [-o DIR] [-q]\n"
+    "        the NLP trajectory with a Lemke solve of every step from the same state, an\n"
+    "        independent Lemke trajectory, and the scenario's tolerance contract\n"
+    "  plot DIR\n"
+    "        PNG plots of a comparison (gnuplot)\n"
+    "  models\n"
+    "        list the models with their parameters, state, inputs and variants\n"
     "\n"
     "  --help       this text\n"
     "  --version    the version\n"
@@ -44,5 +53,13 @@ int main(int argc, char **argv)
             return rs_cmd_lcp_gen(argc - 2, argv + 2);
         return rs_cli_usage_error("unknown lcp subcommand '%s' (expected solve or gen)", argv[2]);
     }
+    if (strcmp(cmd, "run") == 0)
+        return rs_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return rs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return rs_cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "models") == 0)
+        return rs_cmd_models(argc - 1, argv + 1);
     return rs_cli_usage_error("unknown command '%s' (see relaxsim --help)", cmd);
 }

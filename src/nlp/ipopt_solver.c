@@ -183,6 +183,9 @@ rs_error rs_ipopt_create(const rs_nlp_problem *p, const rs_nlp_settings *setting
     AddIpoptStrOption(ip, "sb", "yes");
     AddIpoptStrOption(ip, "linear_solver", "mumps");
     AddIpoptStrOption(ip, "hessian_approximation", "exact");
+    /* Bounds exactly as posed: a relaxed z' >= 0 would be projected back after the solve and
+     * leave the velocities inconsistent with the positions (zd' = (z' - z)/dt). */
+    AddIpoptNumOption(ip, "bound_relax_factor", 0.0);
     AddIpoptNumOption(ip, "tol", st.tol);
     AddIpoptIntOption(ip, "max_iter", st.max_iter);
     /* Used only when warm_start_init_point is yes: keep the previous point almost unchanged. */

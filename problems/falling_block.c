@@ -1,0 +1,208 @@
+/*
+ * falling_block.c: a block of mass m falling onto a static surface (note 000, section 1),
+ * with a general mass and time step. x is the height of the block above the surface.
+ *
+ * Implicit Euler on velocity, then position (note 000, section 1):
+ *     xd' = xd + dt ((u + lambda) / m - g)         (D1)
+ *     x'  = x + dt xd'                             (D2)
+ * Contact: 0 <= lambda  _|_  x' >= 0                (C1)
+ *
+ * LCP form (the note's): unknown z = x', slack w = lambda. Substituting (D1) into (D2),
+ *     lambda = (m/dt^2) x' - (m/dt^2) (x + dt xd + dt^2 (u/m - g)),
+ * so M = m/dt^2 and q = -(m/dt^2) (x + dt xd + dt^2 (u/m - g)) (the note has m = 1, u = 0).
+ *
+ * NLP form (variables x', xd', lambda, s):
+ *     min  P(s)
+ *     g0  x' - x - dt xd'                           = 0   (D2)
+ *     g1  xd' - xd - dt ((u + lambda)/m - g)        = 0   (D1)
+ *     g2  s - lambda x'                             >= 0  (C1 relaxed)
+ *     bounds  x' >= 0, lambda >= 0, s >= 0
+ */
+#include <math.h>
+
+#include "nlp/dense.h"
+#include "nlp/smooth.h"
+#include "sim/model.h"
+
+enum { P_M, P_G, NPARAM };
+enum { S_X, S_XD, NSTATE };
+enum { V_X, V_XD, V_LAMBDA, V_S, NV };
+enum { G_POS, G_VEL, G_SLACK, NG };
+
+static const rs_param_def params[NPARAM] = {
+    {"m", 1.0, 1e-6, 1e6, "mass, kg"},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
+};
+static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
+static const double state_default[NSTATE] = {1.0, 0.0};
+static const int velocity_index[] = {S_XD};
+static const char *const input_names[] = {"u_N"};
+static const char *const force_names[] = {"fn_N"};
+static const char *const variants[] = {"default"};
+
+static double force_scale(const double *p)
+{
+    return fmax(p[P_M] * p[P_G], 1e-12);
+}
+
+static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
+{
+    (void)ctx;
+    for (int j = 0; j < NV; j++) {
+        x_l[j] = j == V_XD ? -RS_NLP_INF : 0.0;
+        x_u[j] = RS_NLP_INF;
+    }
+    for (int i = 0; i < NG; i++) {
+        g_l[i] = 0.0;
+        g_u[i] = i == G_SLACK ? RS_NLP_INF : 0.0;
+    }
+}
+
+static double nlp_f(void *ctx, const double *x)
+{
+    const rs_step_data *d = ctx;
+    return rs_penalty(d->nlp, x[V_S]);
+}
+
+static void nlp_grad_f(void *ctx, const double *x, double *grad)
+{
+    const rs_step_data *d = ctx;
+    for (int j = 0; j < NV; j++)
+        grad[j] = 0.0;
+    grad[V_S] = rs_penalty_d1(d->nlp, x[V_S]);
+}
+
+static void nlp_g(void *ctx, const double *x, double *g)
+{
+    const rs_step_data *d = ctx;
+    const double *p = d->params, *s = d->state, dt = d->dt;
+    g[G_POS] = x[V_X] - s[S_X] - dt * x[V_XD];
+    g[G_VEL] = x[V_XD] - s[S_XD] - dt * ((d->input[0] + x[V_LAMBDA]) / p[P_M] - p[P_G]);
+    g[G_SLACK] = x[V_S] - x[V_LAMBDA] * x[V_X];
+}
+
+static void nlp_jac(void *ctx, const double *x, double *J)
+{
+    const rs_step_data *d = ctx;
+    rs_dense_zero(J, NG, NV);
+    rs_jac_set(J, NG, G_POS, V_X, 1.0);
+    rs_jac_set(J, NG, G_POS, V_XD, -d->dt);
+    rs_jac_set(J, NG, G_VEL, V_XD, 1.0);
+    rs_jac_set(J, NG, G_VEL, V_LAMBDA, -d->dt / d->params[P_M]);
+    rs_jac_set(J, NG, G_SLACK, V_S, 1.0);
+    rs_jac_set(J, NG, G_SLACK, V_LAMBDA, -x[V_X]);
+    rs_jac_set(J, NG, G_SLACK, V_X, -x[V_LAMBDA]);
+}
+
+static void nlp_hess(void *ctx, const double *x, double obj_factor, const double *lambda,
+                     double *H)
+{
+    (void)x;
+    const rs_step_data *d = ctx;
+    rs_dense_zero(H, NV, NV);
+    rs_hess_add(H, NV, V_S, V_S, obj_factor * rs_penalty_d2(d->nlp));
+    rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - lambda x' */
+}
+
+static void nlp_describe(rs_nlp_problem *p)
+{
+    p->n = NV;
+    p->m = NG;
+    p->bounds = nlp_bounds;
+    p->eval_f = nlp_f;
+    p->eval_grad_f = nlp_grad_f;
+    p->eval_g = nlp_g;
+    p->eval_jac = nlp_jac;
+    p->eval_hess = nlp_hess;
+}
+
+/* Attempt 0: x' = x, xd' = xd, no force. A retry: resting on the surface with lambda = m g. */
+static void nlp_guess(const rs_step_data *d, int attempt, double *x0)
+{
+    x0[V_X] = attempt ? 0.0 : d->state[S_X];
+    x0[V_XD] = attempt ? 0.0 : d->state[S_XD];
+    x0[V_LAMBDA] = attempt ? force_scale(d->params) : 0.0;
+    x0[V_S] = attempt ? 1.0 : 0.0;
+}
+
+static void integrate(const rs_step_data *d, double lambda, double *sn)
+{
+    const double *p = d->params, *s = d->state, dt = d->dt;
+    sn[S_XD] = s[S_XD] + dt * ((d->input[0] + lambda) / p[P_M] - p[P_G]);
+    sn[S_X] = s[S_X] + dt * sn[S_XD];
+}
+
+static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces)
+{
+    (void)d;
+    sn[S_X] = x[V_X];
+    sn[S_XD] = x[V_XD];
+    forces[0] = x[V_LAMBDA];
+}
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    const double *p = d->params, *s = d->state, dt = d->dt;
+    const double k = p[P_M] / (dt * dt);
+    M[0] = k;
+    q[0] = -k * (s[S_X] + dt * s[S_XD] + dt * dt * (d->input[0] / p[P_M] - p[P_G]));
+}
+
+static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces)
+{
+    (void)z;
+    forces[0] = w[0]; /* the note's slack w is the contact force; x' = z follows from it */
+    integrate(d, w[0], sn);
+}
+
+static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+                      double *complementarity)
+{
+    const double fs = force_scale(d->params);
+    double pred[NSTATE];
+    integrate(d, f[0], pred);
+    double p = fmax(fabs(sn[S_X] - pred[S_X]), fabs(sn[S_XD] - pred[S_XD]));
+    p = fmax(p, fmax(-sn[S_X], -f[0] / fs));
+    *primal = p;
+    *complementarity = fmax(f[0], 0.0) * fmax(sn[S_X], 0.0) / fs;
+}
+
+static void modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    (void)sn;
+    out[0] = f[0] > tols->force * force_scale(d->params) ? RS_MODE_CONTACT : RS_MODE_SEPARATING;
+}
+
+const rs_model rs_model_falling_block = {
+    .name = "falling_block",
+    .summary = "block falling onto a surface, position-level contact",
+    .source = "note 000 section 1",
+    .nparams = NPARAM,
+    .params = params,
+    .nstate = NSTATE,
+    .state_names = state_names,
+    .state_default = state_default,
+    .velocity_index = velocity_index,
+    .nvelocity = 1,
+    .ninput = 1,
+    .input_names = input_names,
+    .nforce = 1,
+    .force_names = force_names,
+    .ncontacts = 1,
+    .nvariants = 1,
+    .variants = variants,
+    .force_scale = force_scale,
+    .check_step = NULL,
+    .lcp_n = 1,
+    .lcp_build = lcp_build,
+    .lcp_recover = lcp_recover,
+    .nlp_n = NV,
+    .nlp_m = NG,
+    .nlp_describe = nlp_describe,
+    .nlp_guess = nlp_guess,
+    .nlp_recover = nlp_recover,
+    .residuals = residuals,
+    .modes = modes,
+};

@@ -1,0 +1,54 @@
+/*
+ * sliding_block_common.h: what the three sliding-block formulations of note 000 section 2 share.
+ *
+ * A block of mass m on a horizontal surface (normal force m g), pushed by an input force u,
+ * with Coulomb friction f, |f| <= mu m g, opposing the next velocity v':
+ *     v' = v + dt (u + f) / m,     x' = x + dt v'.
+ * f is the friction force acting on the block along +x (signed), in N.
+ */
+#ifndef RS_PROBLEMS_SLIDING_BLOCK_COMMON_H
+#define RS_PROBLEMS_SLIDING_BLOCK_COMMON_H
+
+#include <math.h>
+
+#include "sim/contact_physics.h"
+#include "sim/model.h"
+
+enum { SB_M, SB_G, SB_MU, SB_NPARAM };
+
+static const rs_param_def sliding_block_params[SB_NPARAM] = {
+    {"m", 1.0, 1e-6, 1e6, "mass, kg"},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
+    {"mu", 0.5, 0.0, 10.0, "Coulomb friction coefficient"},
+};
+static const char *const sliding_block_input_names[] = {"u_N"};
+static const char *const sliding_block_force_names[] = {"f_N"};
+static const char *const sliding_block_variants[] = {"default"};
+
+static inline double sliding_block_force_scale(const double *p)
+{
+    return fmax(p[SB_M] * p[SB_G], 1e-12);
+}
+
+/* v' and x' from the friction force. */
+static inline void sliding_block_integrate(const rs_step_data *d, double v, double x, double f,
+                                           double *v_next, double *x_next)
+{
+    *v_next = v + d->dt * (d->input[0] + f) / d->params[SB_M];
+    *x_next = x + d->dt * *v_next;
+}
+
+/* Residuals of a step from (x, v) to (x', v') with friction f: integrator and Coulomb's law. */
+static inline void sliding_block_residuals(const rs_step_data *d, double x, double v,
+                                           double x_next, double v_next, double f,
+                                           double *primal, double *complementarity)
+{
+    double v_pred, x_pred;
+    sliding_block_integrate(d, v, x, f, &v_pred, &x_pred);
+    const double fs = sliding_block_force_scale(d->params);
+    *primal = fmax(fabs(v_next - v_pred), fabs(x_next - x_pred));
+    *complementarity = 0.0;
+    rs_coulomb_residuals(v_next, f, d->params[SB_MU] * fs, fs, primal, complementarity);
+}
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * sliding_block_direct.c: the bidirectional sliding block, direct 2x2 formulation (note 000,
+ * section 2.2), general mass. The velocity is split v = v+ - v-, v+, v- >= 0, and the unused
+ * friction in each direction is complementary to the velocity in the other:
+ *
+ *     0 <= w1 = mu m g - lambda-  _|_  v+' >= 0
+ *     0 <= w2 = mu m g - lambda+  _|_  v-' >= 0
+ *
+ * With the note's dynamics (the v- term drives v+ to zero before it may grow, and back),
+ *     v+' = v+ + dt (u - v-/dt - lambda-)/m,   v-' = v- + dt (-u - v+/dt - lambda+)/m,
+ * the final matrix form (the note's intermediate lines mix up labels; this form is checked) is
+ *     w = (m/dt) I z + q,   z = (v+', v-'),
+ *     q = ( (m/dt)(v- - v+) - u + mu m g,  (m/dt)(v+ - v-) + u + mu m g ).
+ * M is a multiple of I: a unique solution, and Lemma 2.1 (v+' v-' = 0) holds at every step.
+ * Position: x' = x + dt (v+' - v-'). The friction force on the block follows from the velocity
+ * change, f = m (v' - v)/dt - u.
+ *
+ * NLP: the relaxation of this LCP (src/nlp/lcp_relaxation.c).
+ */
+#include "sliding_block_common.h"
+
+enum { S_X, S_VP, S_VM, NSTATE };
+static const char *const state_names[NSTATE] = {"x_m", "xdp_mps", "xdm_mps"};
+static const double state_default[NSTATE] = {0.0, 2.0, 0.0};
+static const int velocity_index[] = {S_VP, S_VM};
+
+static const char *check_step(const rs_step_data *d)
+{
+    if (d->state[S_VP] < 0.0 || d->state[S_VM] < 0.0)
+        return "sliding_block_direct needs xdp >= 0 and xdm >= 0 (v = xdp - xdm)";
+    return NULL;
+}
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    const double k = d->params[SB_M] / d->dt;
+    const double mu_mg = d->params[SB_MU] * d->params[SB_M] * d->params[SB_G];
+    const double dv = k * (d->state[S_VP] - d->state[S_VM]), u = d->input[0];
+    M[0] = k;
+    M[1] = 0.0;
+    M[2] = 0.0;
+    M[3] = k;
+    q[0] = -dv - u + mu_mg;
+    q[1] = dv + u + mu_mg;
+}
+
+static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces)
+{
+    (void)w;
+    const double v = d->state[S_VP] - d->state[S_VM], v_next = z[0] - z[1];
+    sn[S_VP] = z[0];
+    sn[S_VM] = z[1];
+    sn[S_X] = d->state[S_X] + d->dt * v_next;
+    forces[0] = d->params[SB_M] * (v_next - v) / d->dt - d->input[0];
+}
+
+static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+                      double *complementarity)
+{
+    sliding_block_residuals(d, d->state[S_X], d->state[S_VP] - d->state[S_VM], sn[S_X],
+                            sn[S_VP] - sn[S_VM], f[0], primal, complementarity);
+    *primal = fmax(*primal, fmax(-sn[S_VP], -sn[S_VM]));
+}
+
+static void modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    (void)d;
+    (void)f;
+    out[0] = rs_sliding_mode(sn[S_VP] - sn[S_VM], tols);
+}
+
+const rs_model rs_model_sliding_block_direct = {
+    .name = "sliding_block_direct",
+    .summary = "1-D bidirectional sliding block, direct 2x2 LCP (v = v+ - v-)",
+    .source = "note 000 section 2.2",
+    .nparams = SB_NPARAM,
+    .params = sliding_block_params,
+    .nstate = NSTATE,
+    .state_names = state_names,
+    .state_default = state_default,
+    .velocity_index = velocity_index,
+    .nvelocity = 2,
+    .ninput = 1,
+    .input_names = sliding_block_input_names,
+    .nforce = 1,
+    .force_names = sliding_block_force_names,
+    .ncontacts = 1,
+    .nvariants = 1,
+    .variants = sliding_block_variants,
+    .force_scale = sliding_block_force_scale,
+    .check_step = check_step,
+    .lcp_n = 2,
+    .lcp_build = lcp_build,
+    .lcp_recover = lcp_recover,
+    .residuals = residuals,
+    .modes = modes,
+};

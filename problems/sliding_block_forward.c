@@ -1,0 +1,88 @@
+/*
+ * sliding_block_forward.c: a block sliding forwards (note 000, section 2.1), general mass.
+ * Valid for v >= 0 and u >= 0, where friction lambda >= 0 acts along -x (f = -lambda).
+ *
+ *     v' = v + dt (u - lambda) / m
+ *     0 <= mu m g - lambda  _|_  v' >= 0    (sliding uses the full friction; stopped: less)
+ *
+ * LCP: z = v', w = lambda' = mu m g - lambda (the unused friction). From the dynamics,
+ *     lambda' = (m/dt) v' - (m/dt) v - u + mu m g,
+ * so M = m/dt and q = -(m/dt) v - u + mu m g (the note has m = 1). Remark 1 of the note: with
+ * v, u >= 0, lambda >= 0 follows without being imposed.
+ *
+ * NLP: the relaxation of this LCP (src/nlp/lcp_relaxation.c): z, s >= 0, w >= 0, s >= z w; its
+ * only pair is the physical one (velocity against unused friction).
+ */
+#include "sliding_block_common.h"
+
+enum { S_X, S_V, NSTATE };
+static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
+static const double state_default[NSTATE] = {0.0, 2.0};
+static const int velocity_index[] = {S_V};
+
+static const char *check_step(const rs_step_data *d)
+{
+    if (d->state[S_V] < 0.0)
+        return "sliding_block_forward needs xd >= 0 (it models forward motion only)";
+    if (d->input[0] < 0.0)
+        return "sliding_block_forward needs u >= 0 (it models forward motion only)";
+    return NULL;
+}
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    const double m = d->params[SB_M], mu_mg = d->params[SB_MU] * m * d->params[SB_G];
+    M[0] = m / d->dt;
+    q[0] = -(m / d->dt) * d->state[S_V] - d->input[0] + mu_mg;
+}
+
+static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces)
+{
+    const double mu_mg = d->params[SB_MU] * d->params[SB_M] * d->params[SB_G];
+    forces[0] = -(mu_mg - w[0]); /* friction lambda = mu m g - w acts along -x */
+    (void)z;                     /* v' = z follows from the force by the integrator */
+    sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);
+}
+
+static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+                      double *complementarity)
+{
+    sliding_block_residuals(d, d->state[S_X], d->state[S_V], sn[S_X], sn[S_V], f[0], primal,
+                            complementarity);
+}
+
+static void modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    (void)d;
+    (void)f;
+    out[0] = rs_sliding_mode(sn[S_V], tols); /* the block always rests on the surface */
+}
+
+const rs_model rs_model_sliding_block_forward = {
+    .name = "sliding_block_forward",
+    .summary = "1-D block sliding forwards, LCP in the velocity",
+    .source = "note 000 section 2.1",
+    .nparams = SB_NPARAM,
+    .params = sliding_block_params,
+    .nstate = NSTATE,
+    .state_names = state_names,
+    .state_default = state_default,
+    .velocity_index = velocity_index,
+    .nvelocity = 1,
+    .ninput = 1,
+    .input_names = sliding_block_input_names,
+    .nforce = 1,
+    .force_names = sliding_block_force_names,
+    .ncontacts = 1,
+    .nvariants = 1,
+    .variants = sliding_block_variants,
+    .force_scale = sliding_block_force_scale,
+    .check_step = check_step,
+    .lcp_n = 1,
+    .lcp_build = lcp_build,
+    .lcp_recover = lcp_recover,
+    .residuals = residuals,
+    .modes = modes,
+};

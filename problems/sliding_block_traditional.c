@@ -1,0 +1,88 @@
+/*
+ * sliding_block_traditional.c: the bidirectional sliding block, traditional 3x3 formulation
+ * with the sliding-speed multiplier gamma (note 000, section 2.5), general dt and mass.
+ * Friction is split f = lambda+ - lambda-, and v' = v + dt (u + lambda+ - lambda-)/m:
+ *
+ *     0 <= lambda+  _|_  gamma + v' >= 0        (push +x only while moving -x)
+ *     0 <= lambda-  _|_  gamma - v' >= 0        (push -x only while moving +x)
+ *     0 <= gamma    _|_  mu m g - lambda+ - lambda- >= 0   (full friction while moving)
+ *
+ * Substituting v', with c = dt/m:
+ *     M = [[c, -c, 1], [-c, c, 1], [-1, -1, 0]],   q = (v + c u, -v - c u, mu m g).
+ * The note (dt = m = 1) calls M a P-matrix; it is not (its third principal minor is 0), but
+ * z'Mz = c (lambda+ - lambda-)^2 >= 0, so Lemke processes it. The solution need not be unique
+ * (sticking leaves lambda+ + lambda- free): compare v' and f, not z.
+ *
+ * NLP: the relaxation of this LCP (src/nlp/lcp_relaxation.c).
+ */
+#include "sliding_block_common.h"
+
+enum { S_X, S_V, NSTATE };
+static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
+static const double state_default[NSTATE] = {0.0, 2.0};
+static const int velocity_index[] = {S_V};
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    const double c = d->dt / d->params[SB_M];
+    const double mu_mg = d->params[SB_MU] * d->params[SB_M] * d->params[SB_G];
+    const double Mcols[9] = {c, -c, -1.0, /* lambda+ */
+                             -c, c, -1.0, /* lambda- */
+                             1.0, 1.0, 0.0}; /* gamma */
+    for (int k = 0; k < 9; k++)
+        M[k] = Mcols[k];
+    const double v_free = d->state[S_V] + c * d->input[0];
+    q[0] = v_free;
+    q[1] = -v_free;
+    q[2] = mu_mg;
+}
+
+static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces)
+{
+    (void)w;
+    forces[0] = z[0] - z[1];
+    sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);
+}
+
+static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+                      double *complementarity)
+{
+    sliding_block_residuals(d, d->state[S_X], d->state[S_V], sn[S_X], sn[S_V], f[0], primal,
+                            complementarity);
+}
+
+static void modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    (void)d;
+    (void)f;
+    out[0] = rs_sliding_mode(sn[S_V], tols);
+}
+
+const rs_model rs_model_sliding_block_traditional = {
+    .name = "sliding_block_traditional",
+    .summary = "1-D bidirectional sliding block, traditional 3x3 LCP with gamma",
+    .source = "note 000 section 2.5",
+    .nparams = SB_NPARAM,
+    .params = sliding_block_params,
+    .nstate = NSTATE,
+    .state_names = state_names,
+    .state_default = state_default,
+    .velocity_index = velocity_index,
+    .nvelocity = 1,
+    .ninput = 1,
+    .input_names = sliding_block_input_names,
+    .nforce = 1,
+    .force_names = sliding_block_force_names,
+    .ncontacts = 1,
+    .nvariants = 1,
+    .variants = sliding_block_variants,
+    .force_scale = sliding_block_force_scale,
+    .check_step = NULL,
+    .lcp_n = 3,
+    .lcp_build = lcp_build,
+    .lcp_recover = lcp_recover,
+    .residuals = residuals,
+    .modes = modes,
+};

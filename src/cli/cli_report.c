@@ -1,0 +1,99 @@
+/* cli_report.c: the progress line and the aligned summary of `run` and `compare`. */
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/cli_report.h"
+#include "core/timer.h"
+
+void rs_cli_progress(void *ctx, int done, int total)
+{
+    static double t0;
+    (void)ctx;
+    if (!isatty(STDERR_FILENO))
+        return;
+    const double now = rs_wall_seconds();
+    if (done <= 64 || t0 == 0.0)
+        t0 = now;
+    const double rate = now > t0 ? done / (now - t0) : 0.0;
+    fprintf(stderr, "\r  step %d / %d (%3.0f%%), %.0f steps/s, ETA %.1f s   ", done, total,
+            100.0 * done / total, rate, rate > 0 ? (total - done) / rate : 0.0);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* One row: a label, then the NLP and Lemke cells (either may be absent). */
+static void row(FILE *f, const char *label, const char *nlp, const char *lemke)
+{
+    fprintf(f, "  %-28s %18s %18s\n", label, nlp ? nlp : "", lemke ? lemke : "");
+}
+
+static void fmt_time(char *buf, size_t n, double t)
+{
+    if (isnan(t))
+        snprintf(buf, n, "never");
+    else
+        snprintf(buf, n, "%.4f s", t);
+}
+
+void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_result *r)
+{
+    const rs_model *m = sc->model;
+    const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
+    char a[64], b[64], label[64];
+    fprintf(f, "%s (%s) from %s: %d steps of %g s\n\n", m->name, m->variants[sc->variant],
+            sc->path, r->steps, sc->dt);
+    row(f, "", has_nlp ? "NLP (IPOPT)" : NULL, has_lemke ? "Lemke" : NULL);
+#define CELLS(fmt, field)                                                                          \
+    do {                                                                                           \
+        snprintf(a, sizeof a, fmt, r->nlp.field);                                                  \
+        snprintf(b, sizeof b, fmt, r->lemke.field);                                                \
+    } while (0)
+    CELLS("%d", failed_steps);
+    row(f, "failed steps", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    CELLS("%.2f", iterations_mean);
+    row(f, "iterations / pivots (mean)", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    CELLS("%.1f us", us_per_step_median);
+    row(f, "time per step (median)", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    CELLS("%d", first_contact_step);
+    row(f, "first contact step", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    fmt_time(a, sizeof a, r->nlp.rest_time_s);
+    fmt_time(b, sizeof b, r->lemke.rest_time_s);
+    row(f, "at rest from", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    for (int c = 0; c < r->ncol; c++) {
+        snprintf(label, sizeof label, "final %s", r->col_names[c]);
+        snprintf(a, sizeof a, "%.9g", r->nlp.final[c]);
+        snprintf(b, sizeof b, "%.9g", r->lemke.final[c]);
+        row(f, label, has_nlp ? a : NULL, has_lemke ? b : NULL);
+    }
+#undef CELLS
+    if (r->mode == RS_RUN_COMPARE) {
+        fprintf(f, "\n  %-28s %18s %18s\n", "column", "shadow max|diff|", "drift max|diff|");
+        for (int c = 0; c < r->ncol; c++)
+            fprintf(f, "  %-28s %18.3e %18.3e\n", r->col_names[c], r->shadow_max_abs[c],
+                    r->drift_max_abs[c]);
+        fprintf(f, "\n  %-28s %17.2f%%\n", "mode agreement", 100.0 * r->mode_agreement);
+        fprintf(f, "  %-28s", "verdicts");
+        for (int v = 0; v < RS_VERDICT_COUNT; v++)
+            if (r->verdicts[v])
+                fprintf(f, " %s %d", rs_verdict_name((rs_verdict)v), r->verdicts[v]);
+        fputc('\n', f);
+        if (r->fallback_steps)
+            fprintf(f, "  %-28s %18d\n", "fallback steps (Lemke)", r->fallback_steps);
+    }
+    if (r->nchecks == 0) {
+        fprintf(f, "\n  contract: none ([expect] is empty)\n");
+        return;
+    }
+    int failed = 0;
+    for (int i = 0; i < r->nchecks; i++)
+        failed += !r->checks[i].passed;
+    fprintf(f, "\n  contract: %s (%d of %d checks passed)\n", failed ? "FAILED" : "passed",
+            r->nchecks - failed, r->nchecks);
+    for (int i = 0; i < r->nchecks; i++) {
+        const rs_check_result *c = &r->checks[i];
+        fprintf(f, "    %-4s %-46s %-7s actual %.9g\n", c->passed ? "ok" : "FAIL", c->check->text,
+                c->which, c->actual);
+    }
+}

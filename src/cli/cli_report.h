@@ -1,0 +1,15 @@
+/* cli_report.h: what `run` and `compare` print: a progress line and the aligned summary. */
+#ifndef RS_CLI_REPORT_H
+#define RS_CLI_REPORT_H
+
+#include <stdio.h>
+
+#include "sim/compare.h"
+
+/* Progress on stderr, only when stderr is a terminal (ctx: the label to show). */
+void rs_cli_progress(void *ctx, int done, int total);
+
+/* The aligned summary table of a run or a comparison. */
+void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_result *r);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * cmd_plot.c: `relaxsim plot DIR`: renders a comparison written by `relaxsim compare -o DIR` to
+ * PNG files with gnuplot: positions.png, velocities.png, forces.png (both backends overlaid:
+ * NLP solid, Lemke dashed) and differences.png (per-step |NLP - Lemke| on a log scale, with failed
+ * steps and mode mismatches marked). The gnuplot script is kept as DIR/plot.gp.
+ * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage or a directory without a comparison.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "sim/model.h"
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    const long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (s) {
+        const size_t got = fread(s, 1, (size_t)len, f);
+        s[got] = '\0';
+    }
+    fclose(f);
+    return s;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    const size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* One PNG: every state column whose unit suffix is `unit` (or every force when unit is NULL). */
+static void plot_group(FILE *g, const rs_model *m, const char *png, const char *title,
+                       const char *ylabel, const char *unit)
+{
+    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\nplot ", png,
+            title, ylabel);
+    int first = 1;
+    const int ncol = m->nstate + m->nforce;
+    for (int c = 0; c < ncol; c++) {
+        const int is_state = c < m->nstate;
+        const char *name = is_state ? m->state_names[c] : m->force_names[c - m->nstate];
+        if (unit ? !(is_state && ends_with(name, unit)) : is_state)
+            continue;
+        const int csv_col = 3 + m->ninput + c; /* gnuplot columns are 1-based: step, t_s, inputs */
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw 2 lc %d title '%s NLP', "
+                   "'trajectory_lemke.csv' using 2:%d with lines dt 2 lw 2 lc %d title '%s Lemke'",
+                first ? "" : ", \\\n     ", csv_col, c + 1, name, csv_col, c + 1, name);
+        first = 0;
+    }
+    if (first)
+        fprintf(g, "NaN notitle");
+    fputc('\n', g);
+}
+
+int rs_cmd_plot(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
+                                  "relaxsim compare -o DIR)");
+    const char *dir = argv[1];
+    if (strchr(dir, '\''))
+        return rs_cli_usage_error("plot: %s: a directory name with a quote is not supported", dir);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *text = read_text(path);
+    cJSON *summary = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    const cJSON *name = cJSON_GetObjectItem(summary, "model");
+    const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
+    if (!m || !cJSON_GetObjectItem(summary, "shadow")) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
+                                  "relaxsim compare)", dir);
+    }
+    cJSON_Delete(summary);
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    FILE *g = fopen(path, "w");
+    if (!g)
+        return rs_cli_usage_error("plot: %s: cannot write", path);
+    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
+               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
+               "set grid\nset key outside right\nset xlabel 't (s)'\n");
+    plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
+    plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
+    plot_group(g, m, "forces.png", "contact forces: NLP (solid) and Lemke (dashed)", "N", NULL);
+    /* per-step differences, log scale; zero differences drawn at 1e-17 */
+    const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
+    fprintf(g, "set output 'differences.png'\nset title 'per-step |NLP - Lemke| from the same "
+               "state'\nset ylabel '|difference|'\nset logscale y\nset format y '10^{%%L}'\nplot ");
+    for (int c = 0; c < ncol; c++) {
+        const char *cn = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+        fprintf(g, "%s'shadow.csv' using 2:($%d > 0 ? $%d : 1e-17) with lines title '%s'",
+                c ? ", \\\n     " : "", 3 + c, 3 + c, cn);
+    }
+    fprintf(g, ", \\\n     'shadow.csv' using 2:($%d == 2 ? 1e-16 : NaN) with points pt 7 ps 0.6 "
+               "lc rgb 'orange' title 'mode mismatch'", verdict_col);
+    fprintf(g, ", \\\n     'shadow.csv' using 2:($%d >= 3 ? 1e-15 : NaN) with points pt 2 ps 0.8 "
+               "lc rgb 'red' title 'failed step'\n", verdict_col);
+    fclose(g);
+    char cmd[2600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
+    if (system(cmd) != 0) {
+        fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+        return RS_EXIT_FAILED;
+    }
+    printf("wrote %s/{positions,velocities,forces,differences}.png\n", dir);
+    return RS_EXIT_OK;
+}

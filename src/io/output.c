@@ -1,0 +1,278 @@
+/* output.c: trajectory CSV, shadow CSV, per-step JSON Lines and summary.json (see output.h). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/output.h"
+#include "core/detail.h"
+
+const char *rs_step_status_name(rs_backend backend, const rs_step_result *s)
+{
+    return backend == RS_BACKEND_NLP ? rs_nlp_status_name((rs_nlp_status)s->status)
+                                     : rs_lemke_status_name((rs_lemke_status)s->status);
+}
+
+rs_error rs_make_directory(const char *path, rs_error_detail *detail)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return rs_detail_set(detail, RS_ERR_IO, "%s: cannot create: %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot create: %s", buf, strerror(errno));
+    return RS_OK;
+}
+
+static FILE *open_for_writing(const char *path, rs_error_detail *detail)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    return f;
+}
+
+static rs_error close_checked(FILE *f, const char *path, rs_error_detail *detail)
+{
+    const int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+    return RS_OK;
+}
+
+/* %.17g, and "nan" spelled out for a non-finite value. */
+static void put_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.17g", v);
+    else
+        fprintf(f, ",%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+}
+
+rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
+                                 const rs_compare_result *r, rs_backend backend,
+                                 rs_error_detail *detail)
+{
+    const rs_model *m = sc->model;
+    FILE *f = open_for_writing(path, detail);
+    if (!f)
+        return RS_ERR_IO;
+    fprintf(f, "step,t_s");
+    for (int i = 0; i < m->ninput; i++)
+        fprintf(f, ",%s", m->input_names[i]);
+    for (int c = 0; c < r->ncol; c++)
+        fprintf(f, ",%s", r->col_names[c]);
+    for (int i = 0; i < m->ncontacts; i++)
+        fprintf(f, m->ncontacts == 1 ? ",mode" : ",mode_%d", i);
+    fprintf(f, ",status,%s,primal,complementarity\n",
+            backend == RS_BACKEND_NLP ? "iterations" : "pivots");
+    for (int k = 0; k < r->steps; k++) {
+        const rs_compare_step *st = &r->step[k];
+        const rs_step_result *s = backend == RS_BACKEND_NLP ? &st->nlp : &st->lemke;
+        fprintf(f, "%d", k);
+        put_number(f, (k + 1) * sc->dt);
+        for (int i = 0; i < m->ninput; i++)
+            put_number(f, st->input[i]);
+        for (int i = 0; i < m->nstate; i++)
+            put_number(f, s->state_next[i]);
+        for (int i = 0; i < m->nforce; i++)
+            put_number(f, s->forces[i]);
+        for (int i = 0; i < m->ncontacts; i++)
+            fprintf(f, ",%s", rs_contact_mode_name(s->modes[i]));
+        fprintf(f, ",%s,%d", rs_step_status_name(backend, s), s->iterations);
+        put_number(f, s->primal);
+        put_number(f, s->complementarity);
+        fputc('\n', f);
+    }
+    return close_checked(f, path, detail);
+}
+
+rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                             rs_error_detail *detail)
+{
+    FILE *f = open_for_writing(path, detail);
+    if (!f)
+        return RS_ERR_IO;
+    fprintf(f, "step,t_s");
+    for (int c = 0; c < r->ncol; c++)
+        fprintf(f, ",diff_%s", r->col_names[c]);
+    fprintf(f, ",verdict,verdict_code,nlp_ok,lemke_ok,nlp_iterations,nlp_time_us\n");
+    for (int k = 0; k < r->steps; k++) {
+        const rs_compare_step *st = &r->step[k];
+        fprintf(f, "%d", k);
+        put_number(f, (k + 1) * sc->dt);
+        for (int c = 0; c < r->ncol; c++)
+            put_number(f, st->diff[c]);
+        fprintf(f, ",%s,%d,%d,%d,%d", rs_verdict_name(st->verdict), (int)st->verdict, st->nlp.ok,
+                st->shadow.ok, st->nlp.iterations);
+        put_number(f, 1e6 * st->nlp.time_s);
+        fputc('\n', f);
+    }
+    return close_checked(f, path, detail);
+}
+
+static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "status", rs_step_status_name(backend, s));
+    cJSON_AddBoolToObject(o, "ok", s->ok);
+    cJSON_AddNumberToObject(o, backend == RS_BACKEND_NLP ? "iterations" : "pivots", s->iterations);
+    if (backend == RS_BACKEND_NLP)
+        cJSON_AddNumberToObject(o, "attempts", s->attempts);
+    cJSON_AddNumberToObject(o, "time_us", 1e6 * s->time_s);
+    cJSON_AddNumberToObject(o, "primal", s->primal);
+    cJSON_AddNumberToObject(o, "complementarity", s->complementarity);
+    cJSON *modes = cJSON_AddArrayToObject(o, "modes");
+    for (int i = 0; i < m->ncontacts; i++)
+        cJSON_AddItemToArray(modes, cJSON_CreateString(rs_contact_mode_name(s->modes[i])));
+    cJSON *state = cJSON_AddObjectToObject(o, "state");
+    for (int i = 0; i < m->nstate; i++)
+        cJSON_AddNumberToObject(state, m->state_names[i], s->state_next[i]);
+    cJSON *forces = cJSON_AddObjectToObject(o, "forces");
+    for (int i = 0; i < m->nforce; i++)
+        cJSON_AddNumberToObject(forces, m->force_names[i], s->forces[i]);
+    return o;
+}
+
+rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                              rs_error_detail *detail)
+{
+    const rs_model *m = sc->model;
+    FILE *f = open_for_writing(path, detail);
+    if (!f)
+        return RS_ERR_IO;
+    for (int k = 0; k < r->steps; k++) {
+        const rs_compare_step *st = &r->step[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "step", k);
+        cJSON_AddNumberToObject(o, "t_s", (k + 1) * sc->dt);
+        cJSON *in = cJSON_AddObjectToObject(o, "input");
+        for (int i = 0; i < m->ninput; i++)
+            cJSON_AddNumberToObject(in, m->input_names[i], st->input[i]);
+        cJSON_AddItemToObject(o, "nlp", step_json(m, RS_BACKEND_NLP, &st->nlp));
+        cJSON_AddItemToObject(o, "lemke", step_json(m, RS_BACKEND_LEMKE, &st->shadow));
+        cJSON *diff = cJSON_AddObjectToObject(o, "diff");
+        for (int c = 0; c < r->ncol; c++)
+            cJSON_AddNumberToObject(diff, r->col_names[c], st->diff[c]);
+        cJSON_AddStringToObject(o, "verdict", rs_verdict_name(st->verdict));
+        cJSON_AddBoolToObject(o, "fallback", st->fallback);
+        char *text = cJSON_PrintUnformatted(o);
+        if (text)
+            fprintf(f, "%s\n", text);
+        free(text);
+        cJSON_Delete(o);
+    }
+    return close_checked(f, path, detail);
+}
+
+static cJSON *columns_json(const rs_compare_result *r, const double *values)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int c = 0; c < r->ncol; c++)
+        cJSON_AddNumberToObject(o, r->col_names[c], values[c]);
+    return o;
+}
+
+static cJSON *trajectory_json(const rs_compare_result *r, const rs_trajectory_stats *t, int nlp)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "failed_steps", t->failed_steps);
+    cJSON *counts = cJSON_AddObjectToObject(o, "status_counts");
+    for (int st = 0; st < RS_STATUS_SLOTS; st++) {
+        const rs_step_result probe = {.status = st};
+        const char *name = rs_step_status_name(nlp ? RS_BACKEND_NLP : RS_BACKEND_LEMKE, &probe);
+        if (t->status_counts[st] && strcmp(name, "unknown") != 0)
+            cJSON_AddNumberToObject(counts, name, t->status_counts[st]);
+    }
+    cJSON_AddNumberToObject(o, nlp ? "iterations_mean" : "pivots_mean", t->iterations_mean);
+    cJSON_AddNumberToObject(o, "us_per_step_median", t->us_per_step_median);
+    cJSON_AddNumberToObject(o, "us_per_step_mean", t->us_per_step_mean);
+    cJSON_AddNumberToObject(o, "first_contact_step", t->first_contact_step);
+    cJSON_AddNumberToObject(o, "rest_time_s", t->rest_time_s);
+    cJSON_AddItemToObject(o, "min", columns_json(r, t->min));
+    return o;
+}
+
+char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
+{
+    const rs_model *m = sc->model;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "scenario", sc->path);
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
+    cJSON_AddNumberToObject(o, "steps", r->steps);
+    cJSON_AddNumberToObject(o, "dt_s", sc->dt);
+    const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
+    if (has_nlp) {
+        cJSON *n = trajectory_json(r, &r->nlp, 1);
+        cJSON_AddNumberToObject(n, "fallback_steps", r->fallback_steps);
+        cJSON_AddItemToObject(o, "nlp", n);
+    }
+    if (has_lemke) {
+        cJSON *l = trajectory_json(r, &r->lemke, 0);
+        cJSON_AddNumberToObject(l, "shadow_failed_steps", r->shadow_failed_steps);
+        cJSON_AddItemToObject(o, "lemke", l);
+    }
+    if (r->mode == RS_RUN_COMPARE) {
+        cJSON *sh = cJSON_AddObjectToObject(o, "shadow");
+        cJSON_AddItemToObject(sh, "max_abs_diff", columns_json(r, r->shadow_max_abs));
+        cJSON_AddNumberToObject(sh, "mode_agreement", r->mode_agreement);
+        cJSON *v = cJSON_AddObjectToObject(sh, "verdicts");
+        for (int i = 0; i < RS_VERDICT_COUNT; i++)
+            cJSON_AddNumberToObject(v, rs_verdict_name((rs_verdict)i), r->verdicts[i]);
+        cJSON *dr = cJSON_AddObjectToObject(o, "drift");
+        cJSON_AddItemToObject(dr, "max_abs_diff", columns_json(r, r->drift_max_abs));
+    }
+    cJSON *fin = cJSON_AddObjectToObject(o, "final");
+    if (has_nlp)
+        cJSON_AddItemToObject(fin, "nlp", columns_json(r, r->nlp.final));
+    if (has_lemke)
+        cJSON_AddItemToObject(fin, "lemke", columns_json(r, r->lemke.final));
+    cJSON *ct = cJSON_AddObjectToObject(o, "contract");
+    cJSON_AddBoolToObject(ct, "passed", r->contract_passed);
+    cJSON *checks = cJSON_AddArrayToObject(ct, "checks");
+    cJSON *failed = cJSON_AddArrayToObject(ct, "failed");
+    for (int i = 0; i < r->nchecks; i++) {
+        const rs_check_result *c = &r->checks[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "check", c->check->text);
+        cJSON_AddStringToObject(e, "applies_to", c->which);
+        cJSON_AddNumberToObject(e, "actual", c->actual);
+        cJSON_AddBoolToObject(e, "passed", c->passed);
+        cJSON_AddItemToArray(checks, e);
+        if (!c->passed) {
+            char text[200];
+            snprintf(text, sizeof text, "%s (%s)", c->check->text, c->which);
+            cJSON_AddItemToArray(failed, cJSON_CreateString(text));
+        }
+    }
+    cJSON_AddNumberToObject(o, "wall_time_s", r->wall_time_s);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                               rs_error_detail *detail)
+{
+    char *text = rs_summary_json_text(sc, r);
+    if (!text)
+        return RS_ERR_NOMEM;
+    FILE *f = open_for_writing(path, detail);
+    if (!f) {
+        free(text);
+        return RS_ERR_IO;
+    }
+    fprintf(f, "%s\n", text);
+    free(text);
+    return close_checked(f, path, detail);
+}

@@ -1,0 +1,38 @@
+/*
+ * output.h (internal): the files a run or a comparison writes.
+ *   trajectory_nlp.csv, trajectory_lemke.csv   one row per step (columns below)
+ *   shadow.csv                                 per-step |NLP - Lemke| and verdicts (for plots)
+ *   steps.jsonl                                one JSON object per step
+ *   summary.json                               the statistics and the contract
+ * Trajectory columns: step, t_s (end of the step), the inputs, the state, the forces,
+ * mode (one per contact), status, iterations (IPOPT iterations or Lemke pivots), primal,
+ * complementarity (the physical residuals). A non-finite value is written as "nan" and its row's
+ * status says the step failed.
+ */
+#ifndef RS_IO_OUTPUT_H
+#define RS_IO_OUTPUT_H
+
+#include "sim/compare.h"
+
+typedef enum rs_backend { RS_BACKEND_NLP, RS_BACKEND_LEMKE } rs_backend;
+
+/* Status name of a step result of that backend. */
+const char *rs_step_status_name(rs_backend backend, const rs_step_result *s);
+
+rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
+                                 const rs_compare_result *r, rs_backend backend,
+                                 rs_error_detail *detail);
+rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                             rs_error_detail *detail);
+rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                              rs_error_detail *detail);
+rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                               rs_error_detail *detail);
+
+/* The summary as a cJSON-printed string (caller frees), as written to summary.json. */
+char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
+
+/* Create a directory and its parents (like mkdir -p). */
+rs_error rs_make_directory(const char *path, rs_error_detail *detail);
+
+#endif

@@ -1,0 +1,660 @@
+/*
+ * scenario.c: reading and validating scenario files (see scenario.h).
+ *
+ * libinih reads the file through a line reader of ours, so every key=value reaches the handler
+ * with its line number; entries are collected first and interpreted afterwards, once the model
+ * (and so the set of valid keys) is known. The first problem found is reported as
+ * "FILE:LINE: section.key: what is wrong".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/scenario.h"
+#include "core/detail.h"
+#include "core/rng.h"
+
+#define MAX_ENTRIES 512
+
+typedef struct entry {
+    char section[32];
+    char key[96];
+    char value[512];
+    int line; /* 0: from --set */
+} entry;
+
+typedef struct reader {
+    FILE *f;
+    int line;
+    entry *entries;
+    int count;
+    int overflow;
+} reader;
+
+static char *read_line(char *str, int num, void *stream)
+{
+    reader *r = stream;
+    char *s = fgets(str, num, r->f);
+    if (s)
+        r->line++;
+    return s;
+}
+
+static int collect(void *user, const char *section, const char *name, const char *value)
+{
+    reader *r = user;
+    if (r->count >= MAX_ENTRIES) {
+        r->overflow = r->line;
+        return 1;
+    }
+    entry *e = &r->entries[r->count++];
+    snprintf(e->section, sizeof e->section, "%s", section);
+    snprintf(e->key, sizeof e->key, "%s", name);
+    snprintf(e->value, sizeof e->value, "%s", value);
+    e->line = r->line;
+    return 1;
+}
+
+/* ---- value parsing ------------------------------------------------------------------------- */
+
+typedef struct parse_ctx {
+    const char *path;
+    rs_error_detail *detail;
+    const entry *e; /* the entry being interpreted */
+} parse_ctx;
+
+static rs_error fail(const parse_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static rs_error fail(const parse_ctx *c, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->e->line > 0) /* a line of the file */
+        return rs_detail_set(c->detail, RS_ERR_PARSE, "%s:%d: %s.%s: %s", c->path, c->e->line,
+                             c->e->section, c->e->key, msg);
+    if (c->e->line == 0) /* a --set override */
+        return rs_detail_set(c->detail, RS_ERR_PARSE, "--set %s.%s: %s", c->e->section, c->e->key,
+                             msg);
+    return rs_detail_set(c->detail, RS_ERR_PARSE, "%s: %s: %s", c->path, c->e->section, msg);
+}
+
+static int parse_real_text(const char *text, double *out)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    char *end;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text)
+        return 0;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0')
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static rs_error get_real(const parse_ctx *c, double lo, double hi, double *out)
+{
+    double v;
+    if (!parse_real_text(c->e->value, &v))
+        return fail(c, "expected a number, got '%s'", c->e->value);
+    if (!isfinite(v))
+        return fail(c, "must be finite, got '%s'", c->e->value);
+    if (v < lo || v > hi)
+        return fail(c, "%s is out of range [%g, %g]", c->e->value, lo, hi);
+    *out = v;
+    return RS_OK;
+}
+
+static rs_error get_int(const parse_ctx *c, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(c->e->value, &end, 10);
+    if (end == c->e->value || *end != '\0' || errno == ERANGE)
+        return fail(c, "expected an integer, got '%s'", c->e->value);
+    if (v < lo || v > hi)
+        return fail(c, "%ld is out of range [%ld, %ld]", v, lo, hi);
+    *out = (int)v;
+    return RS_OK;
+}
+
+static rs_error get_choice(const parse_ctx *c, const char *const *choices, int n, int *out)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(c->e->value, choices[i]) == 0) {
+            *out = i;
+            return RS_OK;
+        }
+    char list[200] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", choices[i]);
+    return fail(c, "'%s' is not one of: %s", c->e->value, list);
+}
+
+static rs_error get_bool(const parse_ctx *c, int *out)
+{
+    static const char *const choices[] = {"no", "yes"};
+    return get_choice(c, choices, 2, out);
+}
+
+/* A comma-separated list of finite reals. */
+static rs_error get_list(const parse_ctx *c, double *out, int max, int *count)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c->e->value);
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (n >= max)
+            return fail(c, "more than %d values", max);
+        if (!parse_real_text(tok, &out[n]) || !isfinite(out[n]))
+            return fail(c, "expected a comma-separated list of finite numbers, got '%s'", c->e->value);
+        n++;
+    }
+    if (n == 0)
+        return fail(c, "expected at least one number");
+    *count = n;
+    return RS_OK;
+}
+
+#define TRY(expr)                                                                                 \
+    do {                                                                                          \
+        const rs_error try_err_ = (expr);                                                         \
+        if (try_err_ != RS_OK)                                                                    \
+            return try_err_;                                                                      \
+    } while (0)
+
+/* ---- sections ------------------------------------------------------------------------------ */
+
+static rs_error apply_model(const parse_ctx *c, rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    const char *key = c->e->key;
+    if (strcmp(key, "name") == 0)
+        return RS_OK; /* already resolved */
+    if (strcmp(key, "variant") == 0)
+        return get_choice(c, m->variants, m->nvariants, &sc->variant);
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(key, m->params[i].name) == 0)
+            return get_real(c, m->params[i].lo, m->params[i].hi, &sc->params[i]);
+    char list[200] = "";
+    for (int i = 0; i < m->nparams; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", m->params[i].name);
+    return fail(c, "unknown key for model %s (expected name, variant%s)", m->name, list);
+}
+
+static rs_error apply_initial(const parse_ctx *c, rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    const int i = rs_column_index(m->state_names, m->nstate, c->e->key);
+    if (i < 0)
+        return fail(c, "unknown state component for model %s", m->name);
+    return get_real(c, -1e12, 1e12, &sc->initial[i]);
+}
+
+static rs_error apply_input(const parse_ctx *c, rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    rs_input_schedule *in = &sc->input;
+    const char *key = c->e->key;
+    if (strcmp(key, "type") == 0) {
+        static const char *const kinds[] = {"constant", "piecewise", "random"};
+        int k = 0;
+        TRY(get_choice(c, kinds, 3, &k));
+        in->kind = (rs_input_kind)k;
+        return RS_OK;
+    }
+    if (strcmp(key, "times") == 0)
+        return get_list(c, in->times, RS_SCENARIO_MAX_PIECES, &in->npieces);
+    if (strcmp(key, "seed") == 0) {
+        char *end;
+        errno = 0;
+        const unsigned long long v = strtoull(c->e->value, &end, 10);
+        if (end == c->e->value || *end != '\0' || errno == ERANGE || c->e->value[0] == '-')
+            return fail(c, "expected a non-negative integer, got '%s'", c->e->value);
+        in->seed = (uint64_t)v;
+        return RS_OK;
+    }
+    if (strcmp(key, "hold_steps") == 0)
+        return get_int(c, 1, RS_SCENARIO_MAX_STEPS, &in->hold_steps);
+    char base[96];
+    snprintf(base, sizeof base, "%s", key);
+    const size_t len = strlen(base);
+    int bound = 0; /* 1: _min, 2: _max */
+    if (len > 4 && strcmp(base + len - 4, "_min") == 0)
+        bound = 1;
+    else if (len > 4 && strcmp(base + len - 4, "_max") == 0)
+        bound = 2;
+    if (bound)
+        base[len - 4] = '\0';
+    const int i = rs_column_index(m->input_names, m->ninput, base);
+    if (i < 0)
+        return fail(c, "unknown input for model %s (expected type, times, seed, hold_steps, or an "
+                       "input name such as %.*s, optionally with _min / _max)",
+                    m->name, (int)(strchr(m->input_names[0], '_') - m->input_names[0]),
+                    m->input_names[0]);
+    if (bound == 1)
+        return get_real(c, -1e12, 1e12, &in->lo[i]);
+    if (bound == 2)
+        return get_real(c, -1e12, 1e12, &in->hi[i]);
+    /* a single value (constant) or a list (piecewise) */
+    TRY(get_list(c, in->values[i], RS_SCENARIO_MAX_PIECES, &in->nvalues[i]));
+    in->constant[i] = in->values[i][0];
+    return RS_OK;
+}
+
+static rs_error apply_run(const parse_ctx *c, rs_scenario *sc)
+{
+    const char *key = c->e->key;
+    if (strcmp(key, "steps") == 0)
+        return get_int(c, 1, RS_SCENARIO_MAX_STEPS, &sc->steps);
+    if (strcmp(key, "dt") == 0) {
+        TRY(get_real(c, -INFINITY, INFINITY, &sc->dt));
+        if (!(sc->dt > 0.0 && sc->dt <= 10.0))
+            return fail(c, "the time step must be in (0, 10] s, got %s", c->e->value);
+        return RS_OK;
+    }
+    if (strcmp(key, "backend") == 0) {
+        static const char *const b[] = {"nlp", "lemke"};
+        return get_choice(c, b, 2, &sc->backend_lemke);
+    }
+    if (strcmp(key, "contact_force_tol") == 0)
+        return get_real(c, 0.0, 1.0, &sc->mode_tols.force);
+    if (strcmp(key, "speed_tol") == 0)
+        return get_real(c, 0.0, 1e3, &sc->mode_tols.speed);
+    if (strcmp(key, "rest_speed") == 0)
+        return get_real(c, 0.0, 1e3, &sc->rest_speed);
+    if (strcmp(key, "agree_atol") == 0)
+        return get_real(c, 0.0, 1e6, &sc->agree_atol);
+    if (strcmp(key, "agree_rtol") == 0)
+        return get_real(c, 0.0, 1.0, &sc->agree_rtol);
+    if (strcmp(key, "on_nlp_failure") == 0) {
+        static const char *const p[] = {"continue", "lemke"};
+        int v = 0;
+        TRY(get_choice(c, p, 2, &v));
+        sc->on_nlp_failure = (rs_failure_policy)v;
+        return RS_OK;
+    }
+    return fail(c, "unknown key (expected steps, dt, backend, contact_force_tol, speed_tol, "
+                   "rest_speed, agree_atol, agree_rtol, on_nlp_failure)");
+}
+
+static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
+{
+    rs_nlp_settings *s = &sc->nlp;
+    const char *key = c->e->key;
+    if (strcmp(key, "tol") == 0)
+        return get_real(c, 1e-16, 0.5, &s->tol);
+    if (strcmp(key, "max_iter") == 0)
+        return get_int(c, 1, 100000, &s->max_iter);
+    if (strcmp(key, "eps") == 0)
+        return get_real(c, 1e-16, 1.0, &s->eps);
+    if (strcmp(key, "penalty") == 0) {
+        static const char *const p[] = {"l1", "l2"};
+        int v = 0;
+        TRY(get_choice(c, p, 2, &v));
+        s->penalty = (rs_nlp_penalty)v;
+        return RS_OK;
+    }
+    if (strcmp(key, "penalty_weight") == 0)
+        return get_real(c, 1e-12, 1e12, &s->penalty_weight);
+    if (strcmp(key, "warm_start") == 0)
+        return get_bool(c, &s->warm_start);
+    if (strcmp(key, "mu_init") == 0)
+        return get_real(c, 1e-16, 1.0, &s->mu_init);
+    if (strcmp(key, "retries") == 0)
+        return get_int(c, 0, 5, &s->retries);
+    if (strcmp(key, "cert_tol") == 0)
+        return get_real(c, 1e-16, 0.5, &s->cert_tol);
+    return fail(c, "unknown key (expected tol, max_iter, eps, penalty, penalty_weight, warm_start, "
+                   "mu_init, retries, cert_tol)");
+}
+
+static rs_error apply_lemke(const parse_ctx *c, rs_scenario *sc)
+{
+    if (strcmp(c->e->key, "max_pivots") == 0)
+        return get_int(c, 0, 1000000000, &sc->lemke.max_pivots);
+    if (strcmp(c->e->key, "cert_tol") == 0)
+        return get_real(c, 1e-16, 0.5, &sc->lemke.cert_tol);
+    return fail(c, "unknown key (expected max_pivots, cert_tol)");
+}
+
+/* "<prefix>.<column>" with a column of the model's state or forces. */
+static int column_key(const rs_model *m, const char *key, const char *prefix)
+{
+    const size_t len = strlen(prefix);
+    if (strncmp(key, prefix, len) != 0 || key[len] != '.')
+        return 0;
+    const char *col = key + len + 1;
+    for (int i = 0; i < m->nstate; i++)
+        if (strcmp(col, m->state_names[i]) == 0)
+            return 1;
+    for (int i = 0; i < m->nforce; i++)
+        if (strcmp(col, m->force_names[i]) == 0)
+            return 1;
+    return -1;
+}
+
+/* "value +- tol" or "value +- p%" */
+static rs_error get_near(const parse_ctx *c, double *value, double *tol)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c->e->value);
+    char *pm = strstr(buf, "+-");
+    if (!pm)
+        return fail(c, "expected 'value +- tolerance' (tolerance may end in %%), got '%s'", c->e->value);
+    *pm = '\0';
+    char *t = pm + 2;
+    const size_t tl = strlen(t);
+    int percent = 0;
+    while (tl > 0 && isspace((unsigned char)t[strlen(t) - 1]))
+        t[strlen(t) - 1] = '\0';
+    if (strlen(t) > 0 && t[strlen(t) - 1] == '%') {
+        percent = 1;
+        t[strlen(t) - 1] = '\0';
+    }
+    if (!parse_real_text(buf, value) || !parse_real_text(t, tol) || !isfinite(*value) ||
+        !isfinite(*tol) || *tol < 0.0)
+        return fail(c, "expected 'value +- tolerance' with finite numbers and tolerance >= 0, got '%s'",
+                    c->e->value);
+    if (percent)
+        *tol = fabs(*value) * *tol / 100.0;
+    return RS_OK;
+}
+
+static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    const char *key = c->e->key;
+    if (sc->ncheck >= RS_SCENARIO_MAX_CHECKS)
+        return fail(c, "more than %d checks", RS_SCENARIO_MAX_CHECKS);
+    rs_check *ck = &sc->checks[sc->ncheck];
+    memset(ck, 0, sizeof *ck);
+    snprintf(ck->key, sizeof ck->key, "%s", key);
+    snprintf(ck->text, sizeof ck->text, "%s = %s", key, c->e->value);
+    ck->line = c->e->line;
+    int iv;
+    if (strcmp(key, "nlp_failed_steps_max") == 0 || strcmp(key, "lemke_failed_steps_max") == 0 ||
+        strcmp(key, "nlp_failed_steps_min") == 0) {
+        TRY(get_int(c, 0, RS_SCENARIO_MAX_STEPS, &iv));
+        ck->kind = strstr(key, "_min") ? RS_CHECK_AT_LEAST : RS_CHECK_AT_MOST;
+        ck->a = iv;
+    } else if (strcmp(key, "mode_agreement_max") == 0) {
+        TRY(get_real(c, 0.0, 1.0, &ck->a));
+        ck->kind = RS_CHECK_AT_MOST;
+    } else if (strcmp(key, "first_contact_step") == 0) {
+        TRY(get_int(c, 0, RS_SCENARIO_MAX_STEPS, &iv));
+        ck->kind = RS_CHECK_EQUAL;
+        ck->a = iv;
+    } else if (strcmp(key, "mode_agreement_min") == 0) {
+        TRY(get_real(c, 0.0, 1.0, &ck->a));
+        ck->kind = RS_CHECK_AT_LEAST;
+    } else if (strcmp(key, "rest_time_s") == 0) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", c->e->value);
+        char *dots = strstr(buf, "..");
+        if (!dots)
+            return fail(c, "expected 'lo .. hi', got '%s'", c->e->value);
+        *dots = '\0';
+        if (!parse_real_text(buf, &ck->a) || !parse_real_text(dots + 2, &ck->b) ||
+            !isfinite(ck->a) || !isfinite(ck->b) || ck->a > ck->b)
+            return fail(c, "expected 'lo .. hi' with finite lo <= hi, got '%s'", c->e->value);
+        ck->kind = RS_CHECK_RANGE;
+    } else {
+        static const char *const prefixes[] = {"shadow_max_abs", "drift_max_abs", "min_nlp",
+                                               "final_nlp", "final_lemke"};
+        int found = -1;
+        for (int p = 0; p < 5 && found < 0; p++) {
+            const int r = column_key(m, key, prefixes[p]);
+            if (r < 0)
+                return fail(c, "no column '%s' in model %s", strchr(key, '.') + 1, m->name);
+            if (r > 0)
+                found = p;
+        }
+        if (found < 0)
+            return fail(c, "unknown check (expected nlp_failed_steps_max, nlp_failed_steps_min, "
+                           "lemke_failed_steps_max, mode_agreement_min, mode_agreement_max, "
+                           "first_contact_step, rest_time_s, or "
+                           "shadow_max_abs. / drift_max_abs. / min_nlp. / final_nlp. / "
+                           "final_lemke. followed by a column such as %s)",
+                        m->state_names[0]);
+        if (found <= 1) {
+            TRY(get_real(c, 0.0, INFINITY, &ck->a));
+            ck->kind = RS_CHECK_AT_MOST;
+        } else if (found == 2) {
+            TRY(get_real(c, -INFINITY, INFINITY, &ck->a));
+            ck->kind = RS_CHECK_AT_LEAST;
+        } else {
+            TRY(get_near(c, &ck->a, &ck->b));
+            ck->kind = RS_CHECK_NEAR;
+        }
+    }
+    sc->ncheck++;
+    return RS_OK;
+}
+
+/* ---- whole file ---------------------------------------------------------------------------- */
+
+static void scenario_defaults(rs_scenario *sc, const rs_model *m)
+{
+    sc->model = m;
+    sc->variant = 0;
+    for (int i = 0; i < m->nparams; i++)
+        sc->params[i] = m->params[i].value;
+    for (int i = 0; i < m->nstate; i++)
+        sc->initial[i] = m->state_default[i];
+    sc->input.kind = RS_INPUT_CONSTANT;
+    sc->input.hold_steps = 1;
+    sc->steps = 1000;
+    sc->dt = 1e-3;
+    rs_nlp_settings_default(&sc->nlp);
+    rs_lemke_settings_default(&sc->lemke);
+    sc->mode_tols.force = 1e-6;
+    sc->mode_tols.speed = 1e-6;
+    sc->rest_speed = 1e-6;
+    sc->agree_atol = 1e-6;
+    sc->agree_rtol = 1e-6;
+    sc->on_nlp_failure = RS_ON_FAILURE_CONTINUE;
+}
+
+static rs_error check_inputs(const parse_ctx *c, rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    rs_input_schedule *in = &sc->input;
+    if (in->kind == RS_INPUT_PIECEWISE) {
+        if (in->npieces == 0)
+            return fail(c, "piecewise input needs 'times = t0, t1, ...'");
+        if (in->times[0] != 0.0)
+            return fail(c, "piecewise times must start at 0");
+        for (int k = 1; k < in->npieces; k++)
+            if (!(in->times[k] > in->times[k - 1]))
+                return fail(c, "piecewise times must increase strictly");
+        for (int i = 0; i < m->ninput; i++)
+            if (in->nvalues[i] != 0 && in->nvalues[i] != in->npieces)
+                return fail(c, "input %s has %d values for %d times", m->input_names[i],
+                            in->nvalues[i], in->npieces);
+    } else {
+        for (int i = 0; i < m->ninput; i++)
+            if (in->nvalues[i] > 1)
+                return fail(c, "input %s has a list of values but the input type is not piecewise",
+                            m->input_names[i]);
+    }
+    if (in->kind == RS_INPUT_RANDOM)
+        for (int i = 0; i < m->ninput; i++)
+            if (in->lo[i] > in->hi[i])
+                return fail(c, "input %s: _min is above _max", m->input_names[i]);
+    return RS_OK;
+}
+
+/* The model's domain (e.g. forward-only motion): the initial state with every input extreme. */
+static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    if (!m->check_step)
+        return RS_OK;
+    const rs_input_schedule *in = &sc->input;
+    const int cases = in->kind == RS_INPUT_PIECEWISE ? in->npieces : 2;
+    for (int k = 0; k < cases; k++) {
+        double u[RS_MODEL_MAX_INPUT];
+        for (int i = 0; i < m->ninput; i++) {
+            if (in->kind == RS_INPUT_PIECEWISE)
+                u[i] = in->nvalues[i] ? in->values[i][k] : 0.0;
+            else if (in->kind == RS_INPUT_RANDOM)
+                u[i] = k == 0 ? in->lo[i] : in->hi[i];
+            else
+                u[i] = in->constant[i];
+        }
+        const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp};
+        const char *msg = m->check_step(&d);
+        if (msg)
+            return fail(c, "%s", msg);
+    }
+    return RS_OK;
+}
+
+static rs_error interpret(const char *path, entry *entries, int count, rs_scenario *sc,
+                          rs_error_detail *detail)
+{
+    static const entry model_section = {"model", "name", "", -1};
+    static const entry input_section = {"input", "type", "", -1};
+    parse_ctx c = {path, detail, &model_section};
+    /* The model first: it decides which keys exist. The last name given wins (--set). */
+    const entry *name = NULL;
+    for (int i = 0; i < count; i++)
+        if (strcmp(entries[i].section, "model") == 0 && strcmp(entries[i].key, "name") == 0)
+            name = &entries[i];
+    if (!name)
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s: model.name: missing ([model] name = ...)", path);
+    const rs_model *m = rs_model_find(name->value);
+    if (!m) {
+        char list[300] = "";
+        for (int i = 0; i < rs_model_count(); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     rs_model_at(i)->name);
+        c.e = name;
+        return fail(&c, "unknown model '%s' (models: %s)", name->value, list);
+    }
+    scenario_defaults(sc, m);
+    for (int i = 0; i < count; i++) {
+        const entry *e = &entries[i];
+        c.e = e;
+        /* Duplicates within the file are errors; --set entries override. */
+        for (int j = 0; j < i && e->line > 0; j++)
+            if (entries[j].line > 0 && strcmp(entries[j].section, e->section) == 0 &&
+                strcmp(entries[j].key, e->key) == 0)
+                return fail(&c, "duplicate key (first given at line %d)", entries[j].line);
+        rs_error err;
+        if (strcmp(e->section, "model") == 0)
+            err = apply_model(&c, sc);
+        else if (strcmp(e->section, "initial") == 0)
+            err = apply_initial(&c, sc);
+        else if (strcmp(e->section, "input") == 0)
+            err = apply_input(&c, sc);
+        else if (strcmp(e->section, "run") == 0)
+            err = apply_run(&c, sc);
+        else if (strcmp(e->section, "nlp") == 0)
+            err = apply_nlp(&c, sc);
+        else if (strcmp(e->section, "lemke") == 0)
+            err = apply_lemke(&c, sc);
+        else if (strcmp(e->section, "expect") == 0)
+            err = apply_expect(&c, sc);
+        else
+            err = fail(&c, "unknown section [%s] (expected model, initial, input, run, nlp, lemke, "
+                           "expect)", e->section);
+        if (err != RS_OK)
+            return err;
+    }
+    c.e = &input_section; /* whole-section checks */
+    TRY(check_inputs(&c, sc));
+    TRY(check_domain(&c, sc));
+    return RS_OK;
+}
+
+rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
+                          rs_scenario *out, rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    if (!path || !out || (noverrides > 0 && !overrides))
+        return RS_ERR_NULL_ARG;
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    reader r = {NULL, 0, calloc(MAX_ENTRIES, sizeof(entry)), 0, 0};
+    if (!r.entries)
+        return RS_ERR_NOMEM;
+    r.f = fopen(path, "r");
+    if (!r.f) {
+        free(r.entries);
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    const int bad_line = ini_parse_stream(read_line, &r, collect, &r);
+    fclose(r.f);
+    rs_error err = RS_OK;
+    if (bad_line != 0)
+        err = rs_detail_set(detail, RS_ERR_PARSE,
+                            "%s:%d: syntax error (expected '[section]' or 'key = value')", path,
+                            bad_line);
+    else if (r.overflow)
+        err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: more than %d keys", path, r.overflow,
+                            MAX_ENTRIES);
+    for (int k = 0; err == RS_OK && k < noverrides; k++) {
+        const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');
+        if (!dot || !eq || dot > eq || dot == o || eq == dot + 1 || r.count >= MAX_ENTRIES) {
+            err = rs_detail_set(detail, RS_ERR_PARSE,
+                                "--set %s: expected section.key=value (e.g. model.mu=0.2)", o);
+            break;
+        }
+        entry *e = &r.entries[r.count++];
+        snprintf(e->section, sizeof e->section, "%.*s", (int)(dot - o), o);
+        snprintf(e->key, sizeof e->key, "%.*s", (int)(eq - dot - 1), dot + 1);
+        snprintf(e->value, sizeof e->value, "%s", eq + 1);
+        e->line = 0;
+    }
+    if (err == RS_OK)
+        err = interpret(path, r.entries, r.count, out, detail);
+    free(r.entries);
+    return err;
+}
+
+void rs_scenario_input(const rs_scenario *sc, int k, double *u)
+{
+    const rs_input_schedule *in = &sc->input;
+    const int n = sc->model->ninput;
+    switch (in->kind) {
+    case RS_INPUT_CONSTANT:
+        for (int i = 0; i < n; i++)
+            u[i] = in->constant[i];
+        break;
+    case RS_INPUT_PIECEWISE: {
+        const double t = k * sc->dt;
+        int p = 0;
+        while (p + 1 < in->npieces && in->times[p + 1] <= t + 1e-9 * sc->dt)
+            p++;
+        for (int i = 0; i < n; i++)
+            u[i] = in->nvalues[i] ? in->values[i][p] : 0.0;
+        break;
+    }
+    case RS_INPUT_RANDOM: {
+        /* Random access: the value of hold block b depends only on (seed, b). */
+        rs_rng rng;
+        const uint64_t block = (uint64_t)(k / in->hold_steps);
+        rs_rng_seed(&rng, in->seed ^ (block * 0xD1B54A32D192ED03ULL));
+        for (int i = 0; i < n; i++)
+            u[i] = rs_rng_range(&rng, in->lo[i], in->hi[i]);
+        break;
+    }
+    }
+}

@@ -1,0 +1,275 @@
+/*
+ * compare.c: runs a scenario with one or both backends and compares them step by step
+ * (see compare.h), then evaluates the tolerance contract of the scenario's [expect] section.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/compare.h"
+#include "core/timer.h"
+
+const char *rs_verdict_name(rs_verdict v)
+{
+    switch (v) {
+    case RS_VERDICT_AGREE: return "agree";
+    case RS_VERDICT_RELAXATION_BIAS: return "relaxation_bias";
+    case RS_VERDICT_MODE_MISMATCH: return "mode_mismatch";
+    case RS_VERDICT_NLP_FAILED: return "nlp_failed";
+    case RS_VERDICT_LEMKE_FAILED: return "lemke_failed";
+    }
+    return "unknown";
+}
+
+void rs_compare_free(rs_compare_result *r)
+{
+    if (r) {
+        free(r->step);
+        r->step = NULL;
+    }
+}
+
+/* Column c of a step result: the state components, then the forces. */
+static double column(const rs_model *m, const rs_step_result *s, int c)
+{
+    return c < m->nstate ? s->state_next[c] : s->forces[c - m->nstate];
+}
+
+static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol)
+{
+    const rs_model *m = sc->model;
+    int within = 1;
+    for (int c = 0; c < ncol; c++) {
+        const double ref = column(m, &st->shadow, c);
+        st->diff[c] = fabs(column(m, &st->nlp, c) - ref);
+        if (!(st->diff[c] <= sc->agree_atol + sc->agree_rtol * fabs(ref)))
+            within = 0;
+    }
+    if (!st->nlp.ok)
+        return RS_VERDICT_NLP_FAILED;
+    if (!st->shadow.ok)
+        return RS_VERDICT_LEMKE_FAILED;
+    if (memcmp(st->nlp.modes, st->shadow.modes, sizeof(rs_contact_mode) * (size_t)m->ncontacts))
+        return RS_VERDICT_MODE_MISMATCH;
+    return within ? RS_VERDICT_AGREE : RS_VERDICT_RELAXATION_BIAS;
+}
+
+/* max that keeps NaN once seen: a NaN difference must stay visible in the summary. */
+static double max_keep_nan(double a, double b)
+{
+    return (isnan(a) || isnan(b)) ? NAN : fmax(a, b);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Statistics of the trajectory made of the results at offset `which` in every step. */
+static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result *r,
+                                 size_t which, rs_trajectory_stats *out)
+{
+    const rs_model *m = sc->model;
+    const int n = r->steps;
+    double *times = malloc(sizeof(double) * (size_t)n);
+    if (!times)
+        return RS_ERR_NOMEM;
+    memset(out, 0, sizeof *out);
+    out->first_contact_step = -1;
+    for (int c = 0; c < r->ncol; c++)
+        out->min[c] = INFINITY;
+    double iters = 0.0, tsum = 0.0;
+    int rest_from = n; /* first step index from which the body stays at rest */
+    for (int k = 0; k < n; k++) {
+        const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
+        out->failed_steps += !s->ok;
+        if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
+            out->status_counts[s->status]++;
+        iters += s->iterations;
+        times[k] = 1e6 * s->time_s;
+        tsum += times[k];
+        for (int c = 0; c < r->ncol; c++)
+            out->min[c] = fmin(out->min[c], column(m, s, c));
+        for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
+            if (s->modes[i] != RS_MODE_SEPARATING)
+                out->first_contact_step = k;
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
+        int at_rest = 1;
+        for (int v = 0; v < m->nvelocity; v++)
+            at_rest &= fabs(s->state_next[m->velocity_index[v]]) <= sc->rest_speed;
+        if (!at_rest)
+            break;
+        rest_from = k;
+    }
+    out->rest_time_s = rest_from < n ? (rest_from + 1) * sc->dt : NAN;
+    const rs_step_result *last = (const rs_step_result *)((const char *)&r->step[n - 1] + which);
+    for (int c = 0; c < r->ncol; c++)
+        out->final[c] = column(m, last, c);
+    out->iterations_mean = iters / n;
+    out->us_per_step_mean = tsum / n;
+    qsort(times, (size_t)n, sizeof *times, cmp_double);
+    out->us_per_step_median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    free(times);
+    return RS_OK;
+}
+
+static int column_of(const rs_compare_result *r, const char *name)
+{
+    for (int c = 0; c < r->ncol; c++)
+        if (strcmp(r->col_names[c], name) == 0)
+            return c;
+    return -1;
+}
+
+static int check_passes(const rs_check *ck, double actual)
+{
+    switch (ck->kind) {
+    case RS_CHECK_AT_MOST: return actual <= ck->a;
+    case RS_CHECK_AT_LEAST: return actual >= ck->a;
+    case RS_CHECK_NEAR: return fabs(actual - ck->a) <= ck->b;
+    case RS_CHECK_RANGE: return actual >= ck->a && actual <= ck->b;
+    case RS_CHECK_EQUAL: return actual == ck->a;
+    }
+    return 0;
+}
+
+static void add_check(rs_compare_result *r, const rs_check *ck, const char *which, double actual)
+{
+    if (r->nchecks >= RS_SCENARIO_MAX_CHECKS)
+        return;
+    rs_check_result *cr = &r->checks[r->nchecks++];
+    cr->check = ck;
+    cr->actual = actual;
+    cr->passed = check_passes(ck, actual); /* NaN never passes */
+    snprintf(cr->which, sizeof cr->which, "%s", which);
+    r->contract_passed &= cr->passed;
+}
+
+/* The [expect] contract. Checks on a trajectory apply to both trajectories that were run. */
+static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
+{
+    r->contract_passed = 1;
+    const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
+    const int compare = r->mode == RS_RUN_COMPARE;
+    for (int i = 0; i < sc->ncheck; i++) {
+        const rs_check *ck = &sc->checks[i];
+        const char *key = ck->key, *dot = strchr(key, '.');
+        const int col = dot ? column_of(r, dot + 1) : -1;
+        if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
+            if (has_nlp)
+                add_check(r, ck, "nlp", r->nlp.failed_steps);
+        } else if (strcmp(key, "lemke_failed_steps_max") == 0) {
+            if (has_lemke)
+                add_check(r, ck, "lemke", r->lemke.failed_steps + r->shadow_failed_steps);
+        } else if (strncmp(key, "mode_agreement_", 15) == 0) {
+            if (compare)
+                add_check(r, ck, "shadow", r->mode_agreement);
+        } else if (strcmp(key, "first_contact_step") == 0 || strcmp(key, "rest_time_s") == 0) {
+            const int fc = strcmp(key, "first_contact_step") == 0;
+            if (has_nlp)
+                add_check(r, ck, "nlp", fc ? r->nlp.first_contact_step : r->nlp.rest_time_s);
+            if (has_lemke)
+                add_check(r, ck, "lemke", fc ? r->lemke.first_contact_step : r->lemke.rest_time_s);
+        } else if (strncmp(key, "shadow_max_abs.", 15) == 0) {
+            if (compare)
+                add_check(r, ck, "shadow", r->shadow_max_abs[col]);
+        } else if (strncmp(key, "drift_max_abs.", 14) == 0) {
+            if (compare)
+                add_check(r, ck, "drift", r->drift_max_abs[col]);
+        } else if (strncmp(key, "min_nlp.", 8) == 0) {
+            if (has_nlp)
+                add_check(r, ck, "nlp", r->nlp.min[col]);
+        } else if (strncmp(key, "final_nlp.", 10) == 0) {
+            if (has_nlp)
+                add_check(r, ck, "nlp", r->nlp.final[col]);
+        } else if (strncmp(key, "final_lemke.", 12) == 0) {
+            if (has_lemke)
+                add_check(r, ck, "lemke", r->lemke.final[col]);
+        }
+    }
+}
+
+rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
+                        void *progress_ctx, rs_compare_result *out)
+{
+    if (!sc || !out || !sc->model)
+        return RS_ERR_NULL_ARG;
+    memset(out, 0, sizeof *out);
+    const rs_model *m = sc->model;
+    const double t0 = rs_wall_seconds();
+    out->mode = mode;
+    out->steps = sc->steps;
+    out->ncol = m->nstate + m->nforce;
+    for (int c = 0; c < out->ncol; c++)
+        out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+    out->step = calloc((size_t)sc->steps, sizeof *out->step);
+    if (!out->step)
+        return RS_ERR_NOMEM;
+    rs_stepper_config cfg = {m, sc->params, sc->variant, sc->dt, sc->nlp, sc->lemke, sc->mode_tols};
+    rs_stepper *stepper;
+    rs_error err = rs_stepper_create(&cfg, &stepper);
+    if (err != RS_OK) {
+        rs_compare_free(out);
+        return err;
+    }
+    double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE];
+    memcpy(x_nlp, sc->initial, sizeof x_nlp);
+    memcpy(x_lemke, sc->initial, sizeof x_lemke);
+    const int run_nlp = mode != RS_RUN_LEMKE, run_lemke = mode != RS_RUN_NLP;
+    const int compare = mode == RS_RUN_COMPARE;
+    int agree_modes = 0;
+    const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
+    for (int k = 0; k < sc->steps; k++) {
+        rs_compare_step *st = &out->step[k];
+        rs_scenario_input(sc, k, st->input);
+        if (run_nlp) {
+            rs_stepper_nlp(stepper, x_nlp, st->input, &st->nlp);
+            if (compare)
+                rs_stepper_lemke(stepper, x_nlp, st->input, &st->shadow);
+            const rs_step_result *next = &st->nlp;
+            if (!st->nlp.ok && compare && st->shadow.ok && sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
+                next = &st->shadow; /* explicit, counted fallback */
+                st->fallback = 1;
+                out->fallback_steps++;
+            }
+            memcpy(x_nlp, next->state_next, state_bytes);
+        }
+        if (run_lemke) {
+            rs_stepper_lemke(stepper, x_lemke, st->input, &st->lemke);
+            memcpy(x_lemke, st->lemke.state_next, state_bytes);
+        }
+        if (compare) {
+            st->verdict = judge(sc, st, out->ncol);
+            out->verdicts[st->verdict]++;
+            out->shadow_failed_steps += !st->shadow.ok;
+            agree_modes += !memcmp(st->nlp.modes, st->shadow.modes,
+                                   sizeof(rs_contact_mode) * (size_t)m->ncontacts);
+            for (int c = 0; c < out->ncol; c++) {
+                const double drift = fabs(column(m, &st->nlp, c) - column(m, &st->lemke, c));
+                out->shadow_max_abs[c] = max_keep_nan(out->shadow_max_abs[c], st->diff[c]);
+                out->drift_max_abs[c] = max_keep_nan(out->drift_max_abs[c], drift);
+            }
+        }
+        if (progress && (k % 64 == 63 || k == sc->steps - 1))
+            progress(progress_ctx, k + 1, sc->steps);
+    }
+    rs_stepper_destroy(stepper);
+    out->mode_agreement = compare ? (double)agree_modes / sc->steps : NAN;
+    err = RS_OK;
+    if (run_nlp)
+        err = trajectory_stats(sc, out, offsetof(rs_compare_step, nlp), &out->nlp);
+    if (err == RS_OK && run_lemke)
+        err = trajectory_stats(sc, out, offsetof(rs_compare_step, lemke), &out->lemke);
+    if (err != RS_OK) {
+        rs_compare_free(out);
+        return err;
+    }
+    evaluate_contract(sc, out);
+    out->wall_time_s = rs_wall_seconds() - t0;
+    return RS_OK;
+}

@@ -1,0 +1,90 @@
+/*
+ * compare.h (internal): running a scenario, and the step-by-step comparison of the NLP and Lemke
+ * backends.
+ *
+ * A comparison runs (a) the NLP trajectory with, at every step, a "shadow" Lemke solve of the same
+ * step from the same state, and (b) an independent Lemke trajectory. Per step it records both
+ * statuses, iterations or pivots, the differences |NLP - Lemke| of every state and force column,
+ * the physical residuals, the contact modes and a verdict; at the end it evaluates the scenario's
+ * tolerance contract.
+ */
+#ifndef RS_SIM_COMPARE_H
+#define RS_SIM_COMPARE_H
+
+#include "io/scenario.h"
+#include "sim/stepper.h"
+
+#define RS_MAX_COLUMNS (RS_MODEL_MAX_STATE + RS_MODEL_MAX_FORCE)
+
+typedef enum rs_verdict {
+    RS_VERDICT_AGREE = 0,           /* same modes, differences within agree_atol/agree_rtol */
+    RS_VERDICT_RELAXATION_BIAS = 1, /* same modes, differences beyond the agreement tolerance */
+    RS_VERDICT_MODE_MISMATCH = 2,   /* the contact modes differ */
+    RS_VERDICT_NLP_FAILED = 3,      /* the NLP step failed (after its retries) */
+    RS_VERDICT_LEMKE_FAILED = 4     /* the shadow Lemke step failed */
+} rs_verdict;
+#define RS_VERDICT_COUNT 5
+
+const char *rs_verdict_name(rs_verdict v); /* "agree", "relaxation_bias", ... */
+
+typedef enum rs_run_mode { RS_RUN_COMPARE, RS_RUN_NLP, RS_RUN_LEMKE } rs_run_mode;
+
+typedef struct rs_compare_step {
+    double input[RS_MODEL_MAX_INPUT];
+    rs_step_result nlp;     /* the NLP trajectory's step */
+    rs_step_result shadow;  /* Lemke from the NLP trajectory's state */
+    rs_step_result lemke;   /* the independent Lemke trajectory's step */
+    double diff[RS_MAX_COLUMNS]; /* |nlp - shadow| per column (state, then forces) */
+    rs_verdict verdict;
+    int fallback;           /* 1: the NLP trajectory continued from Lemke's answer */
+} rs_compare_step;
+
+#define RS_STATUS_SLOTS 8 /* enough for every rs_nlp_status and rs_lemke_status */
+
+/* Statistics of one trajectory. */
+typedef struct rs_trajectory_stats {
+    int failed_steps;
+    int status_counts[RS_STATUS_SLOTS]; /* steps per status of the backend */
+    double iterations_mean;      /* IPOPT iterations or Lemke pivots per step */
+    double us_per_step_median;
+    double us_per_step_mean;
+    int first_contact_step;      /* first step with a closed contact, -1 if none */
+    double rest_time_s;          /* from then on every velocity <= rest_speed; NaN if never */
+    double final[RS_MAX_COLUMNS];
+    double min[RS_MAX_COLUMNS];
+} rs_trajectory_stats;
+
+typedef struct rs_check_result {
+    const rs_check *check;
+    int passed;
+    double actual;
+    char which[16];              /* "nlp" / "lemke" when a check applies to both */
+} rs_check_result;
+
+typedef struct rs_compare_result {
+    rs_run_mode mode;
+    int steps;
+    int ncol;
+    const char *col_names[RS_MAX_COLUMNS];
+    rs_compare_step *step;       /* steps entries, owned */
+    rs_trajectory_stats nlp, lemke;
+    int shadow_failed_steps;     /* shadow Lemke failures */
+    int fallback_steps;
+    double shadow_max_abs[RS_MAX_COLUMNS];
+    double drift_max_abs[RS_MAX_COLUMNS];
+    double mode_agreement;       /* fraction of steps whose modes agree */
+    int verdicts[RS_VERDICT_COUNT];
+    int nchecks;
+    rs_check_result checks[RS_SCENARIO_MAX_CHECKS];
+    int contract_passed;
+    double wall_time_s;
+} rs_compare_result;
+
+/* Progress report: called every few steps; return nothing, never print in the library. */
+typedef void (*rs_progress_fn)(void *ctx, int done, int total);
+
+rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
+                        void *progress_ctx, rs_compare_result *out);
+void rs_compare_free(rs_compare_result *r);
+
+#endif

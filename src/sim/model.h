@@ -1,0 +1,116 @@
+/*
+ * model.h (internal): what a model (problems/<model>.c) provides. A model knows physics only: its
+ * parameters (defaults and ranges), state, inputs, how to pose one time step as an LCP and as a
+ * relaxed-complementarity NLP, how to recover the next state and the contact forces from either
+ * solution, the physical residuals of a step, and the contact mode of each contact. It never calls
+ * a solver, never allocates, never prints.
+ *
+ * Columns (state, input, force names) carry their units: "x_m", "xd_mps", "fz_N"; the scenario
+ * key of a column is its name without the unit suffix ("x", "xd", "fz").
+ */
+#ifndef RS_SIM_MODEL_H
+#define RS_SIM_MODEL_H
+
+#include "relaxsim/nlp.h"
+#include "nlp/nlp_problem.h"
+
+#define RS_MODEL_MAX_PARAMS 8
+#define RS_MODEL_MAX_STATE 8
+#define RS_MODEL_MAX_INPUT 4
+#define RS_MODEL_MAX_FORCE 4
+#define RS_MODEL_MAX_CONTACTS 2
+#define RS_MODEL_MAX_LCP 8
+#define RS_MODEL_MAX_NLP 16
+
+/* Contact modes, named from the physical outputs of a step (the same rule for both solvers). */
+typedef enum rs_contact_mode {
+    RS_MODE_SEPARATING = 0, /* no contact force */
+    RS_MODE_CONTACT = 1,    /* normal force, no friction direction (frictionless contact) */
+    RS_MODE_STICKING = 2,   /* normal force, zero tangential velocity */
+    RS_MODE_SLIDING_POS = 3,/* sliding in +x */
+    RS_MODE_SLIDING_NEG = 4 /* sliding in -x */
+} rs_contact_mode;
+
+const char *rs_contact_mode_name(rs_contact_mode mode); /* "separating", "sliding+", ... */
+
+typedef struct rs_param_def {
+    const char *name;  /* scenario key */
+    double value;      /* default */
+    double lo, hi;     /* valid range, inclusive */
+    const char *doc;   /* meaning and unit */
+} rs_param_def;
+
+/* Everything one step depends on. */
+typedef struct rs_step_data {
+    const double *params;          /* model parameters, in the order of rs_model.params */
+    const double *state;           /* x_k */
+    const double *input;           /* u_k */
+    double dt;                     /* time step, s */
+    int variant;                   /* index into rs_model.variants */
+    const rs_nlp_settings *nlp;    /* smoothing eps and the slack penalty */
+} rs_step_data;
+
+/* Tolerances of the mode classification. */
+typedef struct rs_mode_tols {
+    double force;  /* a normal force above force * (model's force scale) is contact */
+    double speed;  /* a tangential speed above speed (m/s) is sliding */
+} rs_mode_tols;
+
+typedef struct rs_model {
+    const char *name;
+    const char *summary;
+    const char *source;                  /* the note and section it comes from */
+    int nparams;
+    const rs_param_def *params;
+    int nstate;
+    const char *const *state_names;
+    const double *state_default;
+    const int *velocity_index;           /* state components that are velocities */
+    int nvelocity;
+    int ninput;
+    const char *const *input_names;
+    int nforce;
+    const char *const *force_names;
+    int ncontacts;
+    int nvariants;                       /* >= 1; variant 0 is the default */
+    const char *const *variants;
+
+    /* Scale of the contact forces of this model (N), for relative tolerances (m g, say). */
+    double (*force_scale)(const double *params);
+
+    /* Check a state and input against the model's domain; returns NULL or a message. */
+    const char *(*check_step)(const rs_step_data *d);
+
+    /* LCP form: size, then (M, q) of the step (M column-major, every entry written). */
+    int lcp_n;
+    void (*lcp_build)(const rs_step_data *d, double *M, double *q);
+    void (*lcp_recover)(const rs_step_data *d, const double *z, const double *w,
+                        double *state_next, double *forces);
+
+    /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). */
+    int nlp_n, nlp_m;
+    void (*nlp_describe)(rs_nlp_problem *p); /* callbacks; p->ctx is set to the rs_step_data */
+    void (*nlp_guess)(const rs_step_data *d, int attempt, double *x0); /* attempt 0, 1, ... */
+    void (*nlp_recover)(const rs_step_data *d, const double *x, double *state_next,
+                        double *forces);
+
+    /* Physical certificate of a step from (x_k, u_k) to (x_k+1, forces), whichever solver
+     * produced it: the largest violation of the model's equations, inequalities and cone
+     * (dimensionless, relative to the model's scales) and the largest complementarity product. */
+    void (*residuals)(const rs_step_data *d, const double *state_next, const double *forces,
+                      double *primal, double *complementarity);
+
+    /* Contact mode of each contact after a step. */
+    void (*modes)(const rs_step_data *d, const double *state_next, const double *forces,
+                  const rs_mode_tols *tols, rs_contact_mode *modes);
+} rs_model;
+
+/* The registry: every model, and lookup by name (NULL if unknown). */
+int rs_model_count(void);
+const rs_model *rs_model_at(int i);
+const rs_model *rs_model_find(const char *name);
+
+/* Index of a column name without its unit suffix ("xd" for "xd_mps"); -1 if absent. */
+int rs_column_index(const char *const *names, int count, const char *key);
+
+#endif
