@@ -34,8 +34,11 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
+# test_compare and test_cli_sim simulate thousands of IPOPT steps (minutes under valgrind); they
+# run in full in stages 2 and 3, and the same code runs here through the command below.
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
+  case "$(basename "$t")" in test_compare|test_cli_sim) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
@@ -50,6 +53,19 @@ for case in "0 $data/lcp_exp_murty2.dat" "1 $data/lcp_CPS_3.dat" "2 build-debug/
   "${vg[@]}" build-debug/relaxsim lcp solve "$2" --json >/dev/null 2>build-debug/valgrind-cli.log || rc=$?
   if [ "$rc" = "$1" ]; then echo "clean (exit $rc)"
   else echo "FAILED (exit $rc, expected $1)"; cat build-debug/valgrind-cli.log; status=1; fi
+done
+# Time stepping with both backends: point2d through its landing (step 451) and the impact,
+# the published variant for a few failing steps, a 1-D model with its LCP relaxation.
+scen=problems/scenarios
+for case in "point2d_friction.ini run.steps=470" "point2d_friction_blog.ini run.steps=4" \
+            "sliding_block_direct_random.ini run.steps=200"; do
+  set -- $case
+  printf '  %-60s' "relaxsim compare $1 ($2)"
+  rc=0
+  "${vg[@]}" build-debug/relaxsim compare "$scen/$1" --set "$2" -o build-debug/vg-out -q \
+    2>build-debug/valgrind-cli.log || rc=$?
+  if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then echo "clean (exit $rc)"  # 1: a short run fails its contract
+  else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 done
 [ "$status" = 0 ] || { cat build-debug/valgrind-*.log; false; }
 

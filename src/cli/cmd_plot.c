@@ -40,7 +40,8 @@ static int ends_with(const char *s, const char *suffix)
 static void plot_group(FILE *g, const rs_model *m, const char *png, const char *title,
                        const char *ylabel, const char *unit)
 {
-    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\nplot ", png,
+    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\n"
+               "set yrange [*:*]\nset format y '%%g'\nplot ", png,
             title, ylabel);
     int first = 1;
     const int ncol = m->nstate + m->nforce;
@@ -87,17 +88,19 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: %s: cannot write", path);
     fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
                "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
+               "set termoption noenhanced\n"
                "set grid\nset key outside right\nset xlabel 't (s)'\n");
     plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
     plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
     plot_group(g, m, "forces.png", "contact forces: NLP (solid) and Lemke (dashed)", "N", NULL);
-    /* per-step differences, log scale; zero differences drawn at 1e-17 */
+    /* per-step differences, log scale; differences below 1e-17 (zeros included) drawn at 1e-17 */
     const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
     fprintf(g, "set output 'differences.png'\nset title 'per-step |NLP - Lemke| from the same "
-               "state'\nset ylabel '|difference|'\nset logscale y\nset format y '10^{%%L}'\nplot ");
+               "state'\nset ylabel '|difference| (floor 1e-17)'\nset logscale y\n"
+               "set yrange [1e-18:*]\nset format y '%%.0e'\nplot ");
     for (int c = 0; c < ncol; c++) {
         const char *cn = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
-        fprintf(g, "%s'shadow.csv' using 2:($%d > 0 ? $%d : 1e-17) with lines title '%s'",
+        fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines title '%s'",
                 c ? ", \\\n     " : "", 3 + c, 3 + c, cn);
     }
     fprintf(g, ", \\\n     'shadow.csv' using 2:($%d == 2 ? 1e-16 : NaN) with points pt 7 ps 0.6 "

@@ -385,7 +385,7 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
     rs_check *ck = &sc->checks[sc->ncheck];
     memset(ck, 0, sizeof *ck);
     snprintf(ck->key, sizeof ck->key, "%s", key);
-    snprintf(ck->text, sizeof ck->text, "%s = %s", key, c->e->value);
+    snprintf(ck->text, sizeof ck->text, "%.60s = %.90s", key, c->e->value); /* report text */
     ck->line = c->e->line;
     int iv;
     if (strcmp(key, "nlp_failed_steps_max") == 0 || strcmp(key, "lemke_failed_steps_max") == 0 ||

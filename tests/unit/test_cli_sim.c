@@ -1,0 +1,224 @@
+/*
+ * test_cli_sim.c: `relaxsim run`, `compare`, `plot`, `models` and `lcp solve --solver ipopt` as a
+ * user runs them: exit codes, files written, summary.json keys, messages for bad input.
+ */
+#include "test_helpers.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define TMP RS_TEST_TMPDIR "/"
+#define SCEN RS_SOURCE_DIR "/problems/scenarios/"
+#define DATA RS_LCP_DATA_DIR "/"
+
+static char out_buf[1 << 16], err_buf[1 << 14];
+
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    const size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[len] = '\0';
+    if (f)
+        fclose(f);
+    return len;
+}
+
+static int run(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%ssim_out.txt' 2>'%ssim_err.txt'", RS_CLI_PATH, args, TMP, TMP);
+    const int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    slurp(TMP "sim_out.txt", out_buf, sizeof out_buf);
+    slurp(TMP "sim_err.txt", err_buf, sizeof err_buf);
+    return WEXITSTATUS(status);
+}
+
+static cJSON *load_json(const char *path)
+{
+    static char text[1 << 16];
+    assert_true(slurp(path, text, sizeof text) > 0);
+    cJSON *o = cJSON_Parse(text);
+    assert_non_null(o);
+    return o;
+}
+
+static const cJSON *at(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *x = cJSON_GetObjectItem(o, a);
+    if (x && b)
+        x = cJSON_GetObjectItem(x, b);
+    if (!x)
+        fail_msg("summary.json has no %s%s%s", a, b ? "." : "", b ? b : "");
+    return x;
+}
+
+static void test_compare_writes_everything(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "falling_block.ini -o " TMP "cmp -q"), 0);
+    cJSON *s = load_json(TMP "cmp/summary.json");
+    assert_int_equal(at(s, "steps", NULL)->valueint, 100);
+    assert_int_equal(at(s, "nlp", "failed_steps")->valueint, 0);
+    assert_true(cJSON_IsNumber(at(s, "nlp", "iterations_mean")));
+    assert_true(at(s, "nlp", "us_per_step_median")->valuedouble > 0.0);
+    assert_int_equal(at(s, "lemke", "failed_steps")->valueint, 0);
+    const cJSON *diff = at(s, "shadow", "max_abs_diff");
+    assert_true(cJSON_GetObjectItem(diff, "x_m")->valuedouble < 1e-6);
+    assert_true(cJSON_GetObjectItem(diff, "fn_N")->valuedouble < 1e-6);
+    assert_close(at(s, "shadow", "mode_agreement")->valuedouble, 1.0, 0.0, 0.0);
+    assert_close(cJSON_GetObjectItem(at(s, "final", "nlp"), "fn_N")->valuedouble, 9.81, 1e-6, 0.0);
+    assert_true(cJSON_IsObject(at(s, "final", "lemke")));
+    assert_true(cJSON_IsTrue(at(s, "contract", "passed")));
+    assert_int_equal(cJSON_GetArraySize(at(s, "contract", "failed")), 0);
+    cJSON_Delete(s);
+    /* one JSON object per step, and CSVs with a header and one row per step */
+    static char text[1 << 20];
+    slurp(TMP "cmp/steps.jsonl", text, sizeof text);
+    int lines = 0;
+    for (char *p = text; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 100);
+    cJSON *first = cJSON_ParseWithOpts(text, NULL, 0);
+    assert_non_null(first);
+    assert_string_equal(cJSON_GetObjectItem(first, "verdict")->valuestring, "agree");
+    assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "lemke"), "pivots"));
+    cJSON_Delete(first);
+    slurp(TMP "cmp/trajectory_nlp.csv", text, sizeof text);
+    static const char header[] = "step,t_s,u_N,x_m,xd_mps,fn_N,mode,status,iterations,primal,complementarity\n";
+    assert_memory_equal(text, header, strlen(header));
+}
+
+static void test_contract_failure_exits_1_and_is_named(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "falling_block.ini -o " TMP "cmp2 --set expect.first_contact_step=40"), 1);
+    assert_non_null(strstr(out_buf, "contract: FAILED"));
+    assert_non_null(strstr(out_buf, "FAIL first_contact_step = 40"));
+    cJSON *s = load_json(TMP "cmp2/summary.json");
+    assert_true(cJSON_IsFalse(at(s, "contract", "passed")));
+    const cJSON *failed = at(s, "contract", "failed");
+    assert_int_equal(cJSON_GetArraySize(failed), 2); /* nlp and lemke trajectories */
+    assert_non_null(strstr(cJSON_GetArrayItem(failed, 0)->valuestring, "first_contact_step = 40"));
+    cJSON_Delete(s);
+}
+
+static void test_run_one_backend(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " SCEN "sliding_block_traditional.ini --backend lemke -o " TMP "traj.csv -q"), 0);
+    static char text[1 << 16];
+    slurp(TMP "traj.csv", text, sizeof text);
+    assert_true(strncmp(text, "step,t_s,u_N,x_m,xd_mps,f_N,mode,status,pivots,", 47) == 0);
+    assert_non_null(strstr(text, ",sticking,solved,"));
+    assert_non_null(strstr(text, ",sliding+,solved,"));
+    assert_int_equal(run("run " SCEN "falling_block.ini"), 0);
+    assert_non_null(strstr(out_buf, "NLP (IPOPT)"));
+    /* a run too short to land fails the landing checks of the contract: exit 1, named */
+    assert_int_equal(run("run " SCEN "falling_block.ini --set run.steps=20"), 1);
+    assert_non_null(strstr(out_buf, "FAIL first_contact_step = 44"));
+    assert_int_equal(run("run " SCEN "falling_block.ini --backend simplex"), 2);
+    assert_non_null(strstr(err_buf, "--backend: expected nlp or lemke"));
+}
+
+static void test_bad_scenarios_exit_2(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TMP "bad_dt.ini", "w");
+    fputs("[model]\nname = falling_block\n[run]\ndt = -0.01\n", f);
+    fclose(f);
+    assert_int_equal(run("compare " TMP "bad_dt.ini -o " TMP "x"), 2);
+    assert_non_null(strstr(err_buf, "bad_dt.ini:4: run.dt: the time step must be in (0, 10] s"));
+    assert_int_equal(run("run " TMP "missing.ini"), 2);
+    assert_non_null(strstr(err_buf, "missing.ini: cannot open"));
+    assert_int_equal(run("compare " SCEN "falling_block.ini --set model.mu=0.1"), 2);
+    assert_non_null(strstr(err_buf, "--set model.mu: unknown key for model falling_block"));
+    assert_int_equal(run("compare"), 2);
+    assert_non_null(strstr(err_buf, "missing SCENARIO"));
+    assert_int_equal(run("compare " SCEN "falling_block.ini --frobnicate"), 2);
+}
+
+static int is_png(const char *path)
+{
+    unsigned char head[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    const size_t got = fread(head, 1, 8, f);
+    fclose(f);
+    return got == 8 && head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G';
+}
+
+static void test_plot(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "sliding_block_direct.ini -o " TMP "plotdir -q"), 0);
+    assert_int_equal(run("plot " TMP "plotdir"), 0);
+    static const char *pngs[] = {"positions", "velocities", "forces", "differences"};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, TMP "plotdir/%s.png", pngs[i]);
+        assert_true(is_png(path));
+    }
+    assert_int_equal(run("plot " TMP "nowhere"), 2);
+    assert_non_null(strstr(err_buf, "no comparison here"));
+    assert_int_equal(run("plot"), 2);
+}
+
+static void test_trajectories_are_reproducible(void **state)
+{
+    (void)state;
+    static char a[1 << 18], b[1 << 18];
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --set run.steps=480 -o " TMP "rep1 -q"), 1);
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --set run.steps=480 -o " TMP "rep2 -q"), 1);
+    const size_t la = slurp(TMP "rep1/trajectory_nlp.csv", a, sizeof a);
+    const size_t lb = slurp(TMP "rep2/trajectory_nlp.csv", b, sizeof b);
+    assert_true(la > 1000);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+}
+
+static void test_lcp_solve_with_ipopt(void **state)
+{
+    (void)state;
+    assert_int_equal(run("lcp solve " DATA "lcp_exp_murty2.dat --solver ipopt --json"), 0);
+    cJSON *o = cJSON_Parse(out_buf);
+    assert_non_null(o);
+    assert_string_equal(cJSON_GetObjectItem(o, "solver")->valuestring, "ipopt");
+    assert_string_equal(cJSON_GetObjectItem(o, "status")->valuestring, "solved");
+    assert_true(cJSON_GetObjectItem(o, "iterations")->valueint > 0);
+    /* the certificate keys are those of Lemke's report */
+    assert_true(cJSON_GetObjectItem(o, "natural_residual")->valuedouble < 1e-6 * 126);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "certificate_passed")));
+    assert_close(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "z"), 5)->valuedouble, 64.0, 1e-4, 0.0);
+    cJSON_Delete(o);
+    assert_int_equal(run("lcp solve " DATA "lcp_Pang_isolated_sol_perturbed.dat --solver ipopt --json"), 1);
+    assert_non_null(strstr(out_buf, "\"status\":\"infeasible\""));
+    assert_int_equal(run("lcp solve " DATA "lcp_CPS_1.dat --solver simplex"), 2);
+}
+
+static void test_models_listing(void **state)
+{
+    (void)state;
+    assert_int_equal(run("models"), 0);
+    assert_non_null(strstr(out_buf, "point2d_friction: "));
+    assert_non_null(strstr(out_buf, "corrected (default) blog"));
+    assert_non_null(strstr(out_buf, "sliding_block_traditional"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare_writes_everything),
+        cmocka_unit_test(test_contract_failure_exits_1_and_is_named),
+        cmocka_unit_test(test_run_one_backend),
+        cmocka_unit_test(test_bad_scenarios_exit_2),
+        cmocka_unit_test(test_plot),
+        cmocka_unit_test(test_trajectories_are_reproducible),
+        cmocka_unit_test(test_lcp_solve_with_ipopt),
+        cmocka_unit_test(test_models_listing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,288 @@
+/*
+ * test_compare.c: the time-stepping comparison on the shipped scenarios. Every claim is
+ * recomputed here from the per-step records (states, forces, statuses), not read from the
+ * run's own statistics; the statistics are then checked against the recomputation.
+ */
+#include "test_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/compare.h"
+
+static rs_scenario sc;
+
+static void load(const char *name, const char *const *sets, int nsets)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, name);
+    rs_error_detail d;
+    const rs_error err = rs_scenario_load(path, sets, nsets, &sc, &d);
+    if (err != RS_OK)
+        print_error("%s\n", d.message);
+    assert_int_equal(err, RS_OK);
+}
+
+static double col(const rs_step_result *s, int c)
+{
+    return c < sc.model->nstate ? s->state_next[c] : s->forces[c - sc.model->nstate];
+}
+
+static int index_of(const char *name)
+{
+    for (int c = 0; c < sc.model->nstate + sc.model->nforce; c++)
+        if (strcmp(c < sc.model->nstate ? sc.model->state_names[c]
+                                        : sc.model->force_names[c - sc.model->nstate], name) == 0)
+            return c;
+    fail_msg("no column %s", name);
+    return -1;
+}
+
+/* Largest per-step |NLP - shadow Lemke| of a column, recomputed. */
+static double max_shadow_diff(const rs_compare_result *r, int c)
+{
+    double m = 0.0;
+    for (int k = 0; k < r->steps; k++)
+        m = fmax(m, fabs(col(&r->step[k].nlp, c) - col(&r->step[k].shadow, c)));
+    return m;
+}
+
+/* The first step from which every velocity stays at or below `speed`; steps if never. */
+static int rest_from(const rs_compare_result *r, int lemke, double speed)
+{
+    int from = r->steps;
+    for (int k = r->steps - 1; k >= 0; k--) {
+        const rs_step_result *s = lemke ? &r->step[k].lemke : &r->step[k].nlp;
+        for (int v = 0; v < sc.model->nvelocity; v++)
+            if (fabs(s->state_next[sc.model->velocity_index[v]]) > speed)
+                return from;
+        from = k;
+    }
+    return from;
+}
+
+static void test_point2d_default_scenario(void **state)
+{
+    (void)state;
+    load("point2d_friction", NULL, 0);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    const double mg = 10.0 * 9.81;
+    const int xd = index_of("xd_mps"), z = index_of("z_m");
+    const int x = index_of("x_m");
+    int failed = 0, agree = 0, first_nlp = -1, first_lemke = -1;
+    for (int k = 0; k < r.steps; k++) {
+        const rs_compare_step *st = &r.step[k];
+        failed += !st->nlp.ok;
+        agree += st->nlp.modes[0] == st->shadow.modes[0];
+        assert_true(st->shadow.ok && st->lemke.ok);
+        /* every certified NLP step really satisfies the physics to cert_tol */
+        assert_true(st->nlp.primal <= sc.nlp.cert_tol && st->nlp.complementarity <= sc.nlp.cert_tol);
+        if (first_nlp < 0 && col(&st->nlp, index_of("fz_N")) > 1e-6 * mg)
+            first_nlp = k;
+        if (first_lemke < 0 && col(&st->lemke, index_of("fz_N")) > 1e-6 * mg)
+            first_lemke = k;
+    }
+    assert_int_equal(failed, 0);
+    assert_int_equal(r.nlp.failed_steps, failed);
+    assert_true(agree >= 0.99 * r.steps);
+    assert_close(r.mode_agreement, (double)agree / r.steps, 0.0, 0.0);
+    assert_true(max_shadow_diff(&r, xd) < 1e-5);
+    assert_true(max_shadow_diff(&r, z) < 1e-6);
+    assert_close(r.shadow_max_abs[xd], max_shadow_diff(&r, xd), 0.0, 0.0);
+    assert_int_equal(first_nlp, 451);
+    assert_int_equal(first_lemke, 451);
+    const rs_compare_step *last = &r.step[r.steps - 1];
+    assert_close(last->nlp.forces[1], mg, 0.0, 1e-3); /* resting normal force within 0.1% */
+    const double t_rest = (rest_from(&r, 0, 1e-6) + 1) * sc.dt;
+    assert_true(t_rest >= 1.015 && t_rest <= 1.025);
+    assert_close(r.nlp.rest_time_s, t_rest, 1e-12, 0.0);
+    assert_close(last->lemke.state_next[x], 0.609184, 1e-6, 0.0);
+    assert_close(last->nlp.state_next[x], last->lemke.state_next[x], 1e-3, 0.0);
+    for (int k = 0; k < r.steps; k++) /* no penetration */
+        assert_true(r.step[k].nlp.state_next[z] >= -1e-9);
+    assert_true(r.contract_passed);
+    rs_compare_free(&r);
+}
+
+/* The published formulation, first 40 steps (all in flight with xd = 1): failures are reported
+ * as failures, with IPOPT's own statuses, and counted. */
+static void test_point2d_blog_failures_are_reported(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=40", "nlp.max_iter=100"};
+    load("point2d_friction_blog", sets, 2);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    int failed = 0;
+    for (int k = 0; k < r.steps; k++) {
+        const rs_compare_step *st = &r.step[k];
+        failed += !st->nlp.ok;
+        assert_true(st->shadow.ok);
+        if (!st->nlp.ok) {
+            assert_int_equal(st->verdict, RS_VERDICT_NLP_FAILED);
+            assert_true(st->nlp.status != RS_NLP_SOLVED && st->nlp.status != RS_NLP_ACCEPTABLE);
+        }
+    }
+    assert_true(failed > r.steps / 2); /* in flight, xd = 1 makes the direction constraint infeasible */
+    assert_int_equal(r.nlp.failed_steps, failed);
+    assert_int_equal(r.verdicts[RS_VERDICT_NLP_FAILED], failed);
+    assert_int_equal(r.fallback_steps, 0);
+    rs_compare_free(&r);
+}
+
+/* With on_nlp_failure = lemke the NLP trajectory continues from Lemke's answer, counted. */
+static void test_explicit_fallback_is_counted(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=20", "nlp.max_iter=100", "run.on_nlp_failure=lemke"};
+    load("point2d_friction_blog", sets, 3);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    int expected = 0;
+    for (int k = 0; k < r.steps; k++)
+        expected += !r.step[k].nlp.ok && r.step[k].shadow.ok;
+    assert_true(expected > 0);
+    assert_int_equal(r.fallback_steps, expected);
+    for (int k = 0; k < r.steps; k++)
+        assert_int_equal(r.step[k].fallback, !r.step[k].nlp.ok);
+    rs_compare_free(&r);
+}
+
+static void check_one_d_scenario(const char *name)
+{
+    load(name, NULL, 0);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    for (int k = 0; k < r.steps; k++) {
+        assert_true(r.step[k].nlp.ok && r.step[k].shadow.ok && r.step[k].lemke.ok);
+        for (int c = 0; c < r.ncol; c++)
+            assert_close(col(&r.step[k].nlp, c), col(&r.step[k].shadow, c), 1e-6, 0.0);
+    }
+    if (!r.contract_passed)
+        for (int i = 0; i < r.nchecks; i++)
+            if (!r.checks[i].passed)
+                print_error("%s: failed %s (actual %.17g)\n", name, r.checks[i].check->text,
+                            r.checks[i].actual);
+    assert_true(r.contract_passed);
+    rs_compare_free(&r);
+}
+
+static void test_one_d_models_agree_per_step(void **state)
+{
+    (void)state;
+    check_one_d_scenario("falling_block");
+    check_one_d_scenario("sliding_block_forward");
+    check_one_d_scenario("sliding_block_direct");
+    check_one_d_scenario("sliding_block_traditional");
+}
+
+/* The sliding block stops when and where the discrete analytic answer says:
+ * v_k+1 = max(0, v_k - dt (mu m g - u)/m), x_k+1 = x_k + dt v_k+1 (valid for 0 <= u < mu m g). */
+static void test_sliding_block_stops_where_analysis_says(void **state)
+{
+    (void)state;
+    static const char *names[] = {"sliding_block_forward", "sliding_block_direct",
+                                  "sliding_block_traditional"};
+    for (int i = 0; i < 3; i++) {
+        load(names[i], NULL, 0);
+        rs_compare_result r;
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+        const double m = sc.params[0], g = sc.params[1], mu = sc.params[2], u = 1.0, dt = sc.dt;
+        double v = 2.0, x = 0.0;
+        int stop = -1;
+        for (int k = 0; k < r.steps; k++) {
+            v = fmax(0.0, v - dt * (mu * m * g - u) / m);
+            x += dt * v;
+            if (v == 0.0 && stop < 0)
+                stop = k;
+            const rs_step_result *lem = &r.step[k].lemke, *nlp = &r.step[k].nlp;
+            assert_close(lem->state_next[0], x, 1e-12, 1e-12);
+            assert_close(nlp->state_next[0], x, 1e-8, 0.0);
+        }
+        assert_int_equal(stop, 51);
+        assert_int_equal(rest_from(&r, 1, 1e-9), 51);
+        assert_int_equal(rest_from(&r, 0, 1e-6), 51);
+        rs_compare_free(&r);
+    }
+}
+
+static void test_falling_block_rests_with_weight(void **state)
+{
+    (void)state;
+    load("falling_block", NULL, 0);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    const double mg = sc.params[0] * sc.params[1];
+    for (int k = 46; k < r.steps; k++) {
+        assert_close(r.step[k].lemke.state_next[0], 0.0, 1e-12, 0.0);
+        assert_close(r.step[k].lemke.forces[0], mg, 1e-9, 0.0);
+        assert_close(r.step[k].nlp.state_next[0], 0.0, 1e-9, 0.0);
+        assert_close(r.step[k].nlp.forces[0], mg, 1e-6, 0.0);
+    }
+    rs_compare_free(&r);
+}
+
+/* Lemma 2.1 of note 000: v+ v- = 0 at every step of the direct formulation, 30,000 random-force
+ * steps with Lemke (exact up to rounding), and 300 with the NLP (to its complementarity). */
+static void test_lemma_2_1(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=30000"};
+    load("sliding_block_direct_random", sets, 1);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+    int moved_both_ways[2] = {0, 0};
+    for (int k = 0; k < r.steps; k++) {
+        const double *s = r.step[k].lemke.state_next;
+        assert_true(r.step[k].lemke.ok);
+        assert_true(s[1] >= 0.0 && s[2] >= 0.0);
+        assert_true(s[1] * s[2] <= 1e-12);
+        moved_both_ways[0] |= s[1] > 1e-3;
+        moved_both_ways[1] |= s[2] > 1e-3;
+    }
+    assert_true(moved_both_ways[0] && moved_both_ways[1]); /* the test exercises both directions */
+    rs_compare_free(&r);
+    const char *short_run[] = {"run.steps=300"};
+    load("sliding_block_direct_random", short_run, 1);
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &r), RS_OK);
+    for (int k = 0; k < r.steps; k++) {
+        const double *s = r.step[k].nlp.state_next;
+        assert_true(r.step[k].nlp.ok);
+        assert_true(s[1] * s[2] <= 1e-9);
+    }
+    rs_compare_free(&r);
+}
+
+/* Same input, same binary: bitwise the same trajectory. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=500"};
+    load("point2d_friction", sets, 1);
+    rs_compare_result a, b;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &a), RS_OK);
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &b), RS_OK);
+    for (int k = 0; k < a.steps; k++) {
+        assert_memory_equal(a.step[k].nlp.state_next, b.step[k].nlp.state_next, sizeof a.step[k].nlp.state_next);
+        assert_memory_equal(a.step[k].nlp.forces, b.step[k].nlp.forces, sizeof a.step[k].nlp.forces);
+        assert_memory_equal(a.step[k].lemke.state_next, b.step[k].lemke.state_next, sizeof a.step[k].lemke.state_next);
+    }
+    rs_compare_free(&a);
+    rs_compare_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_point2d_default_scenario),
+        cmocka_unit_test(test_point2d_blog_failures_are_reported),
+        cmocka_unit_test(test_explicit_fallback_is_counted),
+        cmocka_unit_test(test_one_d_models_agree_per_step),
+        cmocka_unit_test(test_sliding_block_stops_where_analysis_says),
+        cmocka_unit_test(test_falling_block_rests_with_weight),
+        cmocka_unit_test(test_lemma_2_1),
+        cmocka_unit_test(test_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,194 @@
+/*
+ * test_nlp_derivatives.c: every NLP's exact derivatives against central finite differences at
+ * seeded random points: grad f, the Jacobian of g, and the Hessian of the Lagrangian (as the
+ * difference quotient of grad f * obj_factor + J' lambda). Tolerance: relative 1e-6, i.e.
+ * |exact - fd| <= 1e-6 * max(1, |exact|, |fd|), with step h = 1e-6 * max(1, |x_j|) (central
+ * differences: truncation about h^2, rounding about 1e-16 / h).
+ */
+#include "test_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "nlp/lcp_relaxation.h"
+#include "sim/model.h"
+
+#define REL_TOL 1e-6
+
+static void expect_match(double exact, double fd, const char *what, int i, int j)
+{
+    const double scale = fmax(1.0, fmax(fabs(exact), fabs(fd)));
+    if (!(fabs(exact - fd) <= REL_TOL * scale)) {
+        print_error("%s(%d,%d): exact %.17g, finite difference %.17g\n", what, i, j, exact, fd);
+        fail();
+    }
+}
+
+/* Check all derivatives of p at x (lambda, obj_factor random). */
+static void check_problem(const rs_nlp_problem *p, const double *x0, rs_rng *rng)
+{
+    const int n = p->n, m = p->m;
+    double *x = malloc(sizeof(double) * n), *grad = malloc(sizeof(double) * n);
+    double *J = malloc(sizeof(double) * (size_t)(m > 0 ? m : 1) * n), *H = malloc(sizeof(double) * n * n);
+    double *gp = malloc(sizeof(double) * (m + 1)), *gm = malloc(sizeof(double) * (m + 1));
+    double *lambda = malloc(sizeof(double) * (m + 1));
+    double *Lp = malloc(sizeof(double) * n), *Lm = malloc(sizeof(double) * n);
+    double *Jt = malloc(sizeof(double) * (size_t)(m > 0 ? m : 1) * n);
+    memcpy(x, x0, sizeof(double) * n);
+    const double obj_factor = rs_rng_range(rng, 0.5, 2.0);
+    for (int i = 0; i < m; i++)
+        lambda[i] = rs_rng_range(rng, -2.0, 2.0);
+    p->eval_grad_f(p->ctx, x, grad);
+    if (m > 0)
+        p->eval_jac(p->ctx, x, J);
+    p->eval_hess(p->ctx, x, obj_factor, lambda, H);
+    for (int j = 0; j < n; j++) {
+        const double h = 1e-6 * fmax(1.0, fabs(x0[j]));
+        x[j] = x0[j] + h;
+        const double fp = p->eval_f(p->ctx, x);
+        if (m > 0)
+            p->eval_g(p->ctx, x, gp);
+        /* grad of the Lagrangian at x + h e_j */
+        p->eval_grad_f(p->ctx, x, Lp);
+        if (m > 0)
+            p->eval_jac(p->ctx, x, Jt);
+        for (int k = 0; k < n; k++) {
+            Lp[k] *= obj_factor;
+            for (int i = 0; i < m; i++)
+                Lp[k] += lambda[i] * Jt[i + (size_t)k * m];
+        }
+        x[j] = x0[j] - h;
+        const double fm = p->eval_f(p->ctx, x);
+        if (m > 0)
+            p->eval_g(p->ctx, x, gm);
+        p->eval_grad_f(p->ctx, x, Lm);
+        if (m > 0)
+            p->eval_jac(p->ctx, x, Jt);
+        for (int k = 0; k < n; k++) {
+            Lm[k] *= obj_factor;
+            for (int i = 0; i < m; i++)
+                Lm[k] += lambda[i] * Jt[i + (size_t)k * m];
+        }
+        x[j] = x0[j];
+        expect_match(grad[j], (fp - fm) / (2 * h), "grad f", 0, j);
+        for (int i = 0; i < m; i++)
+            expect_match(J[i + (size_t)j * m], (gp[i] - gm[i]) / (2 * h), "J", i, j);
+        for (int k = j; k < n; k++) /* lower triangle: H(k, j), k >= j */
+            expect_match(H[k + (size_t)j * n], (Lp[k] - Lm[k]) / (2 * h), "H", k, j);
+    }
+    free(x);
+    free(grad);
+    free(J);
+    free(H);
+    free(gp);
+    free(gm);
+    free(lambda);
+    free(Lp);
+    free(Lm);
+    free(Jt);
+}
+
+/* Random step data and points for a model with an NLP of its own. */
+static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty)
+{
+    rs_rng rng;
+    rs_rng_seed(&rng, 2024 + (uint64_t)variant);
+    double params[RS_MODEL_MAX_PARAMS], state[RS_MODEL_MAX_STATE], input[RS_MODEL_MAX_INPUT];
+    double x[RS_MODEL_MAX_NLP];
+    rs_nlp_settings s;
+    rs_nlp_settings_default(&s);
+    s.penalty = penalty;
+    s.eps = 1e-2; /* a smoothing scale the random points resolve */
+    for (int trial = 0; trial < 20; trial++) {
+        for (int i = 0; i < mdl->nparams; i++)
+            params[i] = rs_rng_range(&rng, 0.5, 2.0) * (mdl->params[i].value > 0 ? mdl->params[i].value : 1.0);
+        for (int i = 0; i < mdl->nstate; i++)
+            state[i] = rs_rng_range(&rng, -1.0, 1.0);
+        for (int i = 0; i < mdl->ninput; i++)
+            input[i] = rs_rng_range(&rng, -1.0, 1.0);
+        rs_step_data d = {params, state, input, 1e-2, variant, &s};
+        rs_nlp_problem p;
+        mdl->nlp_describe(&p);
+        p.ctx = &d;
+        assert_int_equal(p.n, mdl->nlp_n);
+        assert_int_equal(p.m, mdl->nlp_m);
+        for (int j = 0; j < p.n; j++)
+            x[j] = rs_rng_range(&rng, -1.5, 1.5);
+        check_problem(&p, x, &rng);
+    }
+}
+
+static void test_point2d_corrected(void **state)
+{
+    (void)state;
+    check_model(rs_model_find("point2d_friction"), 0, RS_NLP_PENALTY_L1);
+    check_model(rs_model_find("point2d_friction"), 0, RS_NLP_PENALTY_L2);
+}
+
+static void test_point2d_blog(void **state)
+{
+    (void)state;
+    check_model(rs_model_find("point2d_friction"), 1, RS_NLP_PENALTY_L2);
+}
+
+static void test_falling_block(void **state)
+{
+    (void)state;
+    check_model(rs_model_find("falling_block"), 0, RS_NLP_PENALTY_L1);
+    check_model(rs_model_find("falling_block"), 0, RS_NLP_PENALTY_L2);
+}
+
+/* The relaxation that serves the sliding blocks and `lcp solve --solver ipopt`. */
+static void test_lcp_relaxation(void **state)
+{
+    (void)state;
+    rs_rng rng;
+    rs_rng_seed(&rng, 77);
+    for (int n = 1; n <= 6; n++)
+        for (int pen = 0; pen < 2; pen++) {
+            double M[36], q[6], x[12];
+            for (int k = 0; k < n * n; k++)
+                M[k] = rs_rng_range(&rng, -2.0, 2.0);
+            for (int i = 0; i < n; i++)
+                q[i] = rs_rng_range(&rng, -2.0, 2.0);
+            rs_lcp_relaxation r;
+            r.n = n;
+            r.M = M;
+            r.q = q;
+            rs_nlp_settings_default(&r.settings);
+            r.settings.penalty = (rs_nlp_penalty)pen;
+            rs_nlp_problem p;
+            rs_lcp_relaxation_problem(&r, &p);
+            for (int j = 0; j < 2 * n; j++)
+                x[j] = rs_rng_range(&rng, -1.0, 1.0);
+            check_problem(&p, x, &rng);
+        }
+}
+
+/* Every model in the registry is covered: either its own NLP or the relaxation. */
+static void test_every_model_is_covered(void **state)
+{
+    (void)state;
+    for (int i = 0; i < rs_model_count(); i++) {
+        const rs_model *m = rs_model_at(i);
+        if (m->nlp_n > 0) {
+            for (int v = 0; v < m->nvariants; v++)
+                check_model(m, v, RS_NLP_PENALTY_L1);
+        } else {
+            assert_true(m->lcp_n >= 1 && m->lcp_n <= RS_MODEL_MAX_LCP);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_point2d_corrected),
+        cmocka_unit_test(test_point2d_blog),
+        cmocka_unit_test(test_falling_block),
+        cmocka_unit_test(test_lcp_relaxation),
+        cmocka_unit_test(test_every_model_is_covered),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,247 @@
+/*
+ * test_scenario.c: scenario files: the shipped ones load, every bad-input path fails with a
+ * message naming file, line and field, --set overrides, and the input schedules.
+ */
+#include "test_helpers.h"
+
+#include <string.h>
+
+#include "io/scenario.h"
+
+#define TMP RS_TEST_TMPDIR "/"
+
+static const char base[] = "[model]\n"
+                           "name = point2d_friction\n"
+                           "mu = 0.1\n"
+                           "[initial]\n"
+                           "z = 1\n"
+                           "[run]\n"; /* extras start at line 7, in [run] */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static rs_scenario sc; /* large: not on the stack */
+
+/* base + extra must fail with a message containing needle. */
+static void expect_error(const char *extra, const char *needle)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", base, extra);
+    write_file(TMP "bad.ini", text);
+    rs_error_detail d;
+    const rs_error err = rs_scenario_load(TMP "bad.ini", NULL, 0, &sc, &d);
+    if (err == RS_OK || !strstr(d.message, needle))
+        print_error("extra '%s': got '%s', expected '%s'\n", extra, d.message, needle);
+    assert_int_not_equal(err, RS_OK);
+    assert_non_null(strstr(d.message, needle));
+}
+
+static void test_shipped_scenarios_load(void **state)
+{
+    (void)state;
+    static const char *files[] = {"falling_block", "sliding_block_forward", "sliding_block_direct",
+                                  "sliding_block_traditional", "sliding_block_direct_random",
+                                  "point2d_friction", "point2d_friction_blog"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, files[i]);
+        rs_error_detail d;
+        const rs_error err = rs_scenario_load(path, NULL, 0, &sc, &d);
+        if (err != RS_OK)
+            print_error("%s\n", d.message);
+        assert_int_equal(err, RS_OK);
+        assert_true(sc.ncheck > 0); /* every shipped scenario carries a contract */
+    }
+}
+
+static void test_values_and_defaults(void **state)
+{
+    (void)state;
+    write_file(TMP "ok.ini", "[model]\nname = point2d_friction\nmu = 0.1\n[initial]\nz = 1\n"
+                             "[run]\nsteps = 10\ndt = 1e-3\n");
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load(TMP "ok.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_string_equal(sc.model->name, "point2d_friction");
+    assert_close(sc.params[2], 0.1, 0.0, 0.0);  /* mu */
+    assert_close(sc.params[0], 10.0, 0.0, 0.0); /* m: the model's default */
+    assert_close(sc.initial[1], 1.0, 0.0, 0.0);
+    assert_int_equal(sc.steps, 10);
+    assert_close(sc.dt, 1e-3, 0.0, 0.0);
+}
+
+static void test_unknown_key_names_line(void **state)
+{
+    (void)state;
+    expect_error("frobnicate = 3\n", "bad.ini:7: run.frobnicate: unknown key");
+    expect_error("[initial]\nq = 1\n", "bad.ini:8: initial.q: unknown state component");
+    expect_error("[expect]\nshadow_max_abs.y_m = 1\n", "bad.ini:8: expect.shadow_max_abs.y_m: no column 'y_m'");
+    expect_error("[expect]\nwhatever = 1\n", "bad.ini:8: expect.whatever: unknown check");
+}
+
+static void test_unknown_section(void **state)
+{
+    (void)state;
+    expect_error("[physics]\nx = 1\n", "bad.ini:8: physics.x: unknown section [physics]");
+}
+
+static void test_nan_and_inf(void **state)
+{
+    (void)state;
+    expect_error("[nlp]\ntol = nan\n", "bad.ini:8: nlp.tol: must be finite, got 'nan'");
+    expect_error("[initial]\nxd = inf\n", "initial.xd: must be finite");
+    expect_error("[initial]\nx = 1.5.2\n", "initial.x: expected a number, got '1.5.2'");
+}
+
+static void test_time_step_and_steps(void **state)
+{
+    (void)state;
+    expect_error("dt = -1\n", "bad.ini:7: run.dt: the time step must be in (0, 10] s, got -1");
+    expect_error("dt = 0\n", "run.dt: the time step must be in (0, 10] s");
+    expect_error("steps = 0\n", "bad.ini:7: run.steps: 0 is out of range [1,");
+    expect_error("steps = 1.5\n", "run.steps: expected an integer");
+}
+
+static void test_negative_friction_and_mass(void **state)
+{
+    (void)state;
+    write_file(TMP "mu.ini", "[model]\nname = point2d_friction\nmu = -0.1\n");
+    rs_error_detail d;
+    assert_int_not_equal(rs_scenario_load(TMP "mu.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "mu.ini:3: model.mu: -0.1 is out of range [0, 10]"));
+    write_file(TMP "m.ini", "[model]\nname = falling_block\nm = 0\n");
+    assert_int_not_equal(rs_scenario_load(TMP "m.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "m.ini:3: model.m: 0 is out of range"));
+}
+
+static void test_unknown_or_missing_model(void **state)
+{
+    (void)state;
+    rs_error_detail d;
+    write_file(TMP "um.ini", "[model]\nname = rocket\n");
+    assert_int_not_equal(rs_scenario_load(TMP "um.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "um.ini:2: model.name: unknown model 'rocket' (models: falling_block"));
+    write_file(TMP "nm.ini", "[run]\nsteps = 3\n");
+    assert_int_not_equal(rs_scenario_load(TMP "nm.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "nm.ini: model.name: missing"));
+    assert_int_equal(rs_scenario_load(TMP "none.ini", NULL, 0, &sc, &d), RS_ERR_IO);
+    assert_non_null(strstr(d.message, "none.ini: cannot open"));
+}
+
+static void test_syntax_and_duplicates(void **state)
+{
+    (void)state;
+    expect_error("this line has no equals sign\n", "bad.ini:7: syntax error");
+    expect_error("dt = 1e-3\ndt = 1e-2\n", "bad.ini:8: run.dt: duplicate key (first given at line 7)");
+}
+
+static void test_choices(void **state)
+{
+    (void)state;
+    expect_error("[nlp]\npenalty = l3\n", "nlp.penalty: 'l3' is not one of: l1, l2");
+    expect_error("backend = ipopt\n", "run.backend: 'ipopt' is not one of: nlp, lemke");
+    expect_error("[nlp]\nwarm_start = maybe\n", "nlp.warm_start: 'maybe' is not one of: no, yes");
+    write_file(TMP "v.ini", "[model]\nname = point2d_friction\nvariant = paper\n");
+    rs_error_detail d;
+    assert_int_not_equal(rs_scenario_load(TMP "v.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "v.ini:3: model.variant: 'paper' is not one of: corrected, blog"));
+}
+
+static void test_expect_syntax(void **state)
+{
+    (void)state;
+    expect_error("[expect]\nfinal_nlp.x_m = 0.6\n", "expected 'value +- tolerance'");
+    expect_error("[expect]\nrest_time_s = 2 .. 1\n", "expected 'lo .. hi' with finite lo <= hi");
+    expect_error("[expect]\nmode_agreement_min = 1.5\n", "1.5 is out of range [0, 1]");
+    write_file(TMP "pct.ini", "[model]\nname = point2d_friction\n[expect]\nfinal_nlp.fz_N = 98.1 +- 0.1%\n");
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load(TMP "pct.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(sc.ncheck, 1);
+    assert_close(sc.checks[0].a, 98.1, 0.0, 0.0);
+    assert_close(sc.checks[0].b, 0.0981, 1e-15, 0.0);
+}
+
+static void test_model_domain(void **state)
+{
+    (void)state;
+    rs_error_detail d;
+    write_file(TMP "fw.ini", "[model]\nname = sliding_block_forward\n[input]\nu = -1\n");
+    assert_int_not_equal(rs_scenario_load(TMP "fw.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "fw.ini: input: sliding_block_forward needs u >= 0"));
+}
+
+static void test_set_overrides(void **state)
+{
+    (void)state;
+    write_file(TMP "ok.ini", "[model]\nname = point2d_friction\n[run]\nsteps = 10\n");
+    rs_error_detail d;
+    const char *sets[] = {"model.mu=0.3", "run.steps=5", "initial.xd=2"};
+    assert_int_equal(rs_scenario_load(TMP "ok.ini", sets, 3, &sc, &d), RS_OK);
+    assert_close(sc.params[2], 0.3, 0.0, 0.0);
+    assert_int_equal(sc.steps, 5);
+    assert_close(sc.initial[2], 2.0, 0.0, 0.0);
+    const char *bad1[] = {"model.mu=-1"};
+    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad1, 1, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "--set model.mu: -1 is out of range"));
+    const char *bad2[] = {"mu=0.3"};
+    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad2, 1, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "--set mu=0.3: expected section.key=value"));
+    const char *bad3[] = {"run.dt=nan"};
+    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad3, 1, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "--set run.dt: must be finite"));
+}
+
+static void test_input_schedules(void **state)
+{
+    (void)state;
+    rs_error_detail d;
+    double u[2];
+    write_file(TMP "pw.ini", "[model]\nname = point2d_friction\n[input]\ntype = piecewise\n"
+                             "times = 0, 0.5\nux = 1, -2\n[run]\ndt = 0.1\n");
+    assert_int_equal(rs_scenario_load(TMP "pw.ini", NULL, 0, &sc, &d), RS_OK);
+    rs_scenario_input(&sc, 4, u);
+    assert_close(u[0], 1.0, 0.0, 0.0);
+    assert_close(u[1], 0.0, 0.0, 0.0);
+    rs_scenario_input(&sc, 5, u); /* t = 0.5: the second piece */
+    assert_close(u[0], -2.0, 0.0, 0.0);
+    write_file(TMP "pw2.ini", "[model]\nname = point2d_friction\n[input]\ntype = piecewise\n"
+                              "times = 0, 0.5\nux = 1\n");
+    assert_int_not_equal(rs_scenario_load(TMP "pw2.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "input ux_N has 1 values for 2 times"));
+    write_file(TMP "rnd.ini", "[model]\nname = point2d_friction\n[input]\ntype = random\n"
+                              "seed = 5\nhold_steps = 3\nux_min = -2\nux_max = 2\n");
+    assert_int_equal(rs_scenario_load(TMP "rnd.ini", NULL, 0, &sc, &d), RS_OK);
+    double a[2], b[2], c[2];
+    rs_scenario_input(&sc, 3, a);
+    rs_scenario_input(&sc, 5, b); /* same hold block as step 3 */
+    rs_scenario_input(&sc, 6, c);
+    assert_close(a[0], b[0], 0.0, 0.0);
+    assert_true(a[0] != c[0]);
+    assert_true(a[0] >= -2.0 && a[0] < 2.0);
+    assert_close(a[1], 0.0, 0.0, 0.0); /* uz: lo = hi = 0 */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shipped_scenarios_load),
+        cmocka_unit_test(test_values_and_defaults),
+        cmocka_unit_test(test_unknown_key_names_line),
+        cmocka_unit_test(test_unknown_section),
+        cmocka_unit_test(test_nan_and_inf),
+        cmocka_unit_test(test_time_step_and_steps),
+        cmocka_unit_test(test_negative_friction_and_mass),
+        cmocka_unit_test(test_unknown_or_missing_model),
+        cmocka_unit_test(test_syntax_and_duplicates),
+        cmocka_unit_test(test_choices),
+        cmocka_unit_test(test_expect_syntax),
+        cmocka_unit_test(test_model_domain),
+        cmocka_unit_test(test_set_overrides),
+        cmocka_unit_test(test_input_schedules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
