@@ -52,6 +52,15 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     } while (0)
     CELLS("%d", failed_steps);
     row(f, "failed steps", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    if (has_nlp && r->nlp.failed_steps > 0) { /* which failures: IPOPT's own, or uncertified */
+        for (int st = 0; st < RS_STATUS_SLOTS; st++) {
+            if (st == RS_NLP_SOLVED || st == RS_NLP_ACCEPTABLE || !r->nlp.status_counts[st])
+                continue;
+            snprintf(label, sizeof label, "  of which %s", rs_nlp_status_name((rs_nlp_status)st));
+            snprintf(a, sizeof a, "%d", r->nlp.status_counts[st]);
+            row(f, label, a, NULL);
+        }
+    }
     CELLS("%.2f", iterations_mean);
     row(f, "iterations / pivots (mean)", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%.1f us", us_per_step_median);
