@@ -214,6 +214,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     if (has_nlp) {
         cJSON *n = trajectory_json(r, &r->nlp, 1);
+        cJSON_AddNumberToObject(n, "retried_steps", r->nlp.retried_steps);
         cJSON_AddNumberToObject(n, "fallback_steps", r->fallback_steps);
         cJSON_AddItemToObject(o, "nlp", n);
     }

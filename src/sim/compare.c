@@ -86,6 +86,7 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
     for (int k = 0; k < n; k++) {
         const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
         out->failed_steps += !s->ok;
+        out->retried_steps += s->attempts > 1;
         if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
             out->status_counts[s->status]++;
         iters += s->iterations;
