@@ -48,5 +48,6 @@ int rs_cmd_run(int argc, char **argv);
 int rs_cmd_compare(int argc, char **argv);
 int rs_cmd_plot(int argc, char **argv);
 int rs_cmd_models(int argc, char **argv);
+int rs_cmd_batch(int argc, char **argv);
 
 #endif

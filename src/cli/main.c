@@ -19,8 +19,11 @@ static const char usage_text[] =
     "  compare SCENARIO [--set section.key=value ...] [-o DIR] [-q]\n"
     "        the NLP trajectory with a Lemke solve of every step from the same state, an\n"
     "        independent Lemke trajectory, and the scenario's tolerance contract\n"
+    "  batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]\n"
+    "        every parameter combination of a sweep as a comparison with its contract, in N\n"
+    "        worker processes\n"
     "  plot DIR\n"
-    "        PNG plots of a comparison (gnuplot)\n"
+    "        PNG plots of a comparison or of a batch (gnuplot)\n"
     "  models\n"
     "        list the models with their parameters, state, inputs and variants\n"
     "\n"
@@ -57,6 +60,8 @@ int main(int argc, char **argv)
         return rs_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return rs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "batch") == 0)
+        return rs_cmd_batch(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
         return rs_cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)

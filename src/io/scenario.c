@@ -1,14 +1,13 @@
 /*
  * scenario.c: reading and validating scenario files (see scenario.h).
  *
- * libinih reads the file through a line reader of ours, so every key=value reaches the handler
- * with its line number; entries are collected first and interpreted afterwards, once the model
+ * The entries of the file, with their line numbers (io/ini_entries.h), are collected first and
+ * interpreted afterwards, once the model
  * (and so the set of valid keys) is known. The first problem found is reported as
  * "FILE:LINE: section.key: what is wrong".
  */
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,49 +15,13 @@
 #include <string.h>
 
 #include "io/scenario.h"
+#include "io/ini_entries.h"
 #include "core/detail.h"
 #include "core/rng.h"
 
 #define MAX_ENTRIES 512
 
-typedef struct entry {
-    char section[32];
-    char key[96];
-    char value[512];
-    int line; /* 0: from --set */
-} entry;
-
-typedef struct reader {
-    FILE *f;
-    int line;
-    entry *entries;
-    int count;
-    int overflow;
-} reader;
-
-static char *read_line(char *str, int num, void *stream)
-{
-    reader *r = stream;
-    char *s = fgets(str, num, r->f);
-    if (s)
-        r->line++;
-    return s;
-}
-
-static int collect(void *user, const char *section, const char *name, const char *value)
-{
-    reader *r = user;
-    if (r->count >= MAX_ENTRIES) {
-        r->overflow = r->line;
-        return 1;
-    }
-    entry *e = &r->entries[r->count++];
-    snprintf(e->section, sizeof e->section, "%s", section);
-    snprintf(e->key, sizeof e->key, "%s", name);
-    snprintf(e->value, sizeof e->value, "%s", value);
-    e->line = r->line;
-    return 1;
-}
+typedef rs_ini_entry entry;
 
 /* ---- value parsing ------------------------------------------------------------------------- */
 
@@ -592,40 +555,27 @@ rs_error rs_scenario_load(const char *path, const char *const *overrides, int no
         return RS_ERR_NULL_ARG;
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
-    reader r = {NULL, 0, calloc(MAX_ENTRIES, sizeof(entry)), 0, 0};
-    if (!r.entries)
+    entry *entries = calloc(MAX_ENTRIES, sizeof(entry));
+    if (!entries)
         return RS_ERR_NOMEM;
-    r.f = fopen(path, "r");
-    if (!r.f) {
-        free(r.entries);
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    }
-    const int bad_line = ini_parse_stream(read_line, &r, collect, &r);
-    fclose(r.f);
-    rs_error err = RS_OK;
-    if (bad_line != 0)
-        err = rs_detail_set(detail, RS_ERR_PARSE,
-                            "%s:%d: syntax error (expected '[section]' or 'key = value')", path,
-                            bad_line);
-    else if (r.overflow)
-        err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: more than %d keys", path, r.overflow,
-                            MAX_ENTRIES);
+    int count = 0;
+    rs_error err = rs_ini_read_entries(path, entries, MAX_ENTRIES, &count, detail);
     for (int k = 0; err == RS_OK && k < noverrides; k++) {
         const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');
-        if (!dot || !eq || dot > eq || dot == o || eq == dot + 1 || r.count >= MAX_ENTRIES) {
+        if (!dot || !eq || dot > eq || dot == o || eq == dot + 1 || count >= MAX_ENTRIES) {
             err = rs_detail_set(detail, RS_ERR_PARSE,
                                 "--set %s: expected section.key=value (e.g. model.mu=0.2)", o);
             break;
         }
-        entry *e = &r.entries[r.count++];
+        entry *e = &entries[count++];
         snprintf(e->section, sizeof e->section, "%.*s", (int)(dot - o), o);
         snprintf(e->key, sizeof e->key, "%.*s", (int)(eq - dot - 1), dot + 1);
         snprintf(e->value, sizeof e->value, "%s", eq + 1);
         e->line = 0;
     }
     if (err == RS_OK)
-        err = interpret(path, r.entries, r.count, out, detail);
-    free(r.entries);
+        err = interpret(path, entries, count, out, detail);
+    free(entries);
     return err;
 }
 

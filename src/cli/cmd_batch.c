@@ -1,0 +1,123 @@
+/*
+ * cmd_batch.c: `relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]`.
+ * Runs every parameter combination of a sweep as one `compare` with its contract, in N worker
+ * processes; appends each finished run to DIR/results.jsonl; at the end writes the sorted
+ * DIR/summary.json and DIR/results.csv and prints a table grouped by the varied keys.
+ * Exit 0 when every run passed its contract, 1 when any run failed (contract, bad parameter
+ * value, crash), 2 for bad usage or a bad sweep file.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "io/batch_summary.h"
+#include "sim/batch.h"
+
+static const char usage[] = "relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]";
+
+static void progress(void *ctx, const rs_batch_counts *c)
+{
+    (void)ctx;
+    if (!isatty(STDERR_FILENO))
+        return;
+    const long fresh = c->done - c->skipped, left = c->total - c->done;
+    const double rate = c->wall_s > 0 ? fresh / c->wall_s : 0.0;
+    fprintf(stderr, "\r  runs %ld / %ld, failures %ld, %.2f runs/s, ETA %.0f s   ", c->done,
+            c->total, c->contract_failed + c->bad_input + c->crashed, rate,
+            rate > 0 ? left / rate : 0.0);
+    if (left == 0)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+static void print_table(const rs_sweep *sw, const rs_batch_summary *s, const rs_batch_counts *c)
+{
+    printf("batch %s: %ld runs of %s", sw->path, s->runs, sw->scenario);
+    printf(" (%ld run now, %ld resumed, %.1f s)\n\n", c->done - c->skipped, c->skipped, c->wall_s);
+    for (int k = 0; k < sw->nkeys; k++) {
+        printf("  %-24s %6s %8s %8s   %-28s\n", sw->keys[k].name, "runs", "passed", "failed",
+               "worst shadow |NLP - Lemke|");
+        for (int g = 0; g < s->ngroups[k]; g++) {
+            const rs_batch_group *gr = &s->groups[k][g];
+            char worst[64] = "-";
+            if (gr->worst_column[0])
+                snprintf(worst, sizeof worst, "%.3e (%s)", gr->worst, gr->worst_column);
+            printf("  %-24.9g %6ld %8ld %8ld   %-28s\n", gr->value, gr->runs, gr->passed,
+                   gr->runs - gr->passed, worst);
+        }
+        if (sw->keys[k].nvalues > RS_BATCH_MAX_GROUP_VALUES)
+            printf("  (first %d values shown; all in results.csv)\n", RS_BATCH_MAX_GROUP_VALUES);
+        printf("\n");
+    }
+    printf("  passed %ld, contract failed %ld, bad input %ld, crashed %ld\n", s->passed,
+           s->contract_failed, s->bad_input, s->crashed);
+}
+
+int rs_cmd_batch(int argc, char **argv)
+{
+    rs_batch_options o = {1, NULL, 0, 0, 1};
+    const char *sweep_path = NULL;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        long n;
+        if (strcmp(a, "-j") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) || !rs_cli_parse_long("-j", v, 1, 256, &n))
+                return RS_EXIT_USAGE;
+            o.jobs = (int)n;
+        } else if (strcmp(a, "-o") == 0) {
+            if (!(o.out_dir = rs_cli_option_value(argc, argv, &i)))
+                return RS_EXIT_USAGE;
+        } else if (strcmp(a, "--resume") == 0) {
+            o.resume = 1;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--shard") == 0) {
+            int si, sn, used = 0;
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return RS_EXIT_USAGE;
+            if (sscanf(v, "%d/%d%n", &si, &sn, &used) != 2 || v[used] != '\0' || sn < 1 ||
+                si < 0 || si >= sn)
+                return rs_cli_usage_error("--shard: expected I/N with 0 <= I < N, got '%s'", v);
+            o.shard_index = si;
+            o.shard_count = sn;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return rs_cli_usage_error("batch: unknown option '%s' (usage: %s)", a, usage);
+        } else if (sweep_path) {
+            return rs_cli_usage_error("batch: one SWEEP expected, got '%s' and '%s'", sweep_path, a);
+        } else {
+            sweep_path = a;
+        }
+    }
+    if (!sweep_path)
+        return rs_cli_usage_error("batch: missing SWEEP (usage: %s)", usage);
+    static rs_sweep sw;
+    rs_error_detail d;
+    if (rs_sweep_load(sweep_path, &sw, &d) != RS_OK)
+        return rs_cli_usage_error("%s", d.message);
+    char dir[1024];
+    if (!o.out_dir) {
+        const char *base = strrchr(sweep_path, '/');
+        base = base ? base + 1 : sweep_path;
+        const char *dot = strrchr(base, '.');
+        snprintf(dir, sizeof dir, "out/%.*s", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
+        o.out_dir = dir;
+    }
+    rs_batch_counts c;
+    if (rs_batch_run(&sw, &o, quiet ? NULL : progress, NULL, &c, &d) != RS_OK) {
+        rs_sweep_free(&sw);
+        return rs_cli_usage_error("batch: %s", d.message);
+    }
+    static rs_batch_summary s;
+    const rs_error err = rs_batch_summarize(o.out_dir, &sw, &s, &d);
+    if (err == RS_OK && !quiet) {
+        print_table(&sw, &s, &c);
+        printf("\n  wrote %s/{results.jsonl, results.csv, summary.json}\n", o.out_dir);
+    }
+    rs_sweep_free(&sw);
+    if (err != RS_OK)
+        return rs_cli_usage_error("batch: %s", d.message);
+    return s.passed == s.runs ? RS_EXIT_OK : RS_EXIT_FAILED;
+}

@@ -1,0 +1,213 @@
+/* sweep.c: reading sweep files and numbering their runs (see sweep.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/sweep.h"
+#include "core/detail.h"
+#include "core/rng.h"
+#include "io/ini_entries.h"
+#include "io/scenario.h"
+
+#define MAX_ENTRIES 64
+
+void rs_sweep_free(rs_sweep *sw)
+{
+    if (!sw)
+        return;
+    for (int k = 0; k < sw->nkeys; k++) {
+        free(sw->keys[k].values);
+        sw->keys[k].values = NULL;
+    }
+    sw->nkeys = 0;
+}
+
+/* Parse "a, b, c", "lo .. hi / n" or "random lo .. hi / n seed s" into key->values. */
+static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t why_len)
+{
+    double lo, hi;
+    int n = 0, used = 0;
+    unsigned long long seed = 0;
+    if (sscanf(text, " random %lf .. %lf / %d seed %llu %n", &lo, &hi, &n, &seed, &used) == 4 &&
+        text[used] == '\0') {
+        if (!isfinite(lo) || !isfinite(hi) || lo > hi || n < 1 || n > RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, "random: need finite lo <= hi and 1 <= n <= %d", RS_SWEEP_MAX_VALUES);
+            return 0;
+        }
+        key->values = malloc(sizeof(double) * (size_t)n);
+        if (!key->values)
+            return 0;
+        rs_rng rng;
+        rs_rng_seed(&rng, (uint64_t)seed);
+        for (int i = 0; i < n; i++)
+            key->values[i] = rs_rng_range(&rng, lo, hi);
+        key->nvalues = n;
+        return 1;
+    }
+    used = 0;
+    if (sscanf(text, " %lf .. %lf / %d %n", &lo, &hi, &n, &used) == 3 && text[used] == '\0') {
+        if (!isfinite(lo) || !isfinite(hi) || n < 1 || n > RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, "range: need finite ends and 1 <= n <= %d", RS_SWEEP_MAX_VALUES);
+            return 0;
+        }
+        key->values = malloc(sizeof(double) * (size_t)n);
+        if (!key->values)
+            return 0;
+        for (int i = 0; i < n; i++)
+            key->values[i] = n == 1 ? lo : lo + (hi - lo) * i / (n - 1);
+        key->nvalues = n;
+        return 1;
+    }
+    /* an explicit list */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
+    if (!key->values)
+        return 0;
+    n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *end;
+        const double v = strtod(tok, &end);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (end == tok || *end != '\0' || !isfinite(v) || n >= RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, "expected a list 'a, b, c', a range 'lo .. hi / n' or "
+                                   "'random lo .. hi / n seed s'");
+            return 0;
+        }
+        key->values[n++] = v;
+    }
+    key->nvalues = n;
+    if (n == 0)
+        snprintf(why, why_len, "no values");
+    return n > 0;
+}
+
+static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_error_detail *detail)
+{
+    const char *path = sw->path;
+    int have_scenario = 0;
+    for (int i = 0; i < count; i++, e++) {
+        if (strcmp(e->section, "sweep") == 0) {
+            if (strcmp(e->key, "scenario") == 0) {
+                /* relative to the sweep file's directory */
+                const char *slash = strrchr(path, '/');
+                if (e->value[0] == '/' || !slash)
+                    snprintf(sw->scenario, sizeof sw->scenario, "%s", e->value);
+                else
+                    snprintf(sw->scenario, sizeof sw->scenario, "%.*s/%s", (int)(slash - path),
+                             path, e->value);
+                have_scenario = 1;
+            } else if (strcmp(e->key, "combine") == 0) {
+                if (strcmp(e->value, "product") && strcmp(e->value, "zip"))
+                    return rs_detail_set(detail, RS_ERR_PARSE,
+                                         "%s:%d: sweep.combine: '%s' is not one of: product, zip",
+                                         path, e->line, e->value);
+                sw->zip = strcmp(e->value, "zip") == 0;
+            } else {
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: sweep.%s: unknown key (expected scenario, combine)",
+                                     path, e->line, e->key);
+            }
+        } else if (strcmp(e->section, "vary") == 0) {
+            if (sw->nkeys >= RS_SWEEP_MAX_KEYS)
+                return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: more than %d varied keys",
+                                     path, e->line, RS_SWEEP_MAX_KEYS);
+            if (!strchr(e->key, '.'))
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: vary.%s: expected a scenario key section.key "
+                                     "(e.g. model.mu)", path, e->line, e->key);
+            rs_sweep_key *k = &sw->keys[sw->nkeys];
+            snprintf(k->name, sizeof k->name, "%s", e->key);
+            char why[160] = "out of memory";
+            if (!parse_values(e->value, k, why, sizeof why)) {
+                free(k->values);
+                k->values = NULL;
+                return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: vary.%s: %s, got '%s'", path,
+                                     e->line, e->key, why, e->value);
+            }
+            sw->nkeys++;
+        } else {
+            return rs_detail_set(detail, RS_ERR_PARSE,
+                                 "%s:%d: %s.%s: unknown section [%s] (expected sweep, vary)", path,
+                                 e->line, e->section, e->key, e->section);
+        }
+    }
+    if (!have_scenario)
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s: sweep.scenario: missing", path);
+    if (sw->nkeys == 0)
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s: [vary]: no key to vary", path);
+    sw->nruns = sw->zip ? sw->keys[0].nvalues : 1;
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (sw->zip && sw->keys[k].nvalues != sw->keys[0].nvalues)
+            return rs_detail_set(detail, RS_ERR_PARSE,
+                                 "%s: vary.%s: combine = zip needs equal counts (%d here, %d for %s)",
+                                 path, sw->keys[k].name, sw->keys[k].nvalues, sw->keys[0].nvalues,
+                                 sw->keys[0].name);
+        if (!sw->zip) {
+            sw->nruns *= sw->keys[k].nvalues;
+            if (sw->nruns > RS_SWEEP_MAX_RUNS)
+                return rs_detail_set(detail, RS_ERR_PARSE, "%s: more than %d runs", path,
+                                     RS_SWEEP_MAX_RUNS);
+        }
+    }
+    return RS_OK;
+}
+
+rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    if (!path || !out)
+        return RS_ERR_NULL_ARG;
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    rs_ini_entry entries[MAX_ENTRIES];
+    int count = 0;
+    rs_error err = rs_ini_read_entries(path, entries, MAX_ENTRIES, &count, detail);
+    if (err == RS_OK)
+        err = interpret(out, entries, count, detail);
+    if (err == RS_OK) {
+        /* The base scenario must load, and every varied key must be one of its keys (checked
+         * with the key's first value). Values out of range are failures of their runs, recorded
+         * by the batch, not errors of the sweep. */
+        static rs_scenario sc;
+        rs_error_detail d;
+        err = rs_scenario_load(out->scenario, NULL, 0, &sc, &d);
+        if (err != RS_OK)
+            rs_detail_set(detail, err, "%s: sweep.scenario: %s", path, d.message);
+        for (int k = 0; err == RS_OK && k < out->nkeys; k++) {
+            char one[128];
+            snprintf(one, sizeof one, "%.90s=%.17g", out->keys[k].name, out->keys[k].values[0]);
+            const char *set = one;
+            if (rs_scenario_load(out->scenario, &set, 1, &sc, &d) != RS_OK && strstr(d.message, "unknown"))
+                err = rs_detail_set(detail, RS_ERR_PARSE, "%s: vary.%s: %s", path,
+                                    out->keys[k].name, d.message);
+        }
+    }
+    if (err != RS_OK)
+        rs_sweep_free(out);
+    return err;
+}
+
+void rs_sweep_run_values(const rs_sweep *sw, long run, double *values)
+{
+    if (sw->zip) {
+        for (int k = 0; k < sw->nkeys; k++)
+            values[k] = sw->keys[k].values[run];
+        return;
+    }
+    for (int k = sw->nkeys - 1; k >= 0; k--) { /* the last key varies fastest */
+        const int n = sw->keys[k].nvalues;
+        values[k] = sw->keys[k].values[run % n];
+        run /= n;
+    }
+}
+
+void rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
+{
+    double v[RS_SWEEP_MAX_KEYS];
+    rs_sweep_run_values(sw, run, v);
+    for (int k = 0; k < sw->nkeys; k++)
+        snprintf(buf[k], 128, "%.90s=%.17g", sw->keys[k].name, v[k]);
+}

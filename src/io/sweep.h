@@ -1,0 +1,50 @@
+/*
+ * sweep.h (internal): a sweep file (INI) names a base scenario and the keys to vary; the set of
+ * runs is their product (or, with combine = zip, their element-wise pairing).
+ *
+ *   [sweep]
+ *   scenario = point2d_friction.ini       (relative to the sweep file's directory)
+ *   combine = product | zip               (default product)
+ *   [vary]
+ *   model.mu = 0.05, 0.1, 0.2             an explicit list
+ *   initial.xd = 0.5 .. 2 / 4             a range: 4 values from 0.5 to 2 inclusive
+ *   model.m = random 5 .. 20 / 3 seed 7   3 seeded uniform samples in [5, 20)
+ *
+ * Run i is numbered in the order of the product with the first key varying slowest; its
+ * overrides are "section.key=value" strings with values printed exactly (%.17g).
+ */
+#ifndef RS_IO_SWEEP_H
+#define RS_IO_SWEEP_H
+
+#include "relaxsim/error.h"
+
+#define RS_SWEEP_MAX_KEYS 8
+#define RS_SWEEP_MAX_VALUES 10000
+#define RS_SWEEP_MAX_RUNS 10000000
+
+typedef struct rs_sweep_key {
+    char name[96];        /* section.key */
+    int nvalues;
+    double *values;       /* owned */
+} rs_sweep_key;
+
+typedef struct rs_sweep {
+    char path[512];
+    char scenario[1024];  /* resolved path of the base scenario */
+    int zip;              /* 1: combine = zip */
+    int nkeys;
+    rs_sweep_key keys[RS_SWEEP_MAX_KEYS];
+    long nruns;
+} rs_sweep;
+
+/* Read a sweep file; errors name file:line and key. The base scenario is checked to load. */
+rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail);
+void rs_sweep_free(rs_sweep *sweep);
+
+/* The values of run i, one per key, into values[nkeys]. */
+void rs_sweep_run_values(const rs_sweep *sweep, long run, double *values);
+
+/* Override strings of run i: "section.key=value", written into buf (nkeys * 128 bytes). */
+void rs_sweep_run_overrides(const rs_sweep *sweep, long run, char (*buf)[128]);
+
+#endif

@@ -1,0 +1,389 @@
+/* batch.c: the runs of a sweep in worker processes (see batch.h). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/batch.h"
+#include "core/detail.h"
+#include "core/timer.h"
+#include "io/output.h"
+#include "sim/compare.h"
+
+#define MAX_JOBS 256
+
+/* ---- one run ------------------------------------------------------------------------------- */
+
+static void add_params(cJSON *o, const rs_sweep *sw, long run)
+{
+    double v[RS_SWEEP_MAX_KEYS];
+    rs_sweep_run_values(sw, run, v);
+    cJSON *p = cJSON_AddObjectToObject(o, "params");
+    for (int k = 0; k < sw->nkeys; k++)
+        cJSON_AddNumberToObject(p, sw->keys[k].name, v[k]);
+}
+
+char *rs_batch_run_line(const rs_sweep *sw, long run)
+{
+    const double t0 = rs_wall_seconds();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "run", (double)run);
+    add_params(o, sw, run);
+    char sets[RS_SWEEP_MAX_KEYS][128];
+    const char *ptrs[RS_SWEEP_MAX_KEYS];
+    rs_sweep_run_overrides(sw, run, sets);
+    for (int k = 0; k < sw->nkeys; k++)
+        ptrs[k] = sets[k];
+    static rs_scenario sc;
+    rs_error_detail d;
+    rs_compare_result r;
+    rs_error err = rs_scenario_load(sw->scenario, ptrs, sw->nkeys, &sc, &d);
+    if (err != RS_OK) {
+        cJSON_AddStringToObject(o, "outcome", "bad_input");
+        cJSON_AddStringToObject(o, "reason", d.message);
+    } else if ((err = rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r)) != RS_OK) {
+        cJSON_AddStringToObject(o, "outcome", "bad_input");
+        cJSON_AddStringToObject(o, "reason", rs_error_string(err));
+    } else {
+        cJSON_AddStringToObject(o, "outcome", r.contract_passed ? "passed" : "contract_failed");
+        cJSON *failed = cJSON_AddArrayToObject(o, "failed_checks");
+        for (int i = 0; i < r.nchecks; i++)
+            if (!r.checks[i].passed) {
+                char text[256];
+                snprintf(text, sizeof text, "%s (%s: actual %.9g)", r.checks[i].check->text,
+                         r.checks[i].which, r.checks[i].actual);
+                cJSON_AddItemToArray(failed, cJSON_CreateString(text));
+            }
+        cJSON_AddNumberToObject(o, "nlp_failed_steps", r.nlp.failed_steps);
+        cJSON_AddNumberToObject(o, "lemke_failed_steps", r.lemke.failed_steps + r.shadow_failed_steps);
+        cJSON_AddNumberToObject(o, "mode_agreement", r.mode_agreement);
+        cJSON_AddNumberToObject(o, "nlp_iterations_mean", r.nlp.iterations_mean);
+        cJSON *worst = cJSON_AddObjectToObject(o, "shadow_max_abs");
+        for (int c = 0; c < r.ncol; c++)
+            cJSON_AddNumberToObject(worst, r.col_names[c], r.shadow_max_abs[c]);
+        cJSON *fin = cJSON_AddObjectToObject(o, "final_nlp");
+        for (int c = 0; c < r.ncol; c++)
+            cJSON_AddNumberToObject(fin, r.col_names[c], r.nlp.final[c]);
+        rs_compare_free(&r);
+    }
+    cJSON_AddNumberToObject(o, "time_s", rs_wall_seconds() - t0);
+    char *line = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return line;
+}
+
+/* ---- worker processes ---------------------------------------------------------------------- */
+
+typedef struct worker {
+    pid_t pid;
+    int task_fd;    /* parent writes run numbers */
+    int result_fd;  /* parent reads length-prefixed lines */
+    long run;       /* the run it works on, -1 when idle */
+} worker;
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        const ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return 0;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 1;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len > 0) {
+        const ssize_t r = read(fd, p, len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        p += r;
+        len -= (size_t)r;
+    }
+    return 1;
+}
+
+/* The worker's loop: a run number in, its result line out, until the task pipe closes. */
+static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
+{
+    int64_t run;
+    while (read_all(task_fd, &run, sizeof run)) {
+        char *line = rs_batch_run_line(sw, (long)run);
+        const uint32_t len = line ? (uint32_t)strlen(line) : 0;
+        const int ok = write_all(result_fd, &len, sizeof len) && write_all(result_fd, line, len);
+        free(line);
+        if (!ok)
+            break;
+    }
+    _exit(0); /* a forked worker ends here; it never returns into the caller's code */
+}
+
+/* Start a worker; it closes every descriptor of the parent's that is not its own. */
+static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall, int results_fd)
+{
+    int task[2], result[2];
+    if (pipe(task) != 0)
+        return 0;
+    if (pipe(result) != 0) {
+        close(task[0]);
+        close(task[1]);
+        return 0;
+    }
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(task[0]);
+        close(task[1]);
+        close(result[0]);
+        close(result[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        for (int i = 0; i < nall; i++) /* the other workers' pipes are not this worker's */
+            if (all[i].pid > 0) {
+                close(all[i].task_fd);
+                close(all[i].result_fd);
+            }
+        close(results_fd);
+        close(task[1]);
+        close(result[0]);
+        worker_main(sw, task[0], result[1]);
+    }
+    close(task[0]);
+    close(result[1]);
+    w->pid = pid;
+    w->task_fd = task[1];
+    w->result_fd = result[0];
+    w->run = -1;
+    return 1;
+}
+
+static void retire(worker *w)
+{
+    close(w->task_fd);
+    close(w->result_fd);
+    waitpid(w->pid, NULL, 0);
+    w->pid = -1;
+}
+
+/* ---- resume --------------------------------------------------------------------------------- */
+
+/* Mark the runs already in results.jsonl; drop a torn last line. */
+static rs_error scan_results(const char *path, unsigned char *done, long nruns, rs_batch_counts *c,
+                             rs_error_detail *detail)
+{
+    FILE *f = fopen(path, "r+");
+    if (!f)
+        return errno == ENOENT ? RS_OK
+                               : rs_detail_set(detail, RS_ERR_IO, "%s: %s", path, strerror(errno));
+    static char line[1 << 16];
+    long good_end = 0;
+    for (;;) {
+        if (!fgets(line, sizeof line, f))
+            break;
+        const size_t len = strlen(line);
+        if (len == 0 || line[len - 1] != '\n')
+            break; /* torn: no newline */
+        cJSON *o = cJSON_Parse(line);
+        const cJSON *run = cJSON_GetObjectItem(o, "run");
+        const cJSON *outcome = cJSON_GetObjectItem(o, "outcome");
+        if (!cJSON_IsNumber(run) || !cJSON_IsString(outcome)) {
+            cJSON_Delete(o);
+            break;
+        }
+        const long r = (long)run->valuedouble;
+        if (r >= 0 && r < nruns && !done[r]) {
+            done[r] = 1;
+            c->skipped++;
+            c->passed += strcmp(outcome->valuestring, "passed") == 0;
+            c->contract_failed += strcmp(outcome->valuestring, "contract_failed") == 0;
+            c->bad_input += strcmp(outcome->valuestring, "bad_input") == 0;
+            c->crashed += strcmp(outcome->valuestring, "crashed") == 0;
+        }
+        cJSON_Delete(o);
+        good_end = ftell(f);
+    }
+    fclose(f);
+    if (truncate(path, good_end) != 0)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot drop a torn line: %s", path,
+                             strerror(errno));
+    return RS_OK;
+}
+
+/* ---- the batch ------------------------------------------------------------------------------ */
+
+static void count_outcome(rs_batch_counts *c, const char *line)
+{
+    c->done++;
+    if (strstr(line, "\"outcome\":\"passed\""))
+        c->passed++;
+    else if (strstr(line, "\"outcome\":\"contract_failed\""))
+        c->contract_failed++;
+    else if (strstr(line, "\"outcome\":\"bad_input\""))
+        c->bad_input++;
+    else
+        c->crashed++;
+}
+
+static int append_line(int fd, const char *line)
+{
+    /* one write() of the whole line, newline included */
+    const size_t len = strlen(line);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return 0;
+    memcpy(buf, line, len);
+    buf[len] = '\n';
+    const int ok = write_all(fd, buf, len + 1);
+    free(buf);
+    return ok;
+}
+
+static char *crashed_line(const rs_sweep *sw, long run, int status)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "run", (double)run);
+    add_params(o, sw, run);
+    cJSON_AddStringToObject(o, "outcome", "crashed");
+    char why[96];
+    if (WIFSIGNALED(status))
+        snprintf(why, sizeof why, "the worker was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(why, sizeof why, "the worker exited with status %d", WEXITSTATUS(status));
+    cJSON_AddStringToObject(o, "reason", why);
+    char *line = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return line;
+}
+
+rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_progress_fn progress,
+                      void *progress_ctx, rs_batch_counts *counts, rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    if (!sw || !o || !counts || !o->out_dir)
+        return RS_ERR_NULL_ARG;
+    if (o->jobs < 1 || o->jobs > MAX_JOBS || o->shard_count < 1 || o->shard_index < 0 ||
+        o->shard_index >= o->shard_count)
+        return RS_ERR_BAD_ARG;
+    const double t0 = rs_wall_seconds();
+    memset(counts, 0, sizeof *counts);
+    rs_error err = rs_make_directory(o->out_dir, detail);
+    if (err != RS_OK)
+        return err;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/results.jsonl", o->out_dir);
+    unsigned char *done = calloc((size_t)sw->nruns, 1);
+    if (!done)
+        return RS_ERR_NOMEM;
+    if (o->resume)
+        err = scan_results(path, done, sw->nruns, counts, detail);
+    const int fd = err == RS_OK ? open(path, O_WRONLY | O_CREAT | O_APPEND | (o->resume ? 0 : O_TRUNC), 0666) : -1;
+    if (err == RS_OK && fd < 0)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    if (err != RS_OK) {
+        free(done);
+        return err;
+    }
+    counts->done = counts->skipped;
+    /* the runs of this shard that remain */
+    long next = o->shard_index;
+    for (long r = o->shard_index; r < sw->nruns; r += o->shard_count)
+        counts->total++;
+    worker ws[MAX_JOBS];
+    for (int i = 0; i < o->jobs; i++)
+        ws[i].pid = -1;
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a dead worker is an EOF, not a signal */
+    int alive = 0;
+    for (int i = 0; i < o->jobs; i++)
+        alive += spawn(sw, &ws[i], ws, o->jobs, fd);
+    if (alive == 0)
+        err = rs_detail_set(detail, RS_ERR_IO, "cannot start worker processes: %s", strerror(errno));
+    struct pollfd pfd[MAX_JOBS];
+    while (err == RS_OK) {
+        /* give every idle worker the next run that is not done yet */
+        for (int i = 0; i < o->jobs; i++) {
+            if (ws[i].pid <= 0 || ws[i].run >= 0)
+                continue;
+            while (next < sw->nruns && done[next])
+                next += o->shard_count;
+            if (next >= sw->nruns)
+                break;
+            const int64_t r = next;
+            if (write_all(ws[i].task_fd, &r, sizeof r)) {
+                ws[i].run = next;
+                done[next] = 1; /* handed out */
+                next += o->shard_count;
+            }
+        }
+        int busy = 0;
+        for (int i = 0; i < o->jobs; i++) {
+            pfd[i].fd = ws[i].pid > 0 && ws[i].run >= 0 ? ws[i].result_fd : -1;
+            pfd[i].events = POLLIN;
+            pfd[i].revents = 0;
+            busy += pfd[i].fd >= 0;
+        }
+        if (busy == 0)
+            break;
+        if (poll(pfd, (nfds_t)o->jobs, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            err = rs_detail_set(detail, RS_ERR_IO, "poll: %s", strerror(errno));
+            break;
+        }
+        for (int i = 0; i < o->jobs && err == RS_OK; i++) {
+            if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            uint32_t len = 0;
+            char *line = NULL;
+            if (read_all(ws[i].result_fd, &len, sizeof len) && (line = malloc((size_t)len + 1)) &&
+                read_all(ws[i].result_fd, line, len)) {
+                line[len] = '\0';
+            } else { /* the worker died: record its run, start another worker */
+                free(line);
+                int status = 0;
+                close(ws[i].task_fd);
+                close(ws[i].result_fd);
+                waitpid(ws[i].pid, &status, 0);
+                ws[i].pid = -1;
+                line = crashed_line(sw, ws[i].run, status);
+                spawn(sw, &ws[i], ws, o->jobs, fd);
+            }
+            if (!line || !append_line(fd, line))
+                err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+            else
+                count_outcome(counts, line);
+            free(line);
+            if (ws[i].pid > 0)
+                ws[i].run = -1;
+            counts->wall_s = rs_wall_seconds() - t0;
+            if (progress)
+                progress(progress_ctx, counts);
+        }
+    }
+    for (int i = 0; i < o->jobs; i++)
+        if (ws[i].pid > 0)
+            retire(&ws[i]);
+    signal(SIGPIPE, old_pipe);
+    if (close(fd) != 0 && err == RS_OK)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+    free(done);
+    counts->wall_s = rs_wall_seconds() - t0;
+    return err;
+}

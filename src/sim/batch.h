@@ -1,0 +1,46 @@
+/*
+ * batch.h (internal): the runs of a sweep, each one `compare` of one parameter combination with
+ * its contract, executed in worker processes (IPOPT and MUMPS are not thread-safe, and a run
+ * that crashes must not take the batch down).
+ *
+ * The parent hands run numbers to idle workers (dynamic scheduling) and appends every finished
+ * run to DIR/results.jsonl as ONE write() of one complete line on an O_APPEND descriptor: a write
+ * to a regular file is not interrupted by signals, so a batch killed at any moment (SIGKILL
+ * included) leaves only whole lines; --resume also drops a torn last line should one exist
+ * (a full disk, say). A worker that dies is replaced and its run recorded as "crashed".
+ */
+#ifndef RS_SIM_BATCH_H
+#define RS_SIM_BATCH_H
+
+#include "io/sweep.h"
+
+typedef struct rs_batch_options {
+    int jobs;              /* worker processes, 1..256 */
+    const char *out_dir;   /* created if missing */
+    int resume;            /* skip runs already in results.jsonl */
+    int shard_index;       /* this shard, 0..shard_count-1: runs i with i % shard_count == index */
+    int shard_count;       /* >= 1 */
+} rs_batch_options;
+
+typedef struct rs_batch_counts {
+    long total;            /* runs in this shard */
+    long skipped;          /* already complete (--resume) */
+    long done;             /* finished now or before */
+    long passed;           /* contract passed */
+    long contract_failed;
+    long bad_input;        /* the parameter combination is invalid (e.g. dt = -1) */
+    long crashed;          /* the worker died */
+    double wall_s;
+} rs_batch_counts;
+
+typedef void (*rs_batch_progress_fn)(void *ctx, const rs_batch_counts *counts);
+
+rs_error rs_batch_run(const rs_sweep *sweep, const rs_batch_options *options,
+                      rs_batch_progress_fn progress, void *progress_ctx, rs_batch_counts *counts,
+                      rs_error_detail *detail);
+
+/* The result line of one run (JSON, no trailing newline), computed in the calling process.
+ * Caller frees. Exposed for tests: a line depends only on (sweep, run), apart from time_s. */
+char *rs_batch_run_line(const rs_sweep *sweep, long run);
+
+#endif
