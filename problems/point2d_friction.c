@@ -81,6 +81,17 @@ static double force_scale(const double *p)
 
 /* ---- NLP ------------------------------------------------------------------------------------ */
 
+/* The next state from the forces by the integrator (D1)-(D4). */
+static void integrate(const rs_step_data *d, const double *forces, double *state_next)
+{
+    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt;
+    state_next[S_XD] = s[S_XD] + dt * (u[U_X] + forces[F_X]) / p[P_M];
+    state_next[S_ZD] = s[S_ZD] + dt * ((u[U_Z] + forces[F_Z]) / p[P_M] - p[P_G]);
+    state_next[S_X] = s[S_X] + dt * state_next[S_XD];
+    state_next[S_Z] = s[S_Z] + dt * state_next[S_ZD];
+}
+
+
 static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
 {
     (void)ctx;
@@ -208,21 +219,43 @@ static void nlp_describe(rs_nlp_problem *p)
     p->eval_hess = nlp_hess;
 }
 
-/* Attempt 0 is the post's guess: X' = X_k, forces, slacks and lambda zero. A retry starts from
- * the free-flight prediction with the mass resting on the ground (fz = m g). */
+/*
+ * Starting points. Attempt 0 is the post's guess: X' = X_k, forces, slacks and lambda zero.
+ * Retries are cold starts from elsewhere:
+ *   attempt 1, a physical predictor: the free flight, stopped on the ground by the normal force
+ *     that (D2), (D4) need for z' = 0 when the flight would penetrate; then Coulomb's law on the
+ *     sideways velocity (full friction against it if that cannot stop it, else just enough);
+ *   attempt 2 and later: the mass resting on the ground (fz = m g).
+ * These are only starting points: the NLP must still converge and pass its certificate.
+ */
 static void nlp_guess(const rs_step_data *d, int attempt, double *x0)
 {
-    const double *s = d->state;
+    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt, m = p[P_M];
     for (int j = 0; j < NV; j++)
         x0[j] = 0.0;
     x0[V_X] = s[S_X];
     x0[V_Z] = s[S_Z];
     x0[V_XD] = s[S_XD];
     x0[V_ZD] = s[S_ZD];
-    if (attempt > 0) {
-        x0[V_X] = s[S_X] + d->dt * s[S_XD];
-        x0[V_Z] = fmax(0.0, s[S_Z] + d->dt * s[S_ZD]);
-        x0[V_FZ] = d->params[P_M] * d->params[P_G];
+    if (attempt == 1) {
+        const double zd_free = s[S_ZD] + dt * (u[U_Z] / m - p[P_G]);
+        const double fz = s[S_Z] + dt * zd_free < 0.0 ? m * (-s[S_Z] / dt - zd_free) / dt : 0.0;
+        const double xd_free = s[S_XD] + dt * u[U_X] / m, slip_stop = dt * p[P_MU] * fz / m;
+        const double fx = fabs(xd_free) > slip_stop ? -p[P_MU] * fz * (xd_free > 0 ? 1.0 : -1.0)
+                                                    : -m * xd_free / dt;
+        const double forces[2] = {fx, fz};
+        double next[NSTATE];
+        integrate(d, forces, next);
+        for (int i = 0; i < NSTATE; i++)
+            x0[i] = next[i];
+        x0[V_Z] = fmax(0.0, x0[V_Z]);
+        x0[V_FX] = fx;
+        x0[V_FZ] = fz;
+        x0[V_LAM] = fabs(next[S_XD]);
+    } else if (attempt > 1) {
+        x0[V_X] = s[S_X] + dt * s[S_XD];
+        x0[V_Z] = fmax(0.0, s[S_Z] + dt * s[S_ZD]);
+        x0[V_FZ] = m * p[P_G];
         x0[V_S1] = x0[V_S2] = 1.0;
         x0[V_LAM] = fabs(s[S_XD]);
     }
@@ -257,16 +290,6 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
     q[1] = xd_free;
     q[2] = -xd_free;
     q[3] = 0.0;
-}
-
-/* The next state from the forces by the integrator (D1)-(D4). */
-static void integrate(const rs_step_data *d, const double *forces, double *state_next)
-{
-    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt;
-    state_next[S_XD] = s[S_XD] + dt * (u[U_X] + forces[F_X]) / p[P_M];
-    state_next[S_ZD] = s[S_ZD] + dt * ((u[U_Z] + forces[F_Z]) / p[P_M] - p[P_G]);
-    state_next[S_X] = s[S_X] + dt * state_next[S_XD];
-    state_next[S_Z] = s[S_Z] + dt * state_next[S_ZD];
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w,

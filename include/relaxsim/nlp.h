@@ -56,8 +56,8 @@ typedef struct rs_nlp_settings {
                                  (warm_start_init_point). Default 1. */
     double mu_init;         /**< IPOPT mu_init for warm-started solves; cold solves use IPOPT's
                                  default 0.1. Range (0, 1]. Default 1e-9. */
-    int retries;            /**< after a failed step: this many cold restarts from a
-                                 different initial guess. Range [0, 5]. Default 1. */
+    int retries;            /**< after a failed step: this many cold restarts, each from
+                                 another initial guess of the model. Range [0, 5]. Default 2. */
     double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as
                                  solved. Range (0, 1). Default 1e-6. */
 } rs_nlp_settings;

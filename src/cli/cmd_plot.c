@@ -3,7 +3,9 @@
  * PNG files with gnuplot: positions.png, velocities.png, forces.png (both backends overlaid:
  * NLP solid, Lemke dashed) and differences.png (per-step |NLP - Lemke| on a log scale, with failed
  * steps and mode mismatches marked). The gnuplot script is kept as DIR/plot.gp.
- * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage or a directory without a comparison.
+ * For a batch directory (relaxsim batch -o DIR): batch_K.png, the worst per-step difference of
+ * each run against the K-th varied key.
+ * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage or a directory without results.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -61,6 +63,56 @@ static void plot_group(FILE *g, const rs_model *m, const char *png, const char *
     fputc('\n', g);
 }
 
+/* A batch: the worst shadow difference of each run against each varied key (results.csv:
+ * run, the keys, outcome, nlp_failed_steps, mode_agreement, then one shadow_max_abs column per
+ * state and force column). */
+static int plot_batch(const char *dir, const cJSON *summary)
+{
+    const cJSON *keys = cJSON_GetObjectItem(summary, "keys");
+    char path[1200], header[4096] = "";
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *csv = fopen(path, "r");
+    if (!csv || !fgets(header, sizeof header, csv)) {
+        if (csv)
+            fclose(csv);
+        return rs_cli_usage_error("plot: %s: cannot read", path);
+    }
+    fclose(csv);
+    int ncols = 1;
+    for (const char *p = header; *p; p++)
+        ncols += *p == ',';
+    const int nkeys = cJSON_GetArraySize(keys), first_diff = 1 + nkeys + 3 + 1; /* 1-based */
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    FILE *g = fopen(path, "w");
+    if (!g)
+        return rs_cli_usage_error("plot: %s: cannot write", path);
+    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
+               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
+               "set termoption noenhanced\nset grid\nset key outside right\nset logscale y\n"
+               "set format y '%%.0e'\nset ylabel 'worst per-step |NLP - Lemke| (floor 1e-17)'\n");
+    int k = 0;
+    for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next, k++) {
+        fprintf(g, "set output 'batch_%d.png'\nset title 'worst shadow difference against %s'\n"
+                   "set xlabel '%s'\nplot ", k, key->valuestring, key->valuestring);
+        for (int c = first_diff; c <= ncols; c++)
+            fprintf(g, "%s'results.csv' every ::1 using %d:($%d > 1e-17 ? $%d : 1e-17) with points "
+                       "pt 7 title columnheader(%d)", c > first_diff ? ", \\\n     " : "", 2 + k, c,
+                    c, c);
+        if (first_diff > ncols)
+            fprintf(g, "NaN notitle");
+        fputc('\n', g);
+    }
+    fclose(g);
+    char cmd[2600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+        return RS_EXIT_FAILED;
+    }
+    printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)\n", dir, nkeys - 1);
+    return RS_EXIT_OK;
+}
+
 int rs_cmd_plot(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-')
@@ -74,12 +126,21 @@ int rs_cmd_plot(int argc, char **argv)
     char *text = read_text(path);
     cJSON *summary = text ? cJSON_Parse(text) : NULL;
     free(text);
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
+    }
+    if (cJSON_GetObjectItem(summary, "sweep")) {
+        const int code = plot_batch(dir, summary);
+        cJSON_Delete(summary);
+        return code;
+    }
     const cJSON *name = cJSON_GetObjectItem(summary, "model");
     const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
     if (!m || !cJSON_GetObjectItem(summary, "shadow")) {
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
-                                  "relaxsim compare)", dir);
+                                  "relaxsim compare or relaxsim batch)", dir);
     }
     cJSON_Delete(summary);
     snprintf(path, sizeof path, "%s/plot.gp", dir);
@@ -110,8 +171,6 @@ int rs_cmd_plot(int argc, char **argv)
     fclose(g);
     char cmd[2600];
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-        return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
     if (system(cmd) != 0) {
         fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
         return RS_EXIT_FAILED;

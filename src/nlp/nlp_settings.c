@@ -35,7 +35,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
     s->penalty_weight = 1.0;
     s->warm_start = 1;
     s->mu_init = 1e-9;
-    s->retries = 1;
+    s->retries = 2;
     s->cert_tol = 1e-6;
 }
 
