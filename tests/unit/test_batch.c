@@ -1,0 +1,303 @@
+/*
+ * test_batch.c: sweep files and `relaxsim batch`: run numbering, bad sweeps, results identical
+ * for any number of workers, an impossible parameter value recorded as bad input while the
+ * others finish, a batch killed with SIGKILL and resumed (no lost and no duplicated run), and a
+ * worker killed in the middle of a batch (its run recorded as crashed, the batch goes on).
+ */
+#include "test_helpers.h"
+
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/sweep.h"
+
+#define TMP RS_TEST_TMPDIR "/"
+#define SCEN RS_SOURCE_DIR "/problems/scenarios/"
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static rs_sweep sw;
+
+static void test_run_numbering(void **state)
+{
+    (void)state;
+    write_file(TMP "num.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                              "model.m = 1, 2\ninitial.x = 0.5 .. 1.5 / 3\n"
+                              "initial.xd = random -1 .. 1 / 2 seed 9\n");
+    rs_error_detail d;
+    assert_int_equal(rs_sweep_load(TMP "num.ini", &sw, &d), RS_OK);
+    assert_int_equal(sw.nruns, 12);
+    double v[RS_SWEEP_MAX_KEYS];
+    rs_sweep_run_values(&sw, 0, v); /* the last key varies fastest */
+    assert_close(v[0], 1.0, 0.0, 0.0);
+    assert_close(v[1], 0.5, 0.0, 0.0);
+    const double r0 = v[2];
+    rs_sweep_run_values(&sw, 1, v);
+    assert_close(v[1], 0.5, 0.0, 0.0);
+    assert_true(v[2] != r0 && v[2] >= -1.0 && v[2] < 1.0);
+    rs_sweep_run_values(&sw, 11, v);
+    assert_close(v[0], 2.0, 0.0, 0.0);
+    assert_close(v[1], 1.5, 0.0, 0.0);
+    char sets[RS_SWEEP_MAX_KEYS][128];
+    rs_sweep_run_overrides(&sw, 3, sets);
+    assert_string_equal(sets[1], "initial.x=1");
+    rs_sweep_free(&sw);
+    write_file(TMP "zip.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\ncombine = zip\n"
+                              "[vary]\nmodel.m = 1, 2, 3\ninitial.x = 4, 5, 6\n");
+    assert_int_equal(rs_sweep_load(TMP "zip.ini", &sw, &d), RS_OK);
+    assert_int_equal(sw.nruns, 3);
+    rs_sweep_run_values(&sw, 2, v);
+    assert_close(v[0], 3.0, 0.0, 0.0);
+    assert_close(v[1], 6.0, 0.0, 0.0);
+    rs_sweep_free(&sw);
+}
+
+static void expect_sweep_error(const char *text, const char *needle)
+{
+    write_file(TMP "badsweep.ini", text);
+    rs_error_detail d;
+    const rs_error err = rs_sweep_load(TMP "badsweep.ini", &sw, &d);
+    if (err == RS_OK || !strstr(d.message, needle))
+        print_error("got '%s', expected '%s'\n", d.message, needle);
+    assert_int_not_equal(err, RS_OK);
+    assert_non_null(strstr(d.message, needle));
+}
+
+static void test_bad_sweeps(void **state)
+{
+    (void)state;
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 1, x\n",
+                       "badsweep.ini:4: vary.model.m: expected a list");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nm = 1\n",
+                       "badsweep.ini:4: vary.m: expected a scenario key section.key");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.mu = 1\n",
+                       "vary.model.mu: --set model.mu: unknown key for model falling_block");
+    expect_sweep_error("[sweep]\nscenario = nowhere.ini\n[vary]\nmodel.m = 1\n",
+                       "sweep.scenario:");
+    expect_sweep_error("[vary]\nmodel.m = 1\n", "sweep.scenario: missing");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\ncombine = zip\n[vary]\n"
+                       "model.m = 1, 2\ninitial.x = 1\n", "combine = zip needs equal counts");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                       "model.m = 1 .. 2 / 0\n", "range: need finite ends and 1 <= n");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\nthreads = 3\n[vary]\nmodel.m = 1\n",
+                       "badsweep.ini:3: sweep.threads: unknown key");
+}
+
+/* Run the command; returns its exit code. */
+static int relaxsim(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>'%sbatch_err.txt'", RS_CLI_PATH, args, TMP);
+    const int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    const size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Every line is a whole JSON object; each run 0..n-1 appears exactly once. */
+static void check_results(const char *path, long n, int *crashed)
+{
+    static char text[1 << 20];
+    slurp(path, text, sizeof text);
+    int *seen = calloc((size_t)n, sizeof(int));
+    long lines = 0;
+    *crashed = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        cJSON *o = cJSON_Parse(line);
+        assert_non_null(o);
+        const long run = (long)cJSON_GetObjectItem(o, "run")->valuedouble;
+        assert_true(run >= 0 && run < n);
+        seen[run]++;
+        *crashed += strcmp(cJSON_GetObjectItem(o, "outcome")->valuestring, "crashed") == 0;
+        cJSON_Delete(o);
+    }
+    assert_int_equal(lines, n);
+    for (long r = 0; r < n; r++)
+        assert_int_equal(seen[r], 1);
+    free(seen);
+}
+
+static const char small_sweep[] =
+    "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 0.5, 1, 2\n"
+    "run.dt = -1, 0.01\ninitial.x = 1, 1.2\n";
+
+static void test_jobs_do_not_change_results(void **state)
+{
+    (void)state;
+    write_file(TMP "small.ini", small_sweep);
+    /* runs fail their contract (it is written for m = 1, x = 1) or have dt = -1: exit 1 */
+    assert_int_equal(relaxsim("batch " TMP "small.ini -j 1 -q -o " TMP "b1"), 1);
+    assert_int_equal(relaxsim("batch " TMP "small.ini -j 2 -q -o " TMP "b2"), 1);
+    static char a[1 << 18], b[1 << 18];
+    const size_t la = slurp(TMP "b1/summary.json", a, sizeof a);
+    const size_t lb = slurp(TMP "b2/summary.json", b, sizeof b);
+    assert_true(la > 100);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+    assert_int_equal(slurp(TMP "b1/results.csv", a, sizeof a), slurp(TMP "b2/results.csv", b, sizeof b));
+    assert_string_equal(a, b);
+    int crashed;
+    check_results(TMP "b2/results.jsonl", 12, &crashed);
+    assert_int_equal(crashed, 0);
+    /* the impossible time step: recorded as bad input with the reason; the others ran */
+    slurp(TMP "b1/summary.json", a, sizeof a);
+    cJSON *s = cJSON_Parse(a);
+    const cJSON *counts = cJSON_GetObjectItem(s, "counts");
+    assert_int_equal(cJSON_GetObjectItem(counts, "bad_input")->valueint, 6);
+    assert_int_equal(cJSON_GetObjectItem(counts, "passed")->valueint, 1); /* m = 1, x = 1 */
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "results"), 0);
+    assert_non_null(strstr(cJSON_GetObjectItem(first, "reason")->valuestring,
+                           "run.dt: the time step must be in (0, 10] s"));
+    assert_null(cJSON_GetObjectItem(first, "time_s")); /* timings stay out of the summary */
+    cJSON_Delete(s);
+}
+
+static void test_shards_partition_the_runs(void **state)
+{
+    (void)state;
+    write_file(TMP "small.ini", small_sweep);
+    relaxsim("batch " TMP "small.ini --shard 0/3 -q -o " TMP "sh0");
+    relaxsim("batch " TMP "small.ini --shard 1/3 -q -o " TMP "sh1");
+    relaxsim("batch " TMP "small.ini --shard 2/3 -q -o " TMP "sh2");
+    static char all[1 << 18];
+    size_t len = 0;
+    for (int i = 0; i < 3; i++) {
+        char path[512];
+        snprintf(path, sizeof path, TMP "sh%d/results.jsonl", i);
+        len += slurp(path, all + len, sizeof all - len);
+    }
+    write_file(TMP "sh_all.jsonl", all);
+    int crashed;
+    check_results(TMP "sh_all.jsonl", 12, &crashed);
+    assert_int_equal(relaxsim("batch " TMP "small.ini --shard 3/3 -o " TMP "x"), 2);
+}
+
+static pid_t start_batch(const char *sweep, const char *dir, const char *extra)
+{
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(RS_CLI_PATH, "relaxsim", "batch", sweep, "-j", "2", "-q", "-o", dir, extra, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static long count_lines(const char *path)
+{
+    static char text[1 << 20];
+    slurp(path, text, sizeof text);
+    long n = 0;
+    for (char *p = text; *p; p++)
+        n += *p == '\n';
+    return n;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* 20 runs of about 0.1 s: kill the batch with SIGKILL after a few, then --resume. */
+static void test_resume_after_sigkill(void **state)
+{
+    (void)state;
+    write_file(TMP "long.ini", "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
+                               "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n");
+    system("rm -rf '" TMP "killed'");
+    const pid_t pid = start_batch(TMP "long.ini", TMP "killed", NULL);
+    for (int i = 0; i < 600 && count_lines(TMP "killed/results.jsonl") < 4; i++)
+        sleep_ms(20);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    const long before = count_lines(TMP "killed/results.jsonl");
+    assert_true(before >= 4 && before < 20); /* killed in the middle */
+    sleep_ms(300); /* orphaned workers notice the closed pipes and leave */
+    assert_int_equal(relaxsim("batch " TMP "long.ini -j 2 -q --resume -o " TMP "killed"), 0);
+    int crashed;
+    check_results(TMP "killed/results.jsonl", 20, &crashed);
+    assert_int_equal(crashed, 0);
+    /* resuming a complete batch runs nothing and duplicates nothing */
+    assert_int_equal(relaxsim("batch " TMP "long.ini -q --resume -o " TMP "killed"), 0);
+    check_results(TMP "killed/results.jsonl", 20, &crashed);
+}
+
+/* A torn last line (as a full disk could leave) is dropped by --resume and its run redone. */
+static void test_resume_repairs_a_torn_line(void **state)
+{
+    (void)state;
+    write_file(TMP "small.ini", small_sweep);
+    relaxsim("batch " TMP "small.ini -q -o " TMP "torn");
+    static char text[1 << 18];
+    const size_t len = slurp(TMP "torn/results.jsonl", text, sizeof text);
+    text[len - 40] = '\0'; /* cut the last line in the middle */
+    write_file(TMP "torn/results.jsonl", text);
+    relaxsim("batch " TMP "small.ini -q --resume -o " TMP "torn");
+    int crashed;
+    check_results(TMP "torn/results.jsonl", 12, &crashed);
+}
+
+/* Kill one worker: its run is recorded as crashed, a new worker takes over, the batch ends. */
+static void test_a_crashing_worker_does_not_stop_the_batch(void **state)
+{
+    (void)state;
+    write_file(TMP "long.ini", "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
+                               "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n");
+    system("rm -rf '" TMP "crash'");
+    const pid_t pid = start_batch(TMP "long.ini", TMP "crash", NULL);
+    for (int i = 0; i < 600 && count_lines(TMP "crash/results.jsonl") < 2; i++)
+        sleep_ms(20);
+    char path[128], children[256] = "";
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    slurp(path, children, sizeof children);
+    const pid_t worker = (pid_t)atoi(children);
+    assert_true(worker > 0);
+    kill(worker, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1); /* a crashed run is a failed run */
+    int crashed;
+    check_results(TMP "crash/results.jsonl", 20, &crashed);
+    assert_int_equal(crashed, 1);
+    static char text[1 << 18];
+    slurp(TMP "crash/results.jsonl", text, sizeof text);
+    assert_non_null(strstr(text, "killed by signal 9"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_numbering),
+        cmocka_unit_test(test_bad_sweeps),
+        cmocka_unit_test(test_jobs_do_not_change_results),
+        cmocka_unit_test(test_shards_partition_the_runs),
+        cmocka_unit_test(test_resume_after_sigkill),
+        cmocka_unit_test(test_resume_repairs_a_torn_line),
+        cmocka_unit_test(test_a_crashing_worker_does_not_stop_the_batch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
