@@ -57,7 +57,7 @@ done
 # Time stepping with both backends: point2d through its landing (step 451) and the impact,
 # the published variant for a few failing steps, a 1-D model with its LCP relaxation.
 scen=problems/scenarios
-for case in "point2d_friction.ini run.steps=470" "point2d_friction_blog.ini run.steps=4" \
+for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.steps=3" \
             "sliding_block_direct_random.ini run.steps=200"; do
   set -- $case
   printf '  %-60s' "relaxsim compare $1 ($2)"

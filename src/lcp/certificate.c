@@ -40,18 +40,22 @@ static void cert_begin(cert_accumulator *acc)
     acc->finite = 1;
 }
 
+/* Plain comparisons: the values are finite here (fmin/fmax are library calls at -O2). */
+static inline double min2(double a, double b) { return a < b ? a : b; }
+static inline double max2(double a, double b) { return a > b ? a : b; }
+
 static void cert_add(cert_accumulator *acc, double qi, double zi, double wi)
 {
     if (!isfinite(zi) || !isfinite(wi)) {
         acc->finite = 0;
         return;
     }
-    acc->min_z = fmin(acc->min_z, zi);
-    acc->min_w = fmin(acc->min_w, wi);
-    acc->max_zw = fmax(acc->max_zw, fabs(zi * wi));
-    acc->nat = fmax(acc->nat, fabs(fmin(zi, wi)));
-    acc->z_inf = fmax(acc->z_inf, fabs(zi));
-    acc->q_inf = fmax(acc->q_inf, fabs(qi));
+    acc->min_z = min2(acc->min_z, zi);
+    acc->min_w = min2(acc->min_w, wi);
+    acc->max_zw = max2(acc->max_zw, fabs(zi * wi));
+    acc->nat = max2(acc->nat, fabs(min2(zi, wi)));
+    acc->z_inf = max2(acc->z_inf, fabs(zi));
+    acc->q_inf = max2(acc->q_inf, fabs(qi));
 }
 
 static void cert_finish(const cert_accumulator *acc, double tol, rs_lcp_certificate *cert)

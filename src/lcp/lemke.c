@@ -18,10 +18,10 @@
  * [0, e_i - (d_i/d_r) e_r], whose first non-zero entry (+1 at i) is positive.
  * When z0 is among the rows tied on the ratio, it leaves: that ends the method at once.
  *
- * Termination with z0 out of the basis gives a complementary basis, i.e. a solution. After it the
- * kernel optionally re-solves B x_B = q by LU with partial pivoting, which removes the rounding
- * accumulated over the product-form updates, and keeps the better of the two candidates by
- * natural residual. "Solved" is reported only if the certificate recomputed from (M, q, z) passes.
+ * Termination with z0 out of the basis gives a complementary basis, i.e. a solution. When the
+ * pivoted answer fails its certificate (or always, with refine = 2) the kernel re-solves
+ * B x_B = q by LU with partial pivoting, which removes the rounding accumulated over the
+ * product-form updates, and keeps the better of the two candidates by natural residual. "Solved" is reported only if the certificate recomputed from (M, q, z) passes.
  */
 #include <math.h>
 #include <stdint.h>
@@ -70,7 +70,7 @@ rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **fie
         bad = "tie_tol";
     else if (!(s->cert_tol > 0.0 && s->cert_tol < 1.0))
         bad = "cert_tol";
-    else if (s->refine != 0 && s->refine != 1)
+    else if (s->refine < 0 || s->refine > 2)
         bad = "refine";
     if (field_out)
         *field_out = bad;
@@ -138,10 +138,13 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     wk->piv = k;
 }
 
+/* Plain comparisons in the pivoting loop, whose values are finite (fmin/fmax are calls). */
+static inline double max2(double a, double b) { return a > b ? a : b; }
+
 /* Tie test on ratios: |a - b| <= tol * max(1, |b|). */
 static int tied(double a, double b, double tol)
 {
-    return fabs(a - b) <= tol * fmax(1.0, fabs(b));
+    return fabs(a - b) <= tol * max2(1.0, fabs(b));
 }
 
 /* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis. */
@@ -193,21 +196,23 @@ static int lemke_ratio_test(int n, const double *a, const double *rhs, const dou
 {
     double a_inf = 0.0;
     for (int i = 0; i < n; i++)
-        a_inf = fmax(a_inf, fabs(a[i]));
+        a_inf = max2(a_inf, fabs(a[i]));
     const double a_min = pivot_tol * a_inf;
     if (!(a_inf > 0.0))
         return -1;
 
     double best = INFINITY;
     for (int i = 0; i < n; i++)
-        if (a[i] > a_min)
-            best = fmin(best, fmax(rhs[i], 0.0) / a[i]);
+        if (a[i] > a_min) {
+            const double ratio = max2(rhs[i], 0.0) / a[i];
+            best = ratio < best ? ratio : best;
+        }
     if (best == INFINITY)
         return -1;
 
     int nc = 0;
     for (int i = 0; i < n; i++)
-        if (a[i] > a_min && tied(fmax(rhs[i], 0.0) / a[i], best, tie_tol))
+        if (a[i] > a_min && tied(max2(rhs[i], 0.0) / a[i], best, tie_tol))
             cand[nc++] = i;
     for (int c = 0; c < nc; c++)
         if (cand[c] == z0_row)
@@ -372,7 +377,7 @@ rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d
     /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
     double worst = 0.0;
     for (int i = 0; i < n; i++)
-        worst = fmax(worst, -q[i] / wk.d[i]);
+        worst = max2(worst, -q[i] / wk.d[i]);
     int r = -1;
     for (int i = n - 1; i >= 0 && worst > 0.0; i--) {
         if (q[i] < 0.0 && tied(-q[i] / wk.d[i], worst, s.tie_tol)) {
@@ -430,8 +435,10 @@ rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate_of(n, q, z, w, s.cert_tol, &out.cert);
 
-    /* Refinement: re-solve the final complementary basis directly, keep the better z. */
-    if (r >= 0 && out.status == RS_LEMKE_SOLVED && s.refine &&
+    /* Refinement: re-solve the final complementary basis directly, keep the better z
+     * (refine 1: only when the pivoted answer fails its certificate; 2: always). */
+    if (r >= 0 && out.status == RS_LEMKE_SOLVED &&
+        (s.refine == 2 || (s.refine == 1 && !out.cert.passed)) &&
         lemke_basis_solve(n, M, wk.d, wk.basis, q, wk.LU, wk.piv, wk.x)) {
         lemke_extract_z(n, wk.basis, wk.x, wk.zc);
         rs_lcp_residual(n, M, q, wk.zc, wk.wc);

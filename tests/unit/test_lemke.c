@@ -195,7 +195,7 @@ static void test_covering_vector(void **state)
     rs_lcp_destroy(lcp);
 }
 
-static void test_refinement_off(void **state)
+static void test_refinement_settings(void **state)
 {
     (void)state;
     rs_lcp *lcp;
@@ -204,10 +204,16 @@ static void test_refinement_off(void **state)
     assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 3, 0, &lcp, NULL, NULL), RS_OK);
     rs_lemke_settings s;
     rs_lemke_settings_default(&s);
-    s.refine = 0;
-    const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, NULL, &s, z, w);
-    assert_int_equal(info.status, RS_LEMKE_SOLVED);
-    assert_int_equal(info.refined, 0);
+    for (int refine = 0; refine <= 2; refine++) {
+        s.refine = refine;
+        const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, NULL, &s, z, w);
+        assert_int_equal(info.status, RS_LEMKE_SOLVED);
+        if (refine == 0)
+            assert_int_equal(info.refined, 0);
+        if (refine == 1) /* the pivoted answer passes here: no re-solve needed */
+            assert_int_equal(info.refined, 0);
+        assert_true(info.cert.rel_natural_residual <= 1e-12);
+    }
     rs_lcp_destroy(lcp);
 }
 
@@ -283,7 +289,7 @@ static void test_settings_validation_names_field(void **state)
         case 1: s.pivot_tol = 0.0; break;
         case 2: s.tie_tol = INFINITY; break;
         case 3: s.cert_tol = 1.0; break;
-        default: s.refine = 2; break;
+        default: s.refine = 3; break;
         }
         assert_int_equal(rs_lemke_settings_validate(&s, &field), RS_ERR_BAD_SETTING);
         assert_string_equal(field, fields[k]);
@@ -307,7 +313,7 @@ int main(void)
         cmocka_unit_test(test_q_nonnegative_is_zero_pivots),
         cmocka_unit_test(test_degenerate_ties),
         cmocka_unit_test(test_covering_vector),
-        cmocka_unit_test(test_refinement_off),
+        cmocka_unit_test(test_refinement_settings),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),

@@ -1,0 +1,175 @@
+/*
+ * lemke_vs_siconos.c: relaxsim's Lemke against Siconos numerics' lexicographic Lemke
+ * (lcp_lexicolemke, Debian libsiconos-numerics-dev) on the same generated LCPs (not a test).
+ *
+ * For each class and size: the median time per solve of each solver (each solve repeated in
+ * batches of at least 2 ms, median of 5 batches, median over seeds), their ratio, and how many
+ * problems each solved. "Solved" is judged the same way for both: the certificate recomputed by
+ * relaxsim from the returned z passes at 1e-9 (Siconos' own info code is reported beside it,
+ * never trusted alone).
+ *
+ *   lemke_vs_siconos [--problems K]
+ */
+#include <math.h>
+#include <siconos/numerics/LCP_Solvers.h>
+#include <siconos/numerics/LinearComplementarityProblem.h>
+#include <siconos/numerics/NumericsMatrix.h>
+#include <siconos/numerics/SolverOptions.h>
+#include <siconos/numerics/lcp_cst.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "relaxsim/relaxsim.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+typedef struct siconos_lcp {
+    NumericsMatrix *M;
+    LinearComplementarityProblem problem;
+    SolverOptions *options;
+    int info;
+} siconos_lcp;
+
+/* Wrap relaxsim's column-major M (Siconos' dense storage is column-major too) without copying. */
+static void siconos_setup(siconos_lcp *s, const rs_lcp *l)
+{
+    s->M = NM_new();
+    s->M->storageType = NM_DENSE;
+    s->M->size0 = l->n;
+    s->M->size1 = l->n;
+    s->M->matrix0 = l->M;
+    s->problem.size = l->n;
+    s->problem.M = s->M;
+    s->problem.q = l->q;
+    s->options = solver_options_create(SICONOS_LCP_LEMKE);
+    s->options->iparam[SICONOS_IPARAM_MAX_ITER] = 10000 + 100 * l->n;
+}
+
+static void siconos_teardown(siconos_lcp *s)
+{
+    s->M->matrix0 = NULL; /* the data belongs to relaxsim's rs_lcp */
+    NM_free(s->M);        /* clears and frees the structure */
+    solver_options_delete(s->options);
+}
+
+typedef struct timing {
+    double seconds;
+    int solved;
+} timing;
+
+/* Median seconds per solve (batches of >= 2 ms), and whether the last solve is certified. */
+static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t bytes, double *z,
+                          double *w, siconos_lcp *s)
+{
+    enum { BATCHES = 5 };
+    rs_lemke_info info;
+    int reps = 1;
+    double per[BATCHES];
+    for (int b = -1; b < BATCHES; b++) { /* b = -1 calibrates the batch length */
+        double dt;
+        for (;;) {
+            const double t0 = now();
+            for (int r = 0; r < reps; r++) {
+                if (use_siconos) {
+                    memset(z, 0, sizeof(double) * l->n);
+                    lcp_lexicolemke(&s->problem, z, w, &s->info, s->options);
+                } else {
+                    rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info);
+                }
+            }
+            dt = now() - t0;
+            if (b >= 0 || dt >= 2e-3 || reps >= (1 << 20))
+                break;
+            reps *= 2;
+        }
+        if (b >= 0)
+            per[b] = dt / reps;
+    }
+    rs_lcp_certificate cert;
+    rs_lcp_certificate_compute(l->n, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert);
+    timing t = {median(per, BATCHES), cert.passed};
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    int problems = 7;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--problems") == 0 && i + 1 < argc)
+            problems = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: lemke_vs_siconos [--problems K]\n");
+            return 2;
+        }
+    }
+    if (problems < 1 || problems > 1000) {
+        fprintf(stderr, "lemke_vs_siconos: --problems must be in [1, 1000]\n");
+        return 2;
+    }
+    static const int sizes[] = {2, 3, 10, 50, 200};
+    static const rs_lcp_class classes[] = {RS_LCP_CLASS_SPD, RS_LCP_CLASS_PMATRIX,
+                                           RS_LCP_CLASS_PSD, RS_LCP_CLASS_FRICTION};
+    printf("relaxsim Lemke against Siconos numerics lcp_lexicolemke, %d seeds per row; solved = "
+           "certificate recomputed by relaxsim passes at 1e-9\n\n", problems);
+    printf("| %-8s | %4s | %15s | %15s | %11s | %9s | %9s |\n", "class", "n", "relaxsim us",
+           "siconos us", "ratio", "relaxsim", "siconos");
+    printf("|----------|------|-----------------|-----------------|-------------|-----------|-----------|\n");
+    for (size_t c = 0; c < 4; c++) {
+        for (size_t k = 0; k < 6; k++) {
+            /* friction also at n = 48: eight 3-D contacts */
+            const int n = k < 5 ? sizes[k] : 48;
+            if (k == 5 && classes[c] != RS_LCP_CLASS_FRICTION)
+                continue;
+            const size_t bytes = rs_lemke_workspace_size(n);
+            void *work = malloc(bytes);
+            double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
+            double *tr = malloc(sizeof(double) * problems), *ts = malloc(sizeof(double) * problems);
+            int solved_r = 0, solved_s = 0;
+            for (int p = 0; p < problems; p++) {
+                rs_lcp *l;
+                if (rs_lcp_generate(classes[c], n, (uint64_t)(1000 + p), 0, &l, NULL, NULL) != RS_OK)
+                    return 1;
+                siconos_lcp s;
+                siconos_setup(&s, l);
+                const timing a = time_solver(l, 0, work, bytes, z, w, NULL);
+                const timing b = time_solver(l, 1, NULL, 0, z, w, &s);
+                tr[p] = a.seconds;
+                ts[p] = b.seconds;
+                solved_r += a.solved;
+                solved_s += b.solved && s.info == 0;
+                siconos_teardown(&s);
+                rs_lcp_destroy(l);
+            }
+            const double mr = median(tr, problems), ms = median(ts, problems);
+            printf("| %-8s | %4d | %15.2f | %15.2f | %11.3f | %5d/%-3d | %5d/%-3d |\n",
+                   rs_lcp_class_name(classes[c]), n, 1e6 * mr, 1e6 * ms, mr / ms, solved_r,
+                   problems, solved_s, problems);
+            fflush(stdout);
+            free(work);
+            free(z);
+            free(w);
+            free(tr);
+            free(ts);
+        }
+    }
+    return 0;
+}

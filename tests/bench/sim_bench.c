@@ -1,0 +1,154 @@
+/*
+ * sim_bench.c: time-stepping benchmarks (not a test). Every figure is printed with its baseline
+ * measured in the same run and their ratio.
+ *
+ *   1. NLP step, single run, point2d_friction default scenario: median us per step and mean IPOPT
+ *      iterations, with the contract verdict; baseline: the post's formulation with cold starts
+ *      (point2d_friction_blog.ini, first 300 steps: its full run takes minutes).
+ *   2. Workers: throughput of a 16-run point2d batch (300 steps each) with -j 2 against -j 1.
+ *   3. Memory: peak RSS of one point2d comparison (in a child process); the batch parent's peak
+ *      RSS before and after 1,000 short runs.
+ *
+ *   sim_bench SOURCE_DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "io/scenario.h"
+#include "io/sweep.h"
+#include "sim/batch.h"
+#include "sim/compare.h"
+
+static rs_scenario sc;
+
+static int load(const char *src, const char *name, const char *const *sets, int nsets)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", src, name);
+    rs_error_detail d;
+    if (rs_scenario_load(path, sets, nsets, &sc, &d) != RS_OK) {
+        fprintf(stderr, "sim_bench: %s\n", d.message);
+        return 0;
+    }
+    return 1;
+}
+
+static void nlp_step(const char *src)
+{
+    rs_compare_result r, b;
+    if (!load(src, "point2d_friction", NULL, 0) || rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &r))
+        exit(1);
+    const char *blog_sets[] = {"run.steps=300"};
+    if (!load(src, "point2d_friction_blog", blog_sets, 1) ||
+        rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &b))
+        exit(1);
+    printf("1. NLP step, point2d_friction (1200 steps)\n\n");
+    printf("| %-44s | %12s | %12s | %12s |\n", "", "us/step med", "iter/step", "failed steps");
+    printf("|----------------------------------------------|--------------|--------------|--------------|\n");
+    printf("| %-44s | %12.1f | %12.2f | %12d |\n", "relaxsim default (corrected, warm start)",
+           r.nlp.us_per_step_median, r.nlp.iterations_mean, r.nlp.failed_steps);
+    printf("| %-44s | %12.1f | %12.2f | %9d/%-3d|\n", "baseline: the post's NLP, cold (300 steps)",
+           b.nlp.us_per_step_median, b.nlp.iterations_mean, b.nlp.failed_steps, b.steps);
+    printf("| %-44s | %12.3f | %12.3f | %12s |\n\n", "ratio relaxsim / baseline",
+           r.nlp.us_per_step_median / b.nlp.us_per_step_median,
+           r.nlp.iterations_mean / b.nlp.iterations_mean, "");
+    printf("   targets (issue 4): <= 500 us/step median and <= 1.5 iterations: %s\n\n",
+           r.nlp.us_per_step_median <= 500.0 && r.nlp.iterations_mean <= 1.5 ? "met" : "NOT met");
+    rs_compare_free(&r);
+    rs_compare_free(&b);
+}
+
+static double batch_seconds(const char *sweep_path, int jobs, const char *dir, long *runs)
+{
+    static rs_sweep sw;
+    rs_error_detail d;
+    if (rs_sweep_load(sweep_path, &sw, &d) != RS_OK) {
+        fprintf(stderr, "sim_bench: %s\n", d.message);
+        exit(1);
+    }
+    rs_batch_options o = {jobs, dir, 0, 0, 1};
+    rs_batch_counts c;
+    if (rs_batch_run(&sw, &o, NULL, NULL, &c, &d) != RS_OK) {
+        fprintf(stderr, "sim_bench: %s\n", d.message);
+        exit(1);
+    }
+    *runs = c.done;
+    rs_sweep_free(&sw);
+    return c.wall_s;
+}
+
+static void workers(const char *src)
+{
+    char sweep[1024];
+    snprintf(sweep, sizeof sweep, "/tmp/relaxsim_bench_%d.ini", (int)getpid());
+    FILE *f = fopen(sweep, "w");
+    fprintf(f, "[sweep]\nscenario = %s/problems/sweeps/point2d_friction_generic.ini\n[vary]\n"
+               "model.mu = 0.05, 0.1, 0.2, 0.4\ninitial.xd = 0.5 .. 2 / 4\nrun.steps = 300\n", src);
+    fclose(f);
+    long n1, n2;
+    const double t1 = batch_seconds(sweep, 1, "/tmp/relaxsim_bench_j1", &n1);
+    const double t2 = batch_seconds(sweep, 2, "/tmp/relaxsim_bench_j2", &n2);
+    printf("2. Workers: 16 point2d runs of 300 steps\n\n");
+    printf("| %-10s | %10s | %12s |\n", "workers", "wall s", "runs/s");
+    printf("|------------|------------|--------------|\n");
+    printf("| %-10s | %10.2f | %12.2f |\n", "-j 1", t1, n1 / t1);
+    printf("| %-10s | %10.2f | %12.2f |\n", "-j 2", t2, n2 / t2);
+    printf("| %-10s | %10s | %12.2f |\n\n", "ratio", "", (n2 / t2) / (n1 / t1));
+    printf("   target (issue 4): -j 2 throughput >= 1.8 x -j 1 on 2 cores: %s\n\n",
+           (n2 / t2) / (n1 / t1) >= 1.8 ? "met" : "NOT met");
+    remove(sweep);
+}
+
+static void memory(const char *src)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        rs_compare_result r;
+        if (!load(src, "point2d_friction", NULL, 0) || rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r))
+            _exit(1);
+        rs_compare_free(&r);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    const double child_mb = ru.ru_maxrss / 1024.0;
+    char sweep[1024];
+    snprintf(sweep, sizeof sweep, "/tmp/relaxsim_bench_mem_%d.ini", (int)getpid());
+    FILE *f = fopen(sweep, "w");
+    fprintf(f, "[sweep]\nscenario = %s/problems/scenarios/falling_block.ini\n[vary]\n"
+               "model.m = 0.5 .. 2 / 1000\nrun.steps = 5\n", src);
+    fclose(f);
+    getrusage(RUSAGE_SELF, &ru);
+    const double before = ru.ru_maxrss / 1024.0;
+    long n;
+    const double t = batch_seconds(sweep, 2, "/tmp/relaxsim_bench_mem", &n);
+    getrusage(RUSAGE_SELF, &ru);
+    const double after = ru.ru_maxrss / 1024.0;
+    printf("3. Memory\n\n");
+    printf("| %-52s | %10s |\n", "", "peak RSS MB");
+    printf("|------------------------------------------------------|------------|\n");
+    printf("| %-52s | %10.1f |\n", "one point2d_friction comparison (1200 steps)", child_mb);
+    printf("| %-52s | %10.1f |\n", "batch parent before 1,000 runs", before);
+    printf("| %-52s | %10.1f |\n", "batch parent after 1,000 runs (-j 2)", after);
+    printf("\n   %ld runs in %.1f s; targets (issue 4): one comparison under 30 MB: %s; "
+           "the batch does not grow: %s\n", n, t, child_mb < 30.0 ? "met" : "NOT met",
+           after - before < 2.0 ? "met" : "NOT met");
+    remove(sweep);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: sim_bench SOURCE_DIR\n");
+        return 2;
+    }
+    nlp_step(argv[1]);
+    workers(argv[1]);
+    memory(argv[1]);
+    return 0;
+}
