@@ -146,6 +146,9 @@ static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall, int
         close(task[1]);
         return 0;
     }
+    /* The child must not inherit unwritten stdio buffers: something inside IPOPT/MUMPS flushes
+     * C stdio, and the caller's buffered output would then appear once more per worker. */
+    fflush(NULL);
     const pid_t pid = fork();
     if (pid < 0) {
         close(task[0]);

@@ -105,6 +105,7 @@ static void workers(const char *src)
 
 static void memory(const char *src)
 {
+    fflush(NULL); /* the child must not print the parent's buffered output again */
     const pid_t pid = fork();
     if (pid == 0) {
         rs_compare_result r;

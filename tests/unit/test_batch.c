@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/sweep.h"
+#include "sim/batch.h"
 
 #define TMP RS_TEST_TMPDIR "/"
 #define SCEN RS_SOURCE_DIR "/problems/scenarios/"
@@ -140,6 +141,30 @@ static void check_results(const char *path, long n, int *crashed)
 static const char small_sweep[] =
     "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 0.5, 1, 2\n"
     "run.dt = -1, 0.01\ninitial.x = 1, 1.2\n";
+
+/* Output buffered by the caller before a batch must not be repeated by the forked workers. */
+static void test_workers_do_not_repeat_buffered_output(void **state)
+{
+    (void)state;
+    write_file(TMP "small.ini", small_sweep);
+    fflush(stdout);
+    FILE *saved = fdopen(dup(fileno(stdout)), "w");
+    assert_non_null(freopen(TMP "stdout.txt", "w", stdout));
+    printf("BUFFERED-LINE\n"); /* stays in the buffer of a fully buffered file */
+    rs_sweep s2;
+    rs_error_detail d;
+    assert_int_equal(rs_sweep_load(TMP "small.ini", &s2, &d), RS_OK);
+    rs_batch_options o = {2, TMP "buffered", 0, 0, 1};
+    rs_batch_counts c;
+    assert_int_equal(rs_batch_run(&s2, &o, NULL, NULL, &c, &d), RS_OK);
+    rs_sweep_free(&s2);
+    fflush(stdout);
+    dup2(fileno(saved), fileno(stdout));
+    fclose(saved);
+    static char text[4096];
+    slurp(TMP "stdout.txt", text, sizeof text);
+    assert_string_equal(text, "BUFFERED-LINE\n");
+}
 
 static void test_jobs_do_not_change_results(void **state)
 {
@@ -294,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_run_numbering),
         cmocka_unit_test(test_bad_sweeps),
         cmocka_unit_test(test_jobs_do_not_change_results),
+        cmocka_unit_test(test_workers_do_not_repeat_buffered_output),
         cmocka_unit_test(test_shards_partition_the_runs),
         cmocka_unit_test(test_resume_after_sigkill),
         cmocka_unit_test(test_resume_repairs_a_torn_line),
