@@ -63,6 +63,17 @@ static void plot_group(FILE *g, const rs_model *m, const char *png, const char *
     fputc('\n', g);
 }
 
+/* Run DIR/plot.gp from DIR; 0 (message printed) if gnuplot failed. */
+static int run_gnuplot(const char *dir)
+{
+    char cmd[2600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
+    if (system(cmd) == 0)
+        return 1;
+    fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+    return 0;
+}
+
 /* A batch: the worst shadow difference of each run against each varied key (results.csv:
  * run, the keys, outcome, nlp_failed_steps, mode_agreement, then one shadow_max_abs column per
  * state and force column). */
@@ -103,12 +114,8 @@ static int plot_batch(const char *dir, const cJSON *summary)
         fputc('\n', g);
     }
     fclose(g);
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+    if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
-    }
     printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)\n", dir, nkeys - 1);
     return RS_EXIT_OK;
 }
@@ -169,12 +176,8 @@ int rs_cmd_plot(int argc, char **argv)
     fprintf(g, ", \\\n     'shadow.csv' using 2:($%d >= 3 ? 1e-15 : NaN) with points pt 2 ps 0.8 "
                "lc rgb 'red' title 'failed step'\n", verdict_col);
     fclose(g);
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+    if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
-    }
     printf("wrote %s/{positions,velocities,forces,differences}.png\n", dir);
     return RS_EXIT_OK;
 }

@@ -15,25 +15,7 @@
 #include <time.h>
 
 #include "relaxsim/relaxsim.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
+#include "bench_util.h"
 
 /* Median seconds per solve of one problem, by repeated timed batches. */
 static double time_solve(const rs_lcp *l, void *work, size_t bytes, double *z, double *w,
@@ -43,22 +25,22 @@ static double time_solve(const rs_lcp *l, void *work, size_t bytes, double *z, d
     const double min_batch_s = 2e-3;
     int reps = 1;
     for (;;) { /* calibrate the batch length */
-        const double t0 = now();
+        const double t0 = bench_now();
         for (int r = 0; r < reps; r++)
             rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         if (dt >= min_batch_s || reps >= (1 << 20))
             break;
         reps *= dt > 0 ? (int)fmin(16.0, fmax(2.0, 1.5 * min_batch_s / dt)) : 16;
     }
     double per[BATCHES];
     for (int b = 0; b < BATCHES; b++) {
-        const double t0 = now();
+        const double t0 = bench_now();
         for (int r = 0; r < reps; r++)
             rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
-        per[b] = (now() - t0) / reps;
+        per[b] = (bench_now() - t0) / reps;
     }
-    return median(per, BATCHES);
+    return bench_median(per, BATCHES);
 }
 
 int main(int argc, char **argv)
@@ -81,7 +63,7 @@ int main(int argc, char **argv)
     static const int sizes[] = {2, 3, 10, 50, 200};
     static const rs_lcp_class classes[] = {RS_LCP_CLASS_SPD, RS_LCP_CLASS_PMATRIX,
                                            RS_LCP_CLASS_PSD, RS_LCP_CLASS_FRICTION};
-    printf("Lemke (lexicographic, with final LU re-solve), %s problems, %d seeds per row\n\n",
+    printf("Lemke (lexicographic; LU re-solve only when needed), %s problems, %d seeds per row\n\n",
            degenerate ? "degenerate" : "generic", problems);
     printf("| %-8s | %4s | %14s | %14s | %12s | %8s |\n", "class", "n", "median us/solve",
            "median pivots", "us/pivot", "solved");
@@ -108,7 +90,7 @@ int main(int argc, char **argv)
                 rs_lcp_destroy(l);
             }
             failures += problems - solved;
-            const double t_us = 1e6 * median(times, problems), piv = median(pivots, problems);
+            const double t_us = 1e6 * bench_median(times, problems), piv = bench_median(pivots, problems);
             printf("| %-8s | %4d | %15.2f | %14.0f | %12.3f | %4d/%-3d |\n",
                    rs_lcp_class_name(classes[c]), n, t_us, piv, piv > 0 ? t_us / piv : 0.0,
                    solved, problems);

@@ -22,25 +22,7 @@
 #include <time.h>
 
 #include "relaxsim/relaxsim.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
+#include "bench_util.h"
 
 typedef struct siconos_lcp {
     NumericsMatrix *M;
@@ -87,7 +69,7 @@ static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t b
     for (int b = -1; b < BATCHES; b++) { /* b = -1 calibrates the batch length */
         double dt;
         for (;;) {
-            const double t0 = now();
+            const double t0 = bench_now();
             for (int r = 0; r < reps; r++) {
                 if (use_siconos) {
                     memset(z, 0, sizeof(double) * l->n);
@@ -96,7 +78,7 @@ static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t b
                     rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info);
                 }
             }
-            dt = now() - t0;
+            dt = bench_now() - t0;
             if (b >= 0 || dt >= 2e-3 || reps >= (1 << 20))
                 break;
             reps *= 2;
@@ -106,7 +88,7 @@ static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t b
     }
     rs_lcp_certificate cert;
     rs_lcp_certificate_compute(l->n, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert);
-    timing t = {median(per, BATCHES), cert.passed};
+    timing t = {bench_median(per, BATCHES), cert.passed};
     return t;
 }
 
@@ -159,7 +141,7 @@ int main(int argc, char **argv)
                 siconos_teardown(&s);
                 rs_lcp_destroy(l);
             }
-            const double mr = median(tr, problems), ms = median(ts, problems);
+            const double mr = bench_median(tr, problems), ms = bench_median(ts, problems);
             printf("| %-8s | %4d | %15.2f | %15.2f | %11.3f | %5d/%-3d | %5d/%-3d |\n",
                    rs_lcp_class_name(classes[c]), n, 1e6 * mr, 1e6 * ms, mr / ms, solved_r,
                    problems, solved_s, problems);
