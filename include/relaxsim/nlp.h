@@ -55,7 +55,8 @@ typedef struct rs_nlp_settings {
     int warm_start;         /**< 1: start each step from the previous step's primal-dual point
                                  (warm_start_init_point). Default 1. */
     double mu_init;         /**< IPOPT mu_init for warm-started solves; cold solves use IPOPT's
-                                 default 0.1. Range (0, 1]. Default 1e-9. */
+                                 default 0.1. Range (0, 1]. Default 1e-11 (0.1 x tol: the
+                                 warm start is already near the solution). */
     int retries;            /**< after a failed step: this many cold restarts, each from
                                  another initial guess of the model. Range [0, 5]. Default 2. */
     double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as

@@ -34,7 +34,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
     s->penalty = RS_NLP_PENALTY_L1;
     s->penalty_weight = 1.0;
     s->warm_start = 1;
-    s->mu_init = 1e-9;
+    s->mu_init = 1e-11;
     s->retries = 2;
     s->cert_tol = 1e-6;
 }
