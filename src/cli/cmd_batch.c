@@ -14,6 +14,9 @@
 #include "cli/cli.h"
 #include "io/batch_summary.h"
 #include "sim/batch.h"
+#ifdef RS_HAVE_MPI
+#include "cli/batch_mpi.h"
+#endif
 
 static const char usage[] = "relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]";
 
@@ -59,7 +62,7 @@ int rs_cmd_batch(int argc, char **argv)
 {
     rs_batch_options o = {1, NULL, 0, 0, 1};
     const char *sweep_path = NULL;
-    int quiet = 0;
+    int quiet = 0, jobs_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         long n;
@@ -67,6 +70,7 @@ int rs_cmd_batch(int argc, char **argv)
             if (!(v = rs_cli_option_value(argc, argv, &i)) || !rs_cli_parse_long("-j", v, 1, 256, &n))
                 return RS_EXIT_USAGE;
             o.jobs = (int)n;
+            jobs_given = 1;
         } else if (strcmp(a, "-o") == 0) {
             if (!(o.out_dir = rs_cli_option_value(argc, argv, &i)))
                 return RS_EXIT_USAGE;
@@ -106,7 +110,24 @@ int rs_cmd_batch(int argc, char **argv)
         o.out_dir = dir;
     }
     rs_batch_counts c;
-    if (rs_batch_run(&sw, &o, quiet ? NULL : progress, NULL, &c, &d) != RS_OK) {
+    rs_error run_err;
+#ifdef RS_HAVE_MPI
+    if (rs_cli_mpi_launched()) {
+        if (jobs_given) {
+            rs_sweep_free(&sw);
+            return rs_cli_usage_error("batch: -j is not used under mpirun: the ranks are the workers");
+        }
+        int is_root = 0;
+        run_err = rs_cli_batch_mpi(&sw, &o, quiet ? NULL : progress, &c, &is_root, &d);
+        if (!is_root) { /* the computing ranks have nothing to report */
+            rs_sweep_free(&sw);
+            return RS_EXIT_OK;
+        }
+    } else
+#endif
+        run_err = rs_batch_run(&sw, &o, quiet ? NULL : progress, NULL, &c, &d);
+    (void)jobs_given;
+    if (run_err != RS_OK) {
         rs_sweep_free(&sw);
         return rs_cli_usage_error("batch: %s", d.message);
     }

@@ -276,39 +276,88 @@ static char *crashed_line(const rs_sweep *sw, long run, int status)
     return line;
 }
 
-rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_progress_fn progress,
-                      void *progress_ctx, rs_batch_counts *counts, rs_error_detail *detail)
+rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
+                               rs_batch_results *res, rs_batch_counts *counts,
+                               rs_error_detail *detail)
 {
     rs_detail_clear(detail);
-    if (!sw || !o || !counts || !o->out_dir)
+    if (!sw || !o || !res || !counts || !o->out_dir)
         return RS_ERR_NULL_ARG;
     if (o->jobs < 1 || o->jobs > MAX_JOBS || o->shard_count < 1 || o->shard_index < 0 ||
         o->shard_index >= o->shard_count)
         return RS_ERR_BAD_ARG;
-    const double t0 = rs_wall_seconds();
+    memset(res, 0, sizeof *res);
     memset(counts, 0, sizeof *counts);
+    res->fd = -1;
+    res->t0 = rs_wall_seconds();
+    res->next = o->shard_index;
     rs_error err = rs_make_directory(o->out_dir, detail);
     if (err != RS_OK)
         return err;
-    char path[1200];
-    snprintf(path, sizeof path, "%s/results.jsonl", o->out_dir);
-    unsigned char *done = calloc((size_t)sw->nruns, 1);
-    if (!done)
+    snprintf(res->path, sizeof res->path, "%s/results.jsonl", o->out_dir);
+    res->done = calloc((size_t)sw->nruns, 1);
+    if (!res->done)
         return RS_ERR_NOMEM;
     if (o->resume)
-        err = scan_results(path, done, sw->nruns, counts, detail);
-    const int fd = err == RS_OK ? open(path, O_WRONLY | O_CREAT | O_APPEND | (o->resume ? 0 : O_TRUNC), 0666) : -1;
-    if (err == RS_OK && fd < 0)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+        err = scan_results(res->path, res->done, sw->nruns, counts, detail);
+    if (err == RS_OK) {
+        res->fd = open(res->path, O_WRONLY | O_CREAT | O_APPEND | (o->resume ? 0 : O_TRUNC), 0666);
+        if (res->fd < 0)
+            err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", res->path,
+                                strerror(errno));
+    }
     if (err != RS_OK) {
-        free(done);
+        free(res->done);
+        res->done = NULL;
         return err;
     }
     counts->done = counts->skipped;
-    /* the runs of this shard that remain */
-    long next = o->shard_index;
     for (long r = o->shard_index; r < sw->nruns; r += o->shard_count)
         counts->total++;
+    return RS_OK;
+}
+
+long rs_batch_results_next(const rs_sweep *sw, const rs_batch_options *o, rs_batch_results *res)
+{
+    while (res->next < sw->nruns && res->done[res->next])
+        res->next += o->shard_count;
+    if (res->next >= sw->nruns)
+        return -1;
+    const long run = res->next;
+    res->done[run] = 1; /* handed out */
+    res->next += o->shard_count;
+    return run;
+}
+
+rs_error rs_batch_results_append(rs_batch_results *res, const char *line, rs_batch_counts *counts,
+                                 rs_error_detail *detail)
+{
+    if (!line || !append_line(res->fd, line))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: write error", res->path);
+    count_outcome(counts, line);
+    counts->wall_s = rs_wall_seconds() - res->t0;
+    return RS_OK;
+}
+
+rs_error rs_batch_results_close(rs_batch_results *res, rs_error_detail *detail)
+{
+    rs_error err = RS_OK;
+    if (res->fd >= 0 && close(res->fd) != 0)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", res->path);
+    res->fd = -1;
+    free(res->done);
+    res->done = NULL;
+    return err;
+}
+
+rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_progress_fn progress,
+                      void *progress_ctx, rs_batch_counts *counts, rs_error_detail *detail)
+{
+    rs_batch_results res;
+    rs_error err = rs_batch_results_open(sw, o, &res, counts, detail);
+    if (err != RS_OK)
+        return err;
+    const int fd = res.fd;
     worker ws[MAX_JOBS];
     for (int i = 0; i < o->jobs; i++)
         ws[i].pid = -1;
@@ -324,16 +373,14 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
         for (int i = 0; i < o->jobs; i++) {
             if (ws[i].pid <= 0 || ws[i].run >= 0)
                 continue;
-            while (next < sw->nruns && done[next])
-                next += o->shard_count;
-            if (next >= sw->nruns)
+            const long run = rs_batch_results_next(sw, o, &res);
+            if (run < 0)
                 break;
-            const int64_t r = next;
-            if (write_all(ws[i].task_fd, &r, sizeof r)) {
-                ws[i].run = next;
-                done[next] = 1; /* handed out */
-                next += o->shard_count;
-            }
+            const int64_t r = run;
+            if (write_all(ws[i].task_fd, &r, sizeof r))
+                ws[i].run = run;
+            else
+                res.done[run] = 0; /* not handed out after all: the next idle worker takes it */
         }
         int busy = 0;
         for (int i = 0; i < o->jobs; i++) {
@@ -368,14 +415,10 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                 line = crashed_line(sw, ws[i].run, status);
                 spawn(sw, &ws[i], ws, o->jobs, fd);
             }
-            if (!line || !append_line(fd, line))
-                err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
-            else
-                count_outcome(counts, line);
+            err = rs_batch_results_append(&res, line, counts, detail);
             free(line);
             if (ws[i].pid > 0)
                 ws[i].run = -1;
-            counts->wall_s = rs_wall_seconds() - t0;
             if (progress)
                 progress(progress_ctx, counts);
         }
@@ -384,9 +427,6 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
         if (ws[i].pid > 0)
             retire(&ws[i]);
     signal(SIGPIPE, old_pipe);
-    if (close(fd) != 0 && err == RS_OK)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
-    free(done);
-    counts->wall_s = rs_wall_seconds() - t0;
-    return err;
+    const rs_error close_err = rs_batch_results_close(&res, detail);
+    return err != RS_OK ? err : close_err;
 }

@@ -39,6 +39,29 @@ rs_error rs_batch_run(const rs_sweep *sweep, const rs_batch_options *options,
                       rs_batch_progress_fn progress, void *progress_ctx, rs_batch_counts *counts,
                       rs_error_detail *detail);
 
+/*
+ * The results file of a batch, for a coordinator of workers (processes here, MPI ranks in the
+ * optional MPI build): open (creating DIR, resuming), hand out the next run, append a line.
+ */
+typedef struct rs_batch_results {
+    int fd;                 /* DIR/results.jsonl, O_APPEND */
+    char path[1200];
+    unsigned char *done;    /* per run: complete or handed out */
+    long next;              /* cursor over this shard's runs */
+    double t0;
+} rs_batch_results;
+
+rs_error rs_batch_results_open(const rs_sweep *sweep, const rs_batch_options *options,
+                               rs_batch_results *res, rs_batch_counts *counts,
+                               rs_error_detail *detail);
+/* The next run of this shard not yet done or handed out (and mark it handed out); -1 if none. */
+long rs_batch_results_next(const rs_sweep *sweep, const rs_batch_options *options,
+                           rs_batch_results *res);
+/* Append one result line (one write()) and count its outcome. */
+rs_error rs_batch_results_append(rs_batch_results *res, const char *line, rs_batch_counts *counts,
+                                 rs_error_detail *detail);
+rs_error rs_batch_results_close(rs_batch_results *res, rs_error_detail *detail);
+
 /* The result line of one run (JSON, no trailing newline), computed in the calling process.
  * Caller frees. Exposed for tests: a line depends only on (sweep, run), apart from time_s. */
 char *rs_batch_run_line(const rs_sweep *sweep, long run);
