@@ -377,10 +377,20 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
             if (run < 0)
                 break;
             const int64_t r = run;
-            if (write_all(ws[i].task_fd, &r, sizeof r))
+            if (write_all(ws[i].task_fd, &r, sizeof r)) {
                 ws[i].run = run;
-            else
-                res.done[run] = 0; /* not handed out after all: the next idle worker takes it */
+                continue;
+            }
+            /* The idle worker died before taking the run: put the run back (the cursor only
+             * moves forward, so rewind it) and start another worker in its place. */
+            res.done[run] = 0;
+            if (run < res.next)
+                res.next = run;
+            retire(&ws[i]);
+            if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0)
+                err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
+                                    strerror(errno));
+            break;
         }
         int busy = 0;
         for (int i = 0; i < o->jobs; i++) {
@@ -413,9 +423,13 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                 waitpid(ws[i].pid, &status, 0);
                 ws[i].pid = -1;
                 line = crashed_line(sw, ws[i].run, status);
-                spawn(sw, &ws[i], ws, o->jobs, fd);
+                if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0)
+                    err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
+                                        strerror(errno));
             }
-            err = rs_batch_results_append(&res, line, counts, detail);
+            const rs_error append_err = rs_batch_results_append(&res, line, counts, detail);
+            if (err == RS_OK)
+                err = append_err;
             free(line);
             if (ws[i].pid > 0)
                 ws[i].run = -1;
