@@ -30,6 +30,19 @@ static inline double sliding_block_force_scale(const double *p)
     return fmax(p[SB_M] * p[SB_G], 1e-12);
 }
 
+/* The fields every sliding block shares in its rs_model: parameters, input, friction force, one
+ * contact, one variant, the force scale m g; and, from the model's own file, its state arrays
+ * (state_names, state_default, velocity_index) and its LCP and certificate functions. */
+#define SLIDING_BLOCK_MODEL_FIELDS                                                                 \
+    .nparams = SB_NPARAM, .params = sliding_block_params, .ninput = 1,                             \
+    .input_names = sliding_block_input_names, .nforce = 1,                                         \
+    .force_names = sliding_block_force_names, .ncontacts = 1, .nvariants = 1,                      \
+    .variants = sliding_block_variants, .force_scale = sliding_block_force_scale,                  \
+    .nstate = NSTATE, .state_names = state_names, .state_default = state_default,                  \
+    .velocity_index = velocity_index,                                                              \
+    .nvelocity = (int)(sizeof velocity_index / sizeof velocity_index[0]),                          \
+    .lcp_build = lcp_build, .lcp_recover = lcp_recover, .residuals = residuals, .modes = modes
+
 /* v' and x' from the friction force. */
 static inline void sliding_block_integrate(const rs_step_data *d, double v, double x, double f,
                                            double *v_next, double *x_next)
