@@ -83,10 +83,16 @@ typedef struct rs_nlp_info {
 /**
  * Solve LCP(M, q) through its relaxation as an NLP with IPOPT: variables z and slacks s,
  * constraints w = M z + q >= 0 and s_i - z_i w_i >= 0, bounds z, s >= 0, objective the slack
- * penalty. The certificate of the returned z is computed exactly as for Lemke (cert_tol of the
- * lemke settings convention: RS_LCP_CERT_TOL_DEFAULT unless settings->cert_tol is smaller).
+ * penalty. IPOPT works on a Ruiz-equilibrated copy D M C, D q (same solutions, z = C z'). The
+ * certificate of the returned z is recomputed from (M, q, z) as for Lemke and judged with
+ * cert_tol; a solve IPOPT reports as successful whose certificate fails has status
+ * RS_NLP_NOT_CERTIFIED. Failed attempts are retried settings->retries times from other points.
+ * The accuracy on floating pairs (z_i = w_i = 0) is about sqrt(IPOPT's final barrier
+ * parameter): an isolated solve wants settings->tol near 1e-14.
  *
+ * @param n        size, 1 <= n <= 2000
  * @param settings NULL for the defaults
+ * @param cert_tol tolerance of the certificate, in (0, 1)
  * @param z, w     outputs (n-vectors): the solution and M z + q
  * @param cert     output: certificate of z, judged with tolerance cert_tol
  * @param info     output: status, iterations, time
