@@ -135,6 +135,7 @@ typedef struct rs_lemke_info {
     int pivots;               /**< complementary pivots after the initial entry of z0 (the
                                    Siconos count: Murty's example of size n takes 2^n - 1) */
     int refined;              /**< 1 if the final LU re-solve of the basis was kept */
+    int warm_started;         /**< rs_lemke_solve_warm: 1 if the guessed basis was accepted */
     double solve_time_s;      /**< wall time of the solve in seconds */
     rs_lcp_certificate cert;  /**< certificate of the returned z (judged with cert_tol) */
 } rs_lemke_info;
@@ -170,6 +171,20 @@ RS_API size_t rs_lemke_workspace_size(int n);
 RS_API rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
                                const rs_lemke_settings *settings, void *work, size_t work_bytes,
                                double *z, double *w, rs_lemke_info *info);
+
+/**
+ * Lemke with a guessed complementary basis, e.g. the previous time step's: basis_guess[i] = 1
+ * when z_i is basic (clamping), 0 when w_i is. The basis system B x = q is solved by LU with
+ * partial pivoting; if the z it gives passes the certificate (cert_tol), that is the answer, with
+ * 0 pivots and info->warm_started = 1. Otherwise (a wrong guess, a singular basis) the call falls
+ * back to the cold lexicographic solve of rs_lemke_solve, info->warm_started = 0. A guess can
+ * thus cost time but never correctness. Arguments as rs_lemke_solve, plus basis_guess (n flags,
+ * not NULL); same workspace.
+ */
+RS_API rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const double *d,
+                                    const rs_lemke_settings *settings,
+                                    const unsigned char *basis_guess, void *work,
+                                    size_t work_bytes, double *z, double *w, rs_lemke_info *info);
 
 /**
  * Convenience wrapper: allocates the workspace, calls rs_lemke_solve and frees it.

@@ -220,6 +220,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     }
     if (has_lemke) {
         cJSON *l = trajectory_json(r, &r->lemke, 0);
+        cJSON_AddNumberToObject(l, "warm_started_steps", r->lemke.warm_started_steps);
         cJSON_AddNumberToObject(l, "shadow_failed_steps", r->shadow_failed_steps);
         cJSON_AddItemToObject(o, "lemke", l);
     }

@@ -293,7 +293,9 @@ static rs_error apply_lemke(const parse_ctx *c, rs_scenario *sc)
         return get_int(c, 0, 1000000000, &sc->lemke.max_pivots);
     if (strcmp(c->e->key, "cert_tol") == 0)
         return get_real(c, 1e-16, 0.5, &sc->lemke.cert_tol);
-    return fail(c, "unknown key (expected max_pivots, cert_tol)");
+    if (strcmp(c->e->key, "warm_start") == 0)
+        return get_bool(c, &sc->lemke_warm);
+    return fail(c, "unknown key (expected max_pivots, cert_tol, warm_start)");
 }
 
 /* "<prefix>.<column>" with a column of the model's state or forces. */
@@ -426,6 +428,7 @@ static void scenario_defaults(rs_scenario *sc, const rs_model *m)
     sc->dt = 1e-3;
     rs_nlp_settings_default(&sc->nlp);
     rs_lemke_settings_default(&sc->lemke);
+    sc->lemke_warm = 1;
     sc->mode_tols.force = 1e-6;
     sc->mode_tols.speed = 1e-6;
     sc->rest_speed = 1e-6;

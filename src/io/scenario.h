@@ -12,7 +12,7 @@
  *              agree_atol, agree_rtol, on_nlp_failure (continue | lemke)
  *   [nlp]      tol, max_iter, eps, penalty (l1 | l2), penalty_weight, warm_start (yes | no),
  *              mu_init, retries, cert_tol
- *   [lemke]    max_pivots, cert_tol
+ *   [lemke]    max_pivots, cert_tol, warm_start (yes | no)
  *   [expect]   the tolerance contract, checked at the end of `relaxsim compare`:
  *              nlp_failed_steps_max = N            nlp_failed_steps_min = N
  *              lemke_failed_steps_max = N          first_contact_step = N
@@ -80,6 +80,7 @@ typedef struct rs_scenario {
     int backend_lemke;            /* `relaxsim run`: 0 nlp, 1 lemke */
     rs_nlp_settings nlp;
     rs_lemke_settings lemke;
+    int lemke_warm;               /* [lemke] warm_start: previous step's basis first */
     rs_mode_tols mode_tols;
     double rest_speed;            /* m/s: at rest when every velocity is at most this */
     double agree_atol, agree_rtol;/* per-step agreement of the shadow comparison */

@@ -87,6 +87,7 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
         out->failed_steps += !s->ok;
         out->retried_steps += s->attempts > 1;
+        out->warm_started_steps += s->warm_started;
         if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
             out->status_counts[s->status]++;
         iters += s->iterations;
@@ -211,7 +212,8 @@ rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn 
     out->step = calloc((size_t)sc->steps, sizeof *out->step);
     if (!out->step)
         return RS_ERR_NOMEM;
-    rs_stepper_config cfg = {m, sc->params, sc->variant, sc->dt, sc->nlp, sc->lemke, sc->mode_tols};
+    rs_stepper_config cfg = {m, sc->params, sc->variant, sc->dt, sc->nlp, sc->lemke,
+                             sc->lemke_warm, sc->mode_tols};
     rs_stepper *stepper;
     rs_error err = rs_stepper_create(&cfg, &stepper);
     if (err != RS_OK) {

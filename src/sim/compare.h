@@ -45,6 +45,7 @@ typedef struct rs_compare_step {
 typedef struct rs_trajectory_stats {
     int failed_steps;
     int retried_steps;                  /* NLP steps that needed more than one attempt */
+    int warm_started_steps;             /* Lemke steps solved by the previous step's basis */
     int status_counts[RS_STATUS_SLOTS]; /* steps per status of the backend */
     double iterations_mean;      /* IPOPT iterations or Lemke pivots per step */
     double us_per_step_median;

@@ -22,6 +22,8 @@ struct rs_stepper {
     double *M, *q, *z, *w;      /* step LCP; the relaxation reads M and q too */
     void *lemke_work;
     size_t lemke_bytes;
+    unsigned char lemke_basis[RS_MODEL_MAX_LCP]; /* 1: z_i basic in the last Lemke answer */
+    int have_basis;
 };
 
 void rs_stepper_destroy(rs_stepper *s)
@@ -87,6 +89,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
 void rs_stepper_reset(rs_stepper *s)
 {
     s->have_prev = 0;
+    s->have_basis = 0;
 }
 
 /* Residuals and modes: the same for both backends, from the physical outputs. */
@@ -163,8 +166,12 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     s->data.input = input;
     m->lcp_build(&s->data, s->M, s->q);
     rs_lemke_info info;
-    const rs_error err = rs_lemke_solve(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
-                                        s->lemke_bytes, s->z, s->w, &info);
+    const rs_error err =
+        s->cfg.lemke_warm && s->have_basis
+            ? rs_lemke_solve_warm(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
+                                  s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
+            : rs_lemke_solve(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
+                             s->lemke_bytes, s->z, s->w, &info);
     out->attempts = 1;
     if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
         out->status = RS_LEMKE_BREAKDOWN;
@@ -177,8 +184,13 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     }
     out->status = info.status;
     out->iterations = info.pivots;
+    out->warm_started = info.warm_started;
     out->time_s = info.solve_time_s;
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
     finish_step(s, out);
     out->ok = info.status == RS_LEMKE_SOLVED;
+    /* The next step's guess: the side of each pair that is positive (w when both are zero). */
+    s->have_basis = out->ok;
+    for (int i = 0; out->ok && i < m->lcp_n; i++)
+        s->lemke_basis[i] = s->z[i] > s->w[i];
 }

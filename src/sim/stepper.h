@@ -6,7 +6,9 @@
  * failure, retries are cold starts from the model's other initial guesses. A step counts as
  * solved only if IPOPT succeeded AND the physical residuals recomputed from the recovered state
  * and forces are within nlp.cert_tol (else status "not_certified").
- * Lemke backend: the model's step LCP, solved on a workspace allocated once.
+ * Lemke backend: the model's step LCP, solved on a workspace allocated once; with lemke_warm,
+ * the basis of the previous Lemke step is tried first (a wrong guess falls back to the cold
+ * lexicographic solve, see rs_lemke_solve_warm).
  */
 #ifndef RS_SIM_STEPPER_H
 #define RS_SIM_STEPPER_H
@@ -25,6 +27,7 @@ typedef struct rs_step_result {
     int status;              /* rs_nlp_status or rs_lemke_status */
     int iterations;          /* IPOPT iterations (all attempts) or Lemke pivots */
     int attempts;            /* NLP: 1 + retries used; Lemke: 1 */
+    int warm_started;        /* Lemke: the previous step's basis was right (0 pivots) */
     double time_s;           /* wall time of the solve */
 } rs_step_result;
 
@@ -35,6 +38,7 @@ typedef struct rs_stepper_config {
     double dt;
     rs_nlp_settings nlp;
     rs_lemke_settings lemke;
+    int lemke_warm;          /* 1: try the previous step's basis first (rs_lemke_solve_warm) */
     rs_mode_tols mode_tols;
 } rs_stepper_config;
 

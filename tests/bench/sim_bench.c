@@ -8,6 +8,8 @@
  *   2. Workers: throughput of a 16-run point2d batch (300 steps each) with -j 2 against -j 1.
  *   3. Memory: peak RSS of one point2d comparison (in a child process); the batch parent's peak
  *      RSS before and after 1,000 short runs.
+ *   4. Lemke warm start from the previous step's basis during time stepping: pivots and time per
+ *      step against cold solves, and how many steps the guess solved.
  *
  *   sim_bench SOURCE_DIR
  */
@@ -142,6 +144,32 @@ static void memory(const char *src)
     remove(sweep);
 }
 
+static void lemke_warm(const char *src)
+{
+    static const char *names[] = {"point2d_friction", "sliding_block_direct_random"};
+    printf("\n4. Lemke warm start from the previous step's basis (Lemke trajectory only)\n\n");
+    printf("| %-28s | %-5s | %12s | %12s | %14s |\n", "scenario", "start", "pivots/step",
+           "us/step mean", "steps by guess");
+    printf("|------------------------------|-------|--------------|--------------|----------------|\n");
+    for (int i = 0; i < 2; i++) {
+        double piv[2], us[2];
+        for (int warm = 1; warm >= 0; warm--) {
+            const char *set[] = {warm ? "lemke.warm_start=yes" : "lemke.warm_start=no"};
+            rs_compare_result r;
+            if (!load(src, names[i], set, 1) || rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r))
+                exit(1);
+            piv[warm] = r.lemke.iterations_mean;
+            us[warm] = r.lemke.us_per_step_mean;
+            printf("| %-28s | %-5s | %12.3f | %12.3f | %9d/%-5d|\n", names[i], warm ? "warm" : "cold",
+                   r.lemke.iterations_mean, r.lemke.us_per_step_mean, r.lemke.warm_started_steps,
+                   r.steps);
+            rs_compare_free(&r);
+        }
+        printf("| %-28s | %-5s | %12.3f | %12.3f | %14s |\n", "", "ratio", piv[1] / piv[0],
+               us[1] / us[0], "");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -151,5 +179,6 @@ int main(int argc, char **argv)
     nlp_step(argv[1]);
     workers(argv[1]);
     memory(argv[1]);
+    lemke_warm(argv[1]);
     return 0;
 }

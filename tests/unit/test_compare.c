@@ -254,6 +254,34 @@ static void test_lemma_2_1(void **state)
     rs_compare_free(&r);
 }
 
+/* Lemke's warm start from the previous step's basis changes the work, not the answer. */
+static void test_lemke_warm_start_keeps_the_trajectory(void **state)
+{
+    (void)state;
+    static const char *names[] = {"point2d_friction", "sliding_block_direct_random"};
+    for (int i = 0; i < 2; i++) {
+        const char *warm[] = {"lemke.warm_start=yes"}, *cold[] = {"lemke.warm_start=no"};
+        rs_compare_result a, b;
+        load(names[i], warm, 1);
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &a), RS_OK);
+        load(names[i], cold, 1);
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &b), RS_OK);
+        long pa = 0, pb = 0;
+        for (int k = 0; k < a.steps; k++) {
+            assert_true(a.step[k].lemke.ok && b.step[k].lemke.ok);
+            for (int c = 0; c < a.ncol; c++)
+                assert_close(col(&a.step[k].lemke, c), col(&b.step[k].lemke, c), 1e-9, 1e-9);
+            pa += a.step[k].lemke.iterations;
+            pb += b.step[k].lemke.iterations;
+        }
+        assert_true(a.lemke.warm_started_steps > 0);
+        assert_int_equal(b.lemke.warm_started_steps, 0);
+        assert_true(pa < pb);
+        rs_compare_free(&a);
+        rs_compare_free(&b);
+    }
+}
+
 /* Same input, same binary: bitwise the same trajectory. */
 static void test_deterministic(void **state)
 {
@@ -282,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_sliding_block_stops_where_analysis_says),
         cmocka_unit_test(test_falling_block_rests_with_weight),
         cmocka_unit_test(test_lemma_2_1),
+        cmocka_unit_test(test_lemke_warm_start_keeps_the_trajectory),
         cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,6 +217,53 @@ static void test_refinement_settings(void **state)
     rs_lcp_destroy(lcp);
 }
 
+/* Warm start: the right basis gives the answer with 0 pivots; any wrong guess falls back to the
+ * cold solve and still solves; the guess is required. */
+static void test_warm_start_from_a_basis(void **state)
+{
+    (void)state;
+    enum { n = 30 };
+    rs_lcp *lcp;
+    double zc[n], wc[n], z[n], w[n];
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 17, 0, &lcp, NULL, NULL), RS_OK);
+    const rs_lemke_info cold = solve_checked(n, lcp->M, lcp->q, NULL, NULL, zc, wc);
+    assert_int_equal(cold.status, RS_LEMKE_SOLVED);
+    assert_true(cold.pivots > 0);
+    unsigned char right[n], wrong[n];
+    for (int i = 0; i < n; i++) {
+        right[i] = zc[i] > wc[i];
+        wrong[i] = (unsigned char)!right[i];
+    }
+    const size_t bytes = rs_lemke_workspace_size(n);
+    void *work = malloc(bytes);
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, right, work, bytes, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.warm_started, 1);
+    assert_int_equal(info.pivots, 0);
+    for (int i = 0; i < n; i++)
+        assert_close(z[i], zc[i], 1e-12, 1e-12);
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, CERT_TOL, NULL, &c), RS_OK);
+    assert_true(c.passed);
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, wrong, work, bytes, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.warm_started, 0);
+    assert_int_equal(info.pivots, cold.pivots); /* the fallback is the cold solve itself */
+    for (int i = 0; i < n; i++)
+        assert_close(z[i], zc[i], 1e-12, 1e-12);
+    /* an infeasible LCP with a guess: the fallback reports ray termination as the cold solve does */
+    const double Mi[9] = {0, 1, -1, -1, 0, 0, -1, 0, 0}, qi[3] = {-1e-4, -1, 1};
+    const unsigned char g3[3] = {1, 0, 1};
+    double z3[3], w3[3];
+    assert_int_equal(rs_lemke_solve_warm(3, Mi, qi, NULL, NULL, g3, work, bytes, z3, w3, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, NULL, work, bytes, z, w, &info),
+                     RS_ERR_NULL_ARG);
+    free(work);
+    rs_lcp_destroy(lcp);
+}
+
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 static void test_infeasible_is_ray_termination(void **state)
 {
@@ -314,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_degenerate_ties),
         cmocka_unit_test(test_covering_vector),
         cmocka_unit_test(test_refinement_settings),
+        cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),
