@@ -32,8 +32,12 @@ static int parse_gen_options(int argc, char **argv, gen_options *opt)
             opt->degenerate = 1;
             continue;
         }
-        if (strcmp(a, "--class") && strcmp(a, "--n") && strcmp(a, "--seed") && strcmp(a, "-o") &&
-            strcmp(a, "--storage") && strcmp(a, "--block-size")) {
+        static const char *const with_value[] = {"--class", "--n", "--seed", "-o", "--storage",
+                                                 "--block-size"};
+        int known = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            known |= strcmp(a, with_value[k]) == 0;
+        if (!known) {
             rs_cli_usage_error("lcp gen: unknown argument '%s'", a);
             return 0;
         }

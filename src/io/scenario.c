@@ -352,7 +352,7 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
     snprintf(ck->key, sizeof ck->key, "%s", key);
     snprintf(ck->text, sizeof ck->text, "%.60s = %.90s", key, c->e->value); /* report text */
     ck->line = c->e->line;
-    int iv;
+    int iv = 0;
     if (strcmp(key, "nlp_failed_steps_max") == 0 || strcmp(key, "lemke_failed_steps_max") == 0 ||
         strcmp(key, "nlp_failed_steps_min") == 0) {
         TRY(get_int(c, 0, RS_SCENARIO_MAX_STEPS, &iv));

@@ -100,7 +100,7 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
                              path, e->value);
                 have_scenario = 1;
             } else if (strcmp(e->key, "combine") == 0) {
-                if (strcmp(e->value, "product") && strcmp(e->value, "zip"))
+                if (strcmp(e->value, "product") != 0 && strcmp(e->value, "zip") != 0)
                     return rs_detail_set(detail, RS_ERR_PARSE,
                                          "%s:%d: sweep.combine: '%s' is not one of: product, zip",
                                          path, e->line, e->value);
@@ -206,7 +206,7 @@ void rs_sweep_run_values(const rs_sweep *sw, long run, double *values)
 
 void rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
 {
-    double v[RS_SWEEP_MAX_KEYS];
+    double v[RS_SWEEP_MAX_KEYS] = {0};
     rs_sweep_run_values(sw, run, v);
     for (int k = 0; k < sw->nkeys; k++)
         snprintf(buf[k], 128, "%.90s=%.17g", sw->keys[k].name, v[k]);

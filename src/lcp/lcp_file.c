@@ -185,7 +185,7 @@ static rs_error require_tokens(token_reader *tr, long needed, const char *what)
 static rs_error read_shape(token_reader *tr, long n)
 {
     char what[64];
-    long rows, cols;
+    long rows = 0, cols = 0;
     snprintf(what, sizeof what, "the number of rows (n = %ld)", n);
     TRY(read_int(tr, what, n, n, &rows));
     snprintf(what, sizeof what, "the number of columns (n = %ld)", n);
@@ -223,7 +223,7 @@ static rs_error read_sparse_block_body(token_reader *tr, rs_lcp *lcp, long *row_
                                        long nbc, long nb)
 {
     const long n = lcp->n;
-    long v;
+    long v = 0;
     TRY(read_block_ends(tr, nbr, n, "row", row_ends));
     TRY(read_block_ends(tr, nbc, n, "column", col_ends));
     TRY(read_int(tr, "the number of block-row pointers (block rows + 1)", nbr + 1, nbr + 1, &v));
@@ -261,7 +261,7 @@ static rs_error read_sparse_block_body(token_reader *tr, rs_lcp *lcp, long *row_
 static rs_error read_sparse_block(token_reader *tr, rs_lcp *lcp)
 {
     const long n = lcp->n;
-    long nb, nbr, nbc;
+    long nb = 0, nbr = 0, nbc = 0;
     TRY(read_int(tr, "the number of blocks", 0, n * n, &nb));
     TRY(read_int(tr, "the number of block rows", 1, n, &nbr));
     TRY(read_int(tr, "the number of block columns", 1, n, &nbc));
@@ -281,7 +281,7 @@ static rs_error read_sparse_block(token_reader *tr, rs_lcp *lcp)
 
 static rs_error parse_lcp(token_reader *tr, rs_lcp **out)
 {
-    long n, storage;
+    long n = 0, storage = 0;
     TRY(read_int(tr, "the problem size n", 1, RS_LCP_FILE_MAX_N, &n));
     TRY(read_int(tr, "the storage (0 = dense, 1 = sparse-block)", 0, 1, &storage));
     TRY(read_shape(tr, n));

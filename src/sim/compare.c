@@ -51,7 +51,7 @@ static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol)
         return RS_VERDICT_NLP_FAILED;
     if (!st->shadow.ok)
         return RS_VERDICT_LEMKE_FAILED;
-    if (memcmp(st->nlp.modes, st->shadow.modes, sizeof(rs_contact_mode) * (size_t)m->ncontacts))
+    if (memcmp(st->nlp.modes, st->shadow.modes, sizeof(rs_contact_mode) * (size_t)m->ncontacts) != 0)
         return RS_VERDICT_MODE_MISMATCH;
     return within ? RS_VERDICT_AGREE : RS_VERDICT_RELAXATION_BIAS;
 }
@@ -250,8 +250,8 @@ rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn 
             st->verdict = judge(sc, st, out->ncol);
             out->verdicts[st->verdict]++;
             out->shadow_failed_steps += !st->shadow.ok;
-            agree_modes += !memcmp(st->nlp.modes, st->shadow.modes,
-                                   sizeof(rs_contact_mode) * (size_t)m->ncontacts);
+            agree_modes += memcmp(st->nlp.modes, st->shadow.modes,
+                                  sizeof(rs_contact_mode) * (size_t)m->ncontacts) == 0;
             for (int c = 0; c < out->ncol; c++) {
                 const double drift = fabs(column(m, &st->nlp, c) - column(m, &st->lemke, c));
                 out->shadow_max_abs[c] = max_keep_nan(out->shadow_max_abs[c], st->diff[c]);
