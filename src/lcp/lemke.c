@@ -349,18 +349,23 @@ static rs_error lemke_check_args(int n, const double *M, const double *q, const 
     return RS_OK;
 }
 
-rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
-                        const rs_lemke_settings *settings, void *work, size_t work_bytes,
-                        double *z, double *w, rs_lemke_info *info)
+/* The caller's settings, or the defaults for NULL. */
+static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *settings)
 {
-    const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
-    if (err != RS_OK)
-        return err;
     rs_lemke_settings s;
     if (settings)
         s = *settings;
     else
         rs_lemke_settings_default(&s);
+    return s;
+}
+
+/* The cold lexicographic solve on arguments already checked by lemke_check_args. */
+static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
+                                const rs_lemke_settings *settings, void *work, double *z,
+                                double *w, rs_lemke_info *info)
+{
+    const rs_lemke_settings s = lemke_settings_or_default(settings);
     const double t0 = rs_wall_seconds();
     const int max_pivots = s.max_pivots > 0 ? s.max_pivots : 10000 + 100 * n;
     const size_t nn = (size_t)n;
@@ -455,6 +460,16 @@ rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d
         out.status = RS_LEMKE_BREAKDOWN;
     out.solve_time_s = rs_wall_seconds() - t0;
     *info = out;
+}
+
+rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
+                        const rs_lemke_settings *settings, void *work, size_t work_bytes,
+                        double *z, double *w, rs_lemke_info *info)
+{
+    const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
+    if (err != RS_OK)
+        return err;
+    lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
     return RS_OK;
 }
 
@@ -483,11 +498,7 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
     const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
     if (err != RS_OK)
         return err;
-    rs_lemke_settings s;
-    if (settings)
-        s = *settings;
-    else
-        rs_lemke_settings_default(&s);
+    const rs_lemke_settings s = lemke_settings_or_default(settings);
     const double t0 = rs_wall_seconds();
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
@@ -510,7 +521,7 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
         }
     }
     /* A wrong guess: the cold solve, from scratch (it overwrites z and w). */
-    const rs_error cold = rs_lemke_solve(n, M, q, d, settings, work, work_bytes, z, w, info);
+    lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
     info->solve_time_s = rs_wall_seconds() - t0;
-    return cold;
+    return RS_OK;
 }
