@@ -32,7 +32,8 @@ static inline double sliding_block_force_scale(const double *p)
 
 /* The fields every sliding block shares in its rs_model: parameters, input, friction force, one
  * contact, one variant, the force scale m g; and, from the model's own file, its state arrays
- * (state_names, state_default, velocity_index) and its LCP and certificate functions. */
+ * (state_names, state_default, velocity_index) and its LCP functions. Each model names its
+ * residuals and modes itself. */
 #define SLIDING_BLOCK_MODEL_FIELDS                                                                 \
     .nparams = SB_NPARAM, .params = sliding_block_params, .ninput = 1,                             \
     .input_names = sliding_block_input_names, .nforce = 1,                                         \
@@ -41,7 +42,7 @@ static inline double sliding_block_force_scale(const double *p)
     .nstate = NSTATE, .state_names = state_names, .state_default = state_default,                  \
     .velocity_index = velocity_index,                                                              \
     .nvelocity = (int)(sizeof velocity_index / sizeof velocity_index[0]),                          \
-    .lcp_build = lcp_build, .lcp_recover = lcp_recover, .residuals = residuals, .modes = modes
+    .lcp_build = lcp_build, .lcp_recover = lcp_recover
 
 /* v' and x' from the friction force. */
 static inline void sliding_block_integrate(const rs_step_data *d, double v, double x, double f,
@@ -62,6 +63,24 @@ static inline void sliding_block_residuals(const rs_step_data *d, double x, doub
     *primal = fmax(fabs(v_next - v_pred), fabs(x_next - x_pred));
     *complementarity = 0.0;
     rs_coulomb_residuals(v_next, f, d->params[SB_MU] * fs, fs, primal, complementarity);
+}
+
+/* For the formulations whose state is (x, v), in that order: the residuals and the mode. */
+static inline void sliding_block_xv_residuals(const rs_step_data *d, const double *sn,
+                                              const double *f, double *primal,
+                                              double *complementarity)
+{
+    sliding_block_residuals(d, d->state[0], d->state[1], sn[0], sn[1], f[0], primal,
+                            complementarity);
+}
+
+static inline void sliding_block_xv_modes(const rs_step_data *d, const double *sn,
+                                          const double *f, const rs_mode_tols *tols,
+                                          rs_contact_mode *out)
+{
+    (void)d;
+    (void)f;
+    out[0] = rs_sliding_mode(sn[1], tols); /* the block always rests on the surface */
 }
 
 #endif

@@ -77,5 +77,7 @@ const rs_model rs_model_sliding_block_direct = {
     .source = "note 000 section 2.2",
     .check_step = check_step,
     .lcp_n = 2,
+    .residuals = residuals,
+    .modes = modes,
     SLIDING_BLOCK_MODEL_FIELDS,
 };

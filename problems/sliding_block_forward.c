@@ -45,26 +45,13 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);
 }
 
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
-                      double *complementarity)
-{
-    sliding_block_residuals(d, d->state[S_X], d->state[S_V], sn[S_X], sn[S_V], f[0], primal,
-                            complementarity);
-}
-
-static void modes(const rs_step_data *d, const double *sn, const double *f,
-                  const rs_mode_tols *tols, rs_contact_mode *out)
-{
-    (void)d;
-    (void)f;
-    out[0] = rs_sliding_mode(sn[S_V], tols); /* the block always rests on the surface */
-}
-
 const rs_model rs_model_sliding_block_forward = {
     .name = "sliding_block_forward",
     .summary = "1-D block sliding forwards, LCP in the velocity",
     .source = "note 000 section 2.1",
     .check_step = check_step,
     .lcp_n = 1,
+    .residuals = sliding_block_xv_residuals,
+    .modes = sliding_block_xv_modes,
     SLIDING_BLOCK_MODEL_FIELDS,
 };
