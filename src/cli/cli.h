@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "io/scenario.h"
+
 /* Exit codes of the command. */
 enum {
     RS_EXIT_OK = 0,       /* success */
@@ -40,6 +42,11 @@ typedef struct rs_cli_scenario_args {
 /* Parse; allow_backend: accept --backend. Prints the problem and returns 0 on bad usage. */
 int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int allow_backend,
                                rs_cli_scenario_args *a);
+
+/* Parse the arguments, then load the scenario with its --set overrides into *sc. On bad usage or
+ * input, prints the message and returns 0 (the command then exits RS_EXIT_USAGE). */
+int rs_cli_load_scenario(int argc, char **argv, const char *usage, int allow_backend,
+                         rs_cli_scenario_args *a, rs_scenario *sc);
 
 /* Subcommands: argv[0] is the subcommand's own name. */
 int rs_cmd_lcp_solve(int argc, char **argv);

@@ -121,3 +121,16 @@ int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int all
     }
     return 1;
 }
+
+int rs_cli_load_scenario(int argc, char **argv, const char *usage, int allow_backend,
+                         rs_cli_scenario_args *a, rs_scenario *sc)
+{
+    if (!rs_cli_parse_scenario_args(argc, argv, usage, allow_backend, a))
+        return 0;
+    rs_error_detail detail;
+    if (rs_scenario_load(a->scenario, a->sets, a->nsets, sc, &detail) != RS_OK) {
+        rs_cli_usage_error("%s", detail.message);
+        return 0;
+    }
+    return 1;
+}

@@ -47,12 +47,10 @@ static rs_error write_all(const char *dir, const rs_scenario *sc, const rs_compa
 int rs_cmd_compare(int argc, char **argv)
 {
     rs_cli_scenario_args a;
-    if (!rs_cli_parse_scenario_args(argc, argv, usage, 0, &a))
-        return RS_EXIT_USAGE;
     static rs_scenario sc;
+    if (!rs_cli_load_scenario(argc, argv, usage, 0, &a, &sc))
+        return RS_EXIT_USAGE;
     rs_error_detail detail;
-    if (rs_scenario_load(a.scenario, a.sets, a.nsets, &sc, &detail) != RS_OK)
-        return rs_cli_usage_error("%s", detail.message);
     char dir[1024];
     if (a.out)
         snprintf(dir, sizeof dir, "%s", a.out);

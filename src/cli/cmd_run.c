@@ -16,12 +16,10 @@ static const char usage[] =
 int rs_cmd_run(int argc, char **argv)
 {
     rs_cli_scenario_args a;
-    if (!rs_cli_parse_scenario_args(argc, argv, usage, 1, &a))
-        return RS_EXIT_USAGE;
     static rs_scenario sc;
+    if (!rs_cli_load_scenario(argc, argv, usage, 1, &a, &sc))
+        return RS_EXIT_USAGE;
     rs_error_detail detail;
-    if (rs_scenario_load(a.scenario, a.sets, a.nsets, &sc, &detail) != RS_OK)
-        return rs_cli_usage_error("%s", detail.message);
     if (a.backend >= 0)
         sc.backend_lemke = a.backend;
     const rs_backend backend = sc.backend_lemke ? RS_BACKEND_LEMKE : RS_BACKEND_NLP;
