@@ -187,6 +187,19 @@ static void retire(worker *w)
 
 /* ---- resume --------------------------------------------------------------------------------- */
 
+/* One finished run in the outcome counts; an unknown outcome counts as crashed. */
+static void tally_outcome(rs_batch_counts *c, const char *outcome)
+{
+    if (strcmp(outcome, "passed") == 0)
+        c->passed++;
+    else if (strcmp(outcome, "contract_failed") == 0)
+        c->contract_failed++;
+    else if (strcmp(outcome, "bad_input") == 0)
+        c->bad_input++;
+    else
+        c->crashed++;
+}
+
 /* Mark the runs already in results.jsonl; drop a torn last line. */
 static rs_error scan_results(const char *path, unsigned char *done, long nruns, rs_batch_counts *c,
                              rs_error_detail *detail)
@@ -214,10 +227,7 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns, 
         if (r >= 0 && r < nruns && !done[r]) {
             done[r] = 1;
             c->skipped++;
-            c->passed += strcmp(outcome->valuestring, "passed") == 0;
-            c->contract_failed += strcmp(outcome->valuestring, "contract_failed") == 0;
-            c->bad_input += strcmp(outcome->valuestring, "bad_input") == 0;
-            c->crashed += strcmp(outcome->valuestring, "crashed") == 0;
+            tally_outcome(c, outcome->valuestring);
         }
         cJSON_Delete(o);
         good_end = ftell(f);
@@ -231,17 +241,14 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns, 
 
 /* ---- the batch ------------------------------------------------------------------------------ */
 
+/* Count a finished run (just now, or found by --resume) from its result line. */
 static void count_outcome(rs_batch_counts *c, const char *line)
 {
+    cJSON *o = cJSON_Parse(line);
+    const cJSON *outcome = cJSON_GetObjectItem(o, "outcome");
+    tally_outcome(c, cJSON_IsString(outcome) ? outcome->valuestring : "crashed");
+    cJSON_Delete(o);
     c->done++;
-    if (strstr(line, "\"outcome\":\"passed\""))
-        c->passed++;
-    else if (strstr(line, "\"outcome\":\"contract_failed\""))
-        c->contract_failed++;
-    else if (strstr(line, "\"outcome\":\"bad_input\""))
-        c->bad_input++;
-    else
-        c->crashed++;
 }
 
 static int append_line(int fd, const char *line)
