@@ -217,6 +217,10 @@ static void test_shards_partition_the_runs(void **state)
     assert_int_equal(relaxsim("batch " TMP "small.ini --shard 3/3 -o " TMP "x"), 2);
 }
 
+/* 20 runs of about 0.1 s each: long enough to interrupt in the middle. */
+static const char long_sweep[] = "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
+                                 "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n";
+
 static pid_t start_batch(const char *sweep, const char *dir, const char *extra)
 {
     const pid_t pid = fork();
@@ -250,8 +254,7 @@ static void sleep_ms(long ms)
 static void test_resume_after_sigkill(void **state)
 {
     (void)state;
-    write_file(TMP "long.ini", "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
-                               "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n");
+    write_file(TMP "long.ini", long_sweep);
     system("rm -rf '" TMP "killed'");
     const pid_t pid = start_batch(TMP "long.ini", TMP "killed", NULL);
     for (int i = 0; i < 600 && count_lines(TMP "killed/results.jsonl") < 4; i++)
@@ -289,8 +292,7 @@ static void test_resume_repairs_a_torn_line(void **state)
 static void test_a_crashing_worker_does_not_stop_the_batch(void **state)
 {
     (void)state;
-    write_file(TMP "long.ini", "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
-                               "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n");
+    write_file(TMP "long.ini", long_sweep);
     system("rm -rf '" TMP "crash'");
     const pid_t pid = start_batch(TMP "long.ini", TMP "crash", NULL);
     for (int i = 0; i < 600 && count_lines(TMP "crash/results.jsonl") < 2; i++)
