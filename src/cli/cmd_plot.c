@@ -63,6 +63,23 @@ static void plot_group(FILE *g, const rs_model *m, const char *png, const char *
     fputc('\n', g);
 }
 
+/* DIR/plot.gp opened for writing, with the settings every plot shares; NULL (message printed)
+ * if it cannot be written. */
+static FILE *open_script(const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    FILE *g = fopen(path, "w");
+    if (!g) {
+        rs_cli_usage_error("plot: %s: cannot write", path);
+        return NULL;
+    }
+    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
+               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
+               "set termoption noenhanced\nset grid\nset key outside right\n");
+    return g;
+}
+
 /* Run DIR/plot.gp from DIR; 0 (message printed) if gnuplot failed. */
 static int run_gnuplot(const char *dir)
 {
@@ -93,14 +110,11 @@ static int plot_batch(const char *dir, const cJSON *summary)
     for (const char *p = header; *p; p++)
         ncols += *p == ',';
     const int nkeys = cJSON_GetArraySize(keys), first_diff = 1 + nkeys + 3 + 1; /* 1-based */
-    snprintf(path, sizeof path, "%s/plot.gp", dir);
-    FILE *g = fopen(path, "w");
+    FILE *g = open_script(dir);
     if (!g)
-        return rs_cli_usage_error("plot: %s: cannot write", path);
-    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
-               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
-               "set termoption noenhanced\nset grid\nset key outside right\nset logscale y\n"
-               "set format y '%%.0e'\nset ylabel 'worst per-step |NLP - Lemke| (floor 1e-17)'\n");
+        return RS_EXIT_USAGE;
+    fprintf(g, "set logscale y\nset format y '%%.0e'\n"
+               "set ylabel 'worst per-step |NLP - Lemke| (floor 1e-17)'\n");
     int k = 0;
     for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next, k++) {
         fprintf(g, "set output 'batch_%d.png'\nset title 'worst shadow difference against %s'\n"
@@ -150,14 +164,10 @@ int rs_cmd_plot(int argc, char **argv)
                                   "relaxsim compare or relaxsim batch)", dir);
     }
     cJSON_Delete(summary);
-    snprintf(path, sizeof path, "%s/plot.gp", dir);
-    FILE *g = fopen(path, "w");
+    FILE *g = open_script(dir);
     if (!g)
-        return rs_cli_usage_error("plot: %s: cannot write", path);
-    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
-               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
-               "set termoption noenhanced\n"
-               "set grid\nset key outside right\nset xlabel 't (s)'\n");
+        return RS_EXIT_USAGE;
+    fprintf(g, "set xlabel 't (s)'\n");
     plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
     plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
     plot_group(g, m, "forces.png", "contact forces: NLP (solid) and Lemke (dashed)", "N", NULL);
