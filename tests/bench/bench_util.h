@@ -1,16 +1,10 @@
-/* bench_util.h: the clock and the median shared by the benchmarks. */
+/* bench_util.h: the median shared by the benchmarks (the clock is core/timer.h's). */
 #ifndef RS_BENCH_UTIL_H
 #define RS_BENCH_UTIL_H
 
 #include <stdlib.h>
-#include <time.h>
 
-static inline double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/timer.h"
 
 static inline int bench_cmp_double(const void *a, const void *b)
 {

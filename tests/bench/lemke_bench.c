@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "relaxsim/relaxsim.h"
 #include "bench_util.h"
@@ -25,20 +24,20 @@ static double time_solve(const rs_lcp *l, void *work, size_t bytes, double *z, d
     const double min_batch_s = 2e-3;
     int reps = 1;
     for (;;) { /* calibrate the batch length */
-        const double t0 = bench_now();
+        const double t0 = rs_wall_seconds();
         for (int r = 0; r < reps; r++)
             rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
-        const double dt = bench_now() - t0;
+        const double dt = rs_wall_seconds() - t0;
         if (dt >= min_batch_s || reps >= (1 << 20))
             break;
         reps *= dt > 0 ? (int)fmin(16.0, fmax(2.0, 1.5 * min_batch_s / dt)) : 16;
     }
     double per[BATCHES];
     for (int b = 0; b < BATCHES; b++) {
-        const double t0 = bench_now();
+        const double t0 = rs_wall_seconds();
         for (int r = 0; r < reps; r++)
             rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
-        per[b] = (bench_now() - t0) / reps;
+        per[b] = (rs_wall_seconds() - t0) / reps;
     }
     return bench_median(per, BATCHES);
 }

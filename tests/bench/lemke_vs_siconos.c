@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "relaxsim/relaxsim.h"
 #include "bench_util.h"
@@ -69,7 +68,7 @@ static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t b
     for (int b = -1; b < BATCHES; b++) { /* b = -1 calibrates the batch length */
         double dt;
         for (;;) {
-            const double t0 = bench_now();
+            const double t0 = rs_wall_seconds();
             for (int r = 0; r < reps; r++) {
                 if (use_siconos) {
                     memset(z, 0, sizeof(double) * l->n);
@@ -78,7 +77,7 @@ static timing time_solver(const rs_lcp *l, int use_siconos, void *work, size_t b
                     rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info);
                 }
             }
-            dt = bench_now() - t0;
+            dt = rs_wall_seconds() - t0;
             if (b >= 0 || dt >= 2e-3 || reps >= (1 << 20))
                 break;
             reps *= 2;
