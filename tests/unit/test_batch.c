@@ -20,14 +20,6 @@
 #define TMP RS_TEST_TMPDIR "/"
 #define SCEN RS_SOURCE_DIR "/problems/scenarios/"
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static rs_sweep sw;
 
 static void test_run_numbering(void **state)
@@ -103,16 +95,6 @@ static int relaxsim(const char *args)
     const int st = system(cmd);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
-}
-
-static size_t slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    const size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-    return n;
 }
 
 /* Every line is a whole JSON object; each run 0..n-1 appears exactly once. */

@@ -18,15 +18,6 @@ typedef struct run_result {
     char err[4096];
 } run_result;
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[len] = '\0';
-    if (f)
-        fclose(f);
-}
-
 /* Run `relaxsim ARGS`, capturing stdout and stderr. */
 static run_result *run(const char *args)
 {

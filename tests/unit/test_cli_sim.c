@@ -15,16 +15,6 @@
 
 static char out_buf[1 << 16], err_buf[1 << 14];
 
-static size_t slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    const size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[len] = '\0';
-    if (f)
-        fclose(f);
-    return len;
-}
-
 static int run(const char *args)
 {
     char cmd[4096];

@@ -30,6 +30,26 @@ static inline void assert_close_impl(double actual, double expected, double atol
 #define assert_close(actual, expected, atol, rtol)                                                \
     assert_close_impl((actual), (expected), (atol), (rtol), #actual, __FILE__, __LINE__)
 
+/* Read a whole (small) file into buf, NUL-terminated; returns its length, 0 if it is missing. */
+static inline size_t slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    const size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[len] = '\0';
+    if (f)
+        fclose(f);
+    return len;
+}
+
+/* Write text to a new file (the test fails if it cannot be created). */
+static inline void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* Directory of the Siconos LCP collection, set by CMake. */
 #ifndef RS_LCP_DATA_DIR
 #define RS_LCP_DATA_DIR "../shared/lcp-data/siconos"

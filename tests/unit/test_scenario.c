@@ -17,14 +17,6 @@ static const char base[] = "[model]\n"
                            "z = 1\n"
                            "[run]\n"; /* extras start at line 7, in [run] */
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static rs_scenario sc; /* large: not on the stack */
 
 /* base + extra must fail with a message containing needle. */
