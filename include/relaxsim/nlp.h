@@ -61,6 +61,11 @@ typedef struct rs_nlp_settings {
                                  another initial guess of the model. Range [0, 5]. Default 2. */
     double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as
                                  solved. Range (0, 1). Default 1e-6. */
+    int check_start;        /**< time stepping: 1 to test, before calling IPOPT, whether the
+                                 warm start or one of the model's starting points already
+                                 satisfies the step NLP's KKT conditions at tol (with
+                                 least-squares multipliers); such a step is solved with 0
+                                 iterations (a body at rest, a free flight). Default 1. */
 } rs_nlp_settings;
 
 /** Fill every field with its default. No-op on NULL. */

@@ -283,8 +283,10 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
         return get_int(c, 0, 5, &s->retries);
     if (strcmp(key, "cert_tol") == 0)
         return get_real(c, 1e-16, 0.5, &s->cert_tol);
+    if (strcmp(key, "check_start") == 0)
+        return get_bool(c, &s->check_start);
     return fail(c, "unknown key (expected tol, max_iter, eps, penalty, penalty_weight, warm_start, "
-                   "mu_init, retries, cert_tol)");
+                   "mu_init, retries, cert_tol, check_start)");
 }
 
 static rs_error apply_lemke(const parse_ctx *c, rs_scenario *sc)

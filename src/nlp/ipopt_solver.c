@@ -1,13 +1,17 @@
 /*
  * ipopt_solver.c: the IPOPT adapter, the only file that includes IpStdCInterface.h.
  *
- * Turns an rs_nlp_problem (dense derivatives) into IPOPT 3.11 C callbacks with a fixed dense
- * structure: every Jacobian entry and the whole lower triangle of the Hessian. Facts about the
- * Debian build that shape this file:
+ * Turns one rs_nlp_problem, or a stack of nblocks of them (see ipopt_solver.h), into IPOPT 3.11
+ * C callbacks. The structure is block-diagonal: block b's dense Jacobian occupies rows
+ * [b m, b m + m) x columns [b n, b n + n), its Hessian triangle the same diagonal block. Facts
+ * about the Debian build that shape this file:
  *   - one IpoptProblem is reused across steps (options may change between IpoptSolve calls);
  *   - print_level 0 needs sb yes to hide the banner; option_file_name "" stops a stray ipopt.opt
  *     in the working directory from changing the options;
  *   - only linear_solver mumps is allowed (ma97 calls exit() in this build);
+ *   - every MUMPS call costs tens of microseconds however small the matrix (MUMPS 5.5 sizes its
+ *     own structure after each call), so linear solves are the unit of cost: see
+ *     min_refinement_steps below;
  *   - the intermediate callback is the way to count iterations;
  *   - x is overwritten even on failure, so the caller always checks the return status.
  */
@@ -20,33 +24,39 @@
 #include "lcp/lcp_internal.h"
 
 struct rs_ipopt_solver {
-    rs_nlp_problem p;
+    rs_nlp_problem *blocks;        /* nblocks problems of size (n, m) */
+    int nblocks, n, m;             /* per block */
     rs_nlp_settings s;
     IpoptProblem ipopt;
-    double *x_l, *x_u, *g_l, *g_u; /* constant bounds */
-    double *J, *H;                 /* dense derivative buffers */
+    double *x_l, *x_u, *g_l, *g_u; /* constant bounds, whole stack */
+    double *H;                     /* one block's dense Hessian */
     double *g;                     /* constraint values at the final point */
-    double *mult_g, *mult_x_l, *mult_x_u; /* multipliers of the last successful solve */
-    int have_multipliers;
+    double *mult_g, *mult_x_l, *mult_x_u;
     int iterations;                /* set by the intermediate callback */
 };
 
-/* ---- callbacks ------------------------------------------------------------------------------ */
+/* ---- callbacks: each loops over the blocks ---------------------------------------------------- */
 
 static Bool cb_eval_f(Index n, Number *x, Bool new_x, Number *obj, UserDataPtr user)
 {
     (void)n;
     (void)new_x;
-    rs_ipopt_solver *s = user;
-    *obj = s->p.eval_f(s->p.ctx, x);
-    return isfinite(*obj);
+    const rs_ipopt_solver *s = user;
+    double f = 0.0;
+    for (int b = 0; b < s->nblocks; b++)
+        f += s->blocks[b].eval_f(s->blocks[b].ctx, x + (size_t)b * s->n);
+    *obj = f;
+    return isfinite(f);
 }
 
 static Bool cb_eval_grad_f(Index n, Number *x, Bool new_x, Number *grad, UserDataPtr user)
 {
     (void)new_x;
-    rs_ipopt_solver *s = user;
-    s->p.eval_grad_f(s->p.ctx, x, grad);
+    const rs_ipopt_solver *s = user;
+    for (int b = 0; b < s->nblocks; b++) {
+        const size_t off = (size_t)b * s->n;
+        s->blocks[b].eval_grad_f(s->blocks[b].ctx, x + off, grad + off);
+    }
     return rs_all_finite(grad, (size_t)n);
 }
 
@@ -54,50 +64,62 @@ static Bool cb_eval_g(Index n, Number *x, Bool new_x, Index m, Number *g, UserDa
 {
     (void)n;
     (void)new_x;
-    rs_ipopt_solver *s = user;
-    s->p.eval_g(s->p.ctx, x, g);
+    const rs_ipopt_solver *s = user;
+    for (int b = 0; b < s->nblocks; b++)
+        s->blocks[b].eval_g(s->blocks[b].ctx, x + (size_t)b * s->n, g + (size_t)b * s->m);
     return rs_all_finite(g, (size_t)m);
 }
 
 static Bool cb_eval_jac(Index n, Number *x, Bool new_x, Index m, Index nele, Index *irow,
                         Index *jcol, Number *values, UserDataPtr user)
 {
+    (void)n;
+    (void)m;
     (void)new_x;
-    (void)nele;
     rs_ipopt_solver *s = user;
-    if (!values) { /* structure: every entry, column by column */
-        for (Index j = 0, k = 0; j < n; j++)
-            for (Index i = 0; i < m; i++, k++) {
-                irow[k] = i;
-                jcol[k] = j;
-            }
+    const int bn = s->n, bm = s->m;
+    if (!values) { /* structure: block by block, each dense, column by column */
+        for (Index b = 0, k = 0; b < s->nblocks; b++)
+            for (Index j = 0; j < bn; j++)
+                for (Index i = 0; i < bm; i++, k++) {
+                    irow[k] = b * bm + i;
+                    jcol[k] = b * bn + j;
+                }
         return TRUE;
     }
-    s->p.eval_jac(s->p.ctx, x, s->J);
-    memcpy(values, s->J, sizeof(double) * (size_t)m * (size_t)n);
-    return rs_all_finite(values, (size_t)m * (size_t)n);
+    const size_t per_block = (size_t)bm * (size_t)bn;
+    for (int b = 0; b < s->nblocks; b++) /* dense column-major = the structure's order */
+        s->blocks[b].eval_jac(s->blocks[b].ctx, x + (size_t)b * bn, values + b * per_block);
+    return rs_all_finite(values, (size_t)nele);
 }
 
 static Bool cb_eval_h(Index n, Number *x, Bool new_x, Number obj_factor, Index m, Number *lambda,
                       Bool new_lambda, Index nele, Index *irow, Index *jcol, Number *values,
                       UserDataPtr user)
 {
+    (void)n;
+    (void)m;
     (void)new_x;
     (void)new_lambda;
-    (void)m;
     rs_ipopt_solver *s = user;
-    if (!values) { /* structure: the lower triangle, column by column */
-        for (Index j = 0, k = 0; j < n; j++)
-            for (Index i = j; i < n; i++, k++) {
-                irow[k] = i;
-                jcol[k] = j;
-            }
+    const int bn = s->n;
+    if (!values) { /* structure: each block's lower triangle, column by column */
+        for (Index b = 0, k = 0; b < s->nblocks; b++)
+            for (Index j = 0; j < bn; j++)
+                for (Index i = j; i < bn; i++, k++) {
+                    irow[k] = b * bn + i;
+                    jcol[k] = b * bn + j;
+                }
         return TRUE;
     }
-    s->p.eval_hess(s->p.ctx, x, obj_factor, lambda, s->H);
-    for (Index j = 0, k = 0; j < n; j++)
-        for (Index i = j; i < n; i++, k++)
-            values[k] = s->H[i + (size_t)j * (size_t)n];
+    Index k = 0;
+    for (int b = 0; b < s->nblocks; b++) {
+        const rs_nlp_problem *p = &s->blocks[b];
+        p->eval_hess(p->ctx, x + (size_t)b * bn, obj_factor, lambda + (size_t)b * s->m, s->H);
+        for (int j = 0; j < bn; j++)
+            for (int i = j; i < bn; i++, k++)
+                values[k] = s->H[i + (size_t)j * (size_t)bn];
+    }
     return rs_all_finite(values, (size_t)nele);
 }
 
@@ -128,18 +150,56 @@ void rs_ipopt_destroy(rs_ipopt_solver *s)
         return;
     if (s->ipopt)
         FreeIpoptProblem(s->ipopt);
+    free(s->blocks);
     free(s->x_l);
-    free(s->J);
     free(s);
 }
 
 rs_error rs_ipopt_create(const rs_nlp_problem *p, const rs_nlp_settings *settings,
                          rs_ipopt_solver **out)
 {
-    if (!p || !out)
+    return rs_ipopt_create_blocks(p, 1, settings, out);
+}
+
+static void set_options(IpoptProblem ip, const rs_nlp_settings *st)
+{
+    AddIpoptStrOption(ip, "option_file_name", "");
+    AddIpoptIntOption(ip, "print_level", 0);
+    AddIpoptStrOption(ip, "sb", "yes");
+    AddIpoptStrOption(ip, "linear_solver", "mumps");
+    AddIpoptStrOption(ip, "hessian_approximation", "exact");
+    /* Bounds exactly as posed: a relaxed z' >= 0 would be projected back after the solve and
+     * leave the velocities inconsistent with the positions (zd' = (z' - z)/dt). */
+    AddIpoptNumOption(ip, "bound_relax_factor", 0.0);
+    AddIpoptNumOption(ip, "tol", st->tol);
+    AddIpoptIntOption(ip, "max_iter", st->max_iter);
+    /* IPOPT's default forces one iterative-refinement solve per search direction; without it a
+     * refinement still runs whenever the residual of the solve is above residual_ratio_max
+     * (1e-10). One MUMPS solve fewer per iteration (a fifth of the time per step). */
+    AddIpoptIntOption(ip, "min_refinement_steps", 0);
+    /* Used only when warm_start_init_point is yes: keep the previous point almost unchanged. */
+    AddIpoptNumOption(ip, "warm_start_bound_push", 1e-9);
+    AddIpoptNumOption(ip, "warm_start_bound_frac", 1e-9);
+    AddIpoptNumOption(ip, "warm_start_slack_bound_push", 1e-9);
+    AddIpoptNumOption(ip, "warm_start_slack_bound_frac", 1e-9);
+    AddIpoptNumOption(ip, "warm_start_mult_bound_push", 1e-9);
+    SetIntermediateCallback(ip, cb_intermediate);
+}
+
+rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
+                                const rs_nlp_settings *settings, rs_ipopt_solver **out)
+{
+    if (!blocks || !out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
-    if (p->n < 1 || p->m < 0)
+    if (nblocks < 1 || blocks[0].n < 1 || blocks[0].m < 0)
+        return RS_ERR_DIMENSION;
+    for (int b = 1; b < nblocks; b++)
+        if (blocks[b].n != blocks[0].n || blocks[b].m != blocks[0].m)
+            return RS_ERR_DIMENSION;
+    const size_t n = (size_t)blocks[0].n, m = (size_t)blocks[0].m, K = (size_t)nblocks;
+    /* IPOPT indexes with int: the whole stack and its nonzeros must fit. */
+    if (K * n * (m + n) > 100000000u)
         return RS_ERR_DIMENSION;
     rs_nlp_settings st;
     if (settings)
@@ -151,50 +211,40 @@ rs_error rs_ipopt_create(const rs_nlp_problem *p, const rs_nlp_settings *setting
     rs_ipopt_solver *s = calloc(1, sizeof *s);
     if (!s)
         return RS_ERR_NOMEM;
-    s->p = *p;
+    s->nblocks = nblocks;
+    s->n = (int)n;
+    s->m = (int)m;
     s->s = st;
-    const size_t n = (size_t)p->n, m = (size_t)p->m;
-    /* one block for the vectors, one for the dense derivatives */
-    s->x_l = malloc(sizeof(double) * (3 * n + 4 * m + 2 * n + 1));
-    s->J = malloc(sizeof(double) * (m * n + n * n + 1));
-    if (!s->x_l || !s->J) {
+    s->blocks = malloc(sizeof *s->blocks * K);
+    /* one allocation: the stack's vectors, then one block's dense Hessian */
+    s->x_l = malloc(sizeof(double) * (K * (4 * n + 4 * m) + n * n + 1));
+    if (!s->blocks || !s->x_l) {
         rs_ipopt_destroy(s);
         return RS_ERR_NOMEM;
     }
-    s->x_u = s->x_l + n;
-    s->mult_x_l = s->x_u + n;
-    s->mult_x_u = s->mult_x_l + n;
-    s->g_l = s->mult_x_u + n;
-    s->g_u = s->g_l + m;
-    s->g = s->g_u + m;
-    s->mult_g = s->g + m;
-    s->H = s->J + m * n;
-    p->bounds(p->ctx, s->x_l, s->x_u, s->g_l, s->g_u);
-    s->ipopt = CreateIpoptProblem(p->n, s->x_l, s->x_u, p->m, s->g_l, s->g_u, p->m * p->n,
-                                  p->n * (p->n + 1) / 2, 0, cb_eval_f, cb_eval_g, cb_eval_grad_f,
-                                  cb_eval_jac, cb_eval_h);
+    memcpy(s->blocks, blocks, sizeof *s->blocks * K);
+    s->x_u = s->x_l + K * n;
+    s->mult_x_l = s->x_u + K * n;
+    s->mult_x_u = s->mult_x_l + K * n;
+    s->g_l = s->mult_x_u + K * n;
+    s->g_u = s->g_l + K * m;
+    s->g = s->g_u + K * m;
+    s->mult_g = s->g + K * m;
+    s->H = s->mult_g + K * m;
+    memset(s->mult_x_l, 0, sizeof(double) * 2 * K * n);
+    memset(s->mult_g, 0, sizeof(double) * K * m);
+    for (size_t b = 0; b < K; b++)
+        blocks[b].bounds(blocks[b].ctx, s->x_l + b * n, s->x_u + b * n, s->g_l + b * m,
+                         s->g_u + b * m);
+    const size_t nele_jac = K * m * n, nele_hess = K * n * (n + 1) / 2;
+    s->ipopt = CreateIpoptProblem((Index)(K * n), s->x_l, s->x_u, (Index)(K * m), s->g_l,
+                                  s->g_u, (Index)nele_jac, (Index)nele_hess, 0, cb_eval_f,
+                                  cb_eval_g, cb_eval_grad_f, cb_eval_jac, cb_eval_h);
     if (!s->ipopt) {
         rs_ipopt_destroy(s);
         return RS_ERR_BAD_ARG;
     }
-    IpoptProblem ip = s->ipopt;
-    AddIpoptStrOption(ip, "option_file_name", "");
-    AddIpoptIntOption(ip, "print_level", 0);
-    AddIpoptStrOption(ip, "sb", "yes");
-    AddIpoptStrOption(ip, "linear_solver", "mumps");
-    AddIpoptStrOption(ip, "hessian_approximation", "exact");
-    /* Bounds exactly as posed: a relaxed z' >= 0 would be projected back after the solve and
-     * leave the velocities inconsistent with the positions (zd' = (z' - z)/dt). */
-    AddIpoptNumOption(ip, "bound_relax_factor", 0.0);
-    AddIpoptNumOption(ip, "tol", st.tol);
-    AddIpoptIntOption(ip, "max_iter", st.max_iter);
-    /* Used only when warm_start_init_point is yes: keep the previous point almost unchanged. */
-    AddIpoptNumOption(ip, "warm_start_bound_push", 1e-9);
-    AddIpoptNumOption(ip, "warm_start_bound_frac", 1e-9);
-    AddIpoptNumOption(ip, "warm_start_slack_bound_push", 1e-9);
-    AddIpoptNumOption(ip, "warm_start_slack_bound_frac", 1e-9);
-    AddIpoptNumOption(ip, "warm_start_mult_bound_push", 1e-9);
-    SetIntermediateCallback(ip, cb_intermediate);
+    set_options(s->ipopt, &st);
     *out = s;
     return RS_OK;
 }
@@ -216,38 +266,23 @@ rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *s, double *x, int warm, int *ipopt
                              int *iterations)
 {
     IpoptProblem ip = s->ipopt;
-    const int use_warm = warm && s->have_multipliers;
-    AddIpoptStrOption(ip, "warm_start_init_point", use_warm ? "yes" : "no");
-    AddIpoptNumOption(ip, "mu_init", use_warm ? s->s.mu_init : 0.1);
-    if (!use_warm) {
-        memset(s->mult_g, 0, sizeof(double) * (size_t)s->p.m);
-        memset(s->mult_x_l, 0, sizeof(double) * (size_t)s->p.n);
-        memset(s->mult_x_u, 0, sizeof(double) * (size_t)s->p.n);
-    }
+    AddIpoptStrOption(ip, "warm_start_init_point", warm ? "yes" : "no");
+    AddIpoptNumOption(ip, "mu_init", warm ? s->s.mu_init : 0.1);
     s->iterations = 0;
     double obj = 0.0;
     const enum ApplicationReturnStatus st =
         IpoptSolve(ip, x, s->g, &obj, s->mult_g, s->mult_x_l, s->mult_x_u, s);
-    const rs_nlp_status status = map_status(st);
-    /* Multipliers of a failed solve are not a sound warm start. */
-    s->have_multipliers = rs_nlp_status_ok(status) && rs_all_finite(x, (size_t)s->p.n);
     if (ipopt_status)
         *ipopt_status = (int)st;
     if (iterations)
         *iterations = s->iterations;
-    return status;
+    return map_status(st);
 }
 
-double rs_ipopt_primal_infeasibility(rs_ipopt_solver *s, const double *x)
+void rs_ipopt_multipliers(rs_ipopt_solver *s, double **mult_g, double **mult_x_l,
+                          double **mult_x_u)
 {
-    double v = 0.0;
-    for (int j = 0; j < s->p.n; j++)
-        v = fmax(v, fmax(s->x_l[j] - x[j], x[j] - s->x_u[j]));
-    double *g = s->J; /* scratch: the Jacobian buffer has at least m entries when m > 0 */
-    if (s->p.m > 0) {
-        s->p.eval_g(s->p.ctx, x, g);
-        for (int i = 0; i < s->p.m; i++)
-            v = fmax(v, fmax(s->g_l[i] - g[i], g[i] - s->g_u[i]));
-    }
-    return isfinite(v) ? v : INFINITY;
+    *mult_g = s->mult_g;
+    *mult_x_l = s->mult_x_l;
+    *mult_x_u = s->mult_x_u;
 }

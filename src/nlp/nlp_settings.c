@@ -37,6 +37,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
     s->mu_init = 1e-11;
     s->retries = 2;
     s->cert_tol = 1e-6;
+    s->check_start = 1;
 }
 
 rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_out)
@@ -62,6 +63,8 @@ rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_o
         bad = "retries";
     else if (!(s->cert_tol > 0.0 && s->cert_tol < 1.0))
         bad = "cert_tol";
+    else if (s->check_start != 0 && s->check_start != 1)
+        bad = "check_start";
     if (field_out)
         *field_out = bad;
     return bad ? RS_ERR_BAD_SETTING : RS_OK;

@@ -7,6 +7,7 @@
 #include "core/timer.h"
 #include "lcp/lcp_internal.h"
 #include "nlp/ipopt_solver.h"
+#include "nlp/kkt_check.h"
 #include "nlp/lcp_relaxation.h"
 
 struct rs_stepper {
@@ -15,9 +16,11 @@ struct rs_stepper {
     rs_lcp_relaxation relax;    /* used when the model has no NLP of its own */
     rs_nlp_problem problem;
     rs_ipopt_solver *ipopt;
-    int nlp_n;
+    rs_kkt_check *kkt;
+    int nlp_n, nlp_m;
     double *x;                  /* NLP iterate */
-    double *x_prev;             /* last certified NLP solution, for the warm start */
+    double *mult_g, *mult_x_l, *mult_x_u; /* multipliers found by the KKT check */
+    double *x_prev, *prev_g, *prev_x_l, *prev_x_u; /* last accepted primal-dual solution */
     int have_prev;
     double *M, *q, *z, *w;      /* step LCP; the relaxation reads M and q too */
     void *lemke_work;
@@ -31,6 +34,7 @@ void rs_stepper_destroy(rs_stepper *s)
     if (!s)
         return;
     rs_ipopt_destroy(s->ipopt);
+    rs_kkt_check_destroy(s->kkt);
     free(s->x);
     free(s->M);
     free(s->lemke_work);
@@ -55,7 +59,10 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->data.nlp = &s->cfg.nlp;
     const int nl = m->lcp_n;
     s->nlp_n = m->nlp_n > 0 ? m->nlp_n : 2 * nl;
-    s->x = malloc(sizeof(double) * 2 * (size_t)s->nlp_n);
+    s->nlp_m = m->nlp_n > 0 ? m->nlp_m : 2 * nl;
+    const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
+    /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
+    s->x = malloc(sizeof(double) * (n + 2 * (3 * n + mm) + 1));
     s->M = malloc(sizeof(double) * (size_t)(nl * nl + 3 * nl));
     s->lemke_bytes = rs_lemke_workspace_size(nl);
     s->lemke_work = malloc(s->lemke_bytes);
@@ -63,7 +70,13 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
         rs_stepper_destroy(s);
         return RS_ERR_NOMEM;
     }
-    s->x_prev = s->x + s->nlp_n;
+    s->mult_g = s->x + n;
+    s->mult_x_l = s->mult_g + mm;
+    s->mult_x_u = s->mult_x_l + n;
+    s->x_prev = s->mult_x_u + n;
+    s->prev_g = s->x_prev + n;
+    s->prev_x_l = s->prev_g + mm;
+    s->prev_x_u = s->prev_x_l + n;
     s->q = s->M + nl * nl;
     s->z = s->q + nl;
     s->w = s->z + nl;
@@ -77,7 +90,9 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
         s->relax.settings = s->cfg.nlp;
         rs_lcp_relaxation_problem(&s->relax, &s->problem);
     }
-    const rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->ipopt);
+    rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->ipopt);
+    if (err == RS_OK)
+        err = rs_kkt_check_create(&s->problem, &s->kkt);
     if (err != RS_OK) {
         rs_stepper_destroy(s);
         return err;
@@ -123,38 +138,130 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
 }
 
-void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
+void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input)
 {
     const rs_model *m = s->cfg.model;
-    memset(out, 0, sizeof *out);
     s->data.state = state;
     s->data.input = input;
     if (m->nlp_n == 0)
         m->lcp_build(&s->data, s->M, s->q);
-    const double t0 = rs_wall_seconds();
+}
+
+const rs_nlp_problem *rs_stepper_nlp_problem(const rs_stepper *s)
+{
+    return &s->problem;
+}
+
+int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
+                          const double *mult_x_l, const double *mult_x_u, rs_nlp_status status,
+                          rs_step_result *out)
+{
+    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    if (x != s->x)
+        memcpy(s->x, x, sizeof(double) * n);
+    nlp_recover(s, out);
+    finish_step(s, out);
     const double tol = s->cfg.nlp.cert_tol;
+    if (rs_nlp_status_ok(status) && !(out->primal <= tol && out->complementarity <= tol))
+        status = RS_NLP_NOT_CERTIFIED;
+    out->status = status;
+    out->ok = rs_nlp_status_ok(status);
+    if (out->ok) {
+        memcpy(s->x_prev, s->x, sizeof(double) * n);
+        memcpy(s->prev_g, mult_g, sizeof(double) * m);
+        memcpy(s->prev_x_l, mult_x_l, sizeof(double) * n);
+        memcpy(s->prev_x_u, mult_x_u, sizeof(double) * n);
+        s->have_prev = 1;
+    }
+    return out->ok;
+}
+
+int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mult_g,
+                               const double *mult_x_l, const double *mult_x_u,
+                               rs_step_result *out)
+{
+    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    const int given = mult_g != NULL;
+    if (given) {
+        memcpy(s->mult_g, mult_g, sizeof(double) * m);
+        memcpy(s->mult_x_l, mult_x_l, sizeof(double) * n);
+        memcpy(s->mult_x_u, mult_x_u, sizeof(double) * n);
+    }
+    if (!rs_kkt_check_point(s->kkt, x, s->cfg.nlp.tol, given, s->mult_g, s->mult_x_l,
+                            s->mult_x_u))
+        return 0;
+    return rs_stepper_nlp_accept(s, x, s->mult_g, s->mult_x_l, s->mult_x_u, RS_NLP_SOLVED, out);
+}
+
+int rs_stepper_nlp_try_start(rs_stepper *s, rs_step_result *out)
+{
+    if (!s->cfg.nlp.check_start)
+        return 0;
+    /* candidates: the previous primal-dual solution (a body at rest), then the model's starting
+     * points (its predictors: a free flight, say) with least-squares multipliers */
+    for (int c = s->have_prev ? -1 : 0; c <= s->cfg.nlp.retries; c++) {
+        int passed;
+        if (c < 0) {
+            passed = rs_stepper_nlp_check_point(s, s->x_prev, s->prev_g, s->prev_x_l,
+                                                s->prev_x_u, out);
+        } else {
+            nlp_initial_point(s, c);
+            passed = rs_stepper_nlp_check_point(s, s->x, NULL, NULL, NULL, out);
+        }
+        if (passed) {
+            out->attempts = 1;
+            out->at_start = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rs_stepper_nlp_can_warm_start(const rs_stepper *s)
+{
+    return s->have_prev && s->cfg.nlp.warm_start;
+}
+
+int rs_stepper_nlp_warm_point(const rs_stepper *s, double *x, double *mult_g, double *mult_x_l,
+                              double *mult_x_u)
+{
+    if (!rs_stepper_nlp_can_warm_start(s))
+        return 0;
+    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    memcpy(x, s->x_prev, sizeof(double) * n);
+    memcpy(mult_g, s->prev_g, sizeof(double) * m);
+    memcpy(mult_x_l, s->prev_x_l, sizeof(double) * n);
+    memcpy(mult_x_u, s->prev_x_u, sizeof(double) * n);
+    return 1;
+}
+
+void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
+{
+    memset(out, 0, sizeof *out);
+    double *mult_g, *mult_x_l, *mult_x_u;
+    rs_ipopt_multipliers(s->ipopt, &mult_g, &mult_x_l, &mult_x_u);
     for (int attempt = 0; attempt <= s->cfg.nlp.retries; attempt++) {
-        const int warm = attempt == 0 && s->cfg.nlp.warm_start && s->have_prev;
-        if (warm)
-            memcpy(s->x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
-        else
+        const int warm =
+            attempt == 0 && rs_stepper_nlp_warm_point(s, s->x, mult_g, mult_x_l, mult_x_u);
+        if (!warm)
             nlp_initial_point(s, attempt);
-        int ipopt_status = 0, iters = 0;
-        rs_nlp_status st = rs_ipopt_solve(s->ipopt, s->x, warm, &ipopt_status, &iters);
+        int iters = 0;
+        const rs_nlp_status st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
         out->iterations += iters;
         out->attempts = attempt + 1;
-        nlp_recover(s, out);
-        finish_step(s, out);
-        if (rs_nlp_status_ok(st) && !(out->primal <= tol && out->complementarity <= tol))
-            st = RS_NLP_NOT_CERTIFIED;
-        out->status = st;
-        out->ok = rs_nlp_status_ok(st);
-        if (out->ok)
+        if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
             break;
     }
     s->have_prev = out->ok;
-    if (out->ok)
-        memcpy(s->x_prev, s->x, sizeof(double) * (size_t)s->nlp_n);
+}
+
+void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
+{
+    memset(out, 0, sizeof *out);
+    rs_stepper_nlp_begin(s, state, input);
+    const double t0 = rs_wall_seconds();
+    if (!rs_stepper_nlp_try_start(s, out))
+        rs_stepper_nlp_solve_alone(s, out);
     out->time_s = rs_wall_seconds() - t0;
 }
 

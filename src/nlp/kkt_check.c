@@ -1,0 +1,291 @@
+/* kkt_check.c: the KKT conditions of a candidate point, with least-squares multipliers
+ * (see kkt_check.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nlp/kkt_check.h"
+#include "lcp/lcp_internal.h"
+
+struct rs_kkt_check {
+    rs_nlp_problem p;
+    double *x_l, *x_u, *g_l, *g_u; /* constant bounds */
+    double *g, *grad, *J;          /* values at the candidate */
+    double *A;                     /* n x k: one column per active bound or constraint side */
+    double *G, *y, *dy;            /* k x k normal matrix, k multipliers, a correction */
+    double *r;                     /* n: stationarity residual */
+    int *kind, *index;             /* what column c stands for */
+};
+
+/* Column kinds: the multiplier y_c of column c, and where it goes in IPOPT's convention. */
+enum { EQUALITY, G_LOWER, G_UPPER, X_LOWER, X_UPPER };
+
+void rs_kkt_check_destroy(rs_kkt_check *c)
+{
+    if (!c)
+        return;
+    free(c->x_l);
+    free(c->kind);
+    free(c);
+}
+
+rs_error rs_kkt_check_create(const rs_nlp_problem *p, rs_kkt_check **out)
+{
+    if (!p || !out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (p->n < 1 || p->m < 0)
+        return RS_ERR_DIMENSION;
+    const size_t n = (size_t)p->n, m = (size_t)p->m, k = 2 * n + m; /* at most active */
+    rs_kkt_check *c = calloc(1, sizeof *c);
+    if (!c)
+        return RS_ERR_NOMEM;
+    c->p = *p;
+    c->x_l = malloc(sizeof(double) * (4 * n + 3 * m + m * n + n * k + k * k + 2 * k));
+    c->kind = malloc(sizeof(int) * 2 * k);
+    if (!c->x_l || !c->kind) {
+        rs_kkt_check_destroy(c);
+        return RS_ERR_NOMEM;
+    }
+    c->x_u = c->x_l + n;
+    c->grad = c->x_u + n;
+    c->g_l = c->grad + n;
+    c->g_u = c->g_l + m;
+    c->g = c->g_u + m;
+    c->J = c->g + m;
+    c->A = c->J + m * n;
+    c->G = c->A + n * k;
+    c->y = c->G + k * k;
+    c->dy = c->y + k;
+    c->r = c->dy + k;
+    c->index = c->kind + k;
+    p->bounds(p->ctx, c->x_l, c->x_u, c->g_l, c->g_u);
+    *out = c;
+    return RS_OK;
+}
+
+/* Append column `sign` * v (n entries, stride `stride`) standing for (kind, index). */
+static int add_column(rs_kkt_check *c, int k, int kind, int index, const double *v, size_t stride,
+                      double sign)
+{
+    const int n = c->p.n;
+    double *col = c->A + (size_t)k * n;
+    for (int j = 0; j < n; j++)
+        col[j] = sign * v[(size_t)j * stride];
+    c->kind[k] = kind;
+    c->index[k] = index;
+    return k + 1;
+}
+
+/* The active set at x, as the columns of A: stationarity reads grad f + A y = 0 with y >= 0 for
+ * every inequality column (the sign of a minimum is folded into the column). */
+static int active_columns(rs_kkt_check *c, const double *x, double tol)
+{
+    const int n = c->p.n, m = c->p.m;
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        const double *row = c->J + i; /* row i of the column-major J: stride m */
+        if (c->g_l[i] == c->g_u[i])
+            k = add_column(c, k, EQUALITY, i, row, (size_t)m, 1.0);
+        else if (c->g[i] - c->g_l[i] <= tol) /* g >= g_l active: lambda = -y */
+            k = add_column(c, k, G_LOWER, i, row, (size_t)m, -1.0);
+        else if (c->g_u[i] - c->g[i] <= tol) /* g <= g_u active: lambda = y */
+            k = add_column(c, k, G_UPPER, i, row, (size_t)m, 1.0);
+    }
+    for (int j = 0; j < n; j++) {
+        const int lower = x[j] - c->x_l[j] <= tol, upper = c->x_u[j] - x[j] <= tol;
+        if (!lower && !upper)
+            continue;
+        double *col = c->A + (size_t)k * n;
+        memset(col, 0, sizeof(double) * (size_t)n);
+        col[j] = lower ? -1.0 : 1.0; /* grad f - z_L e_j = 0 or grad f + z_U e_j = 0 */
+        c->kind[k] = lower ? X_LOWER : X_UPPER;
+        c->index[k++] = j;
+    }
+    return k;
+}
+
+/* Solve L L^T v = v in place with the Cholesky factor in the lower triangle of G (k x k). */
+static void cholesky_solve(const double *G, int k, double *v)
+{
+    for (int a = 0; a < k; a++) {
+        double s = v[a];
+        for (int t = 0; t < a; t++)
+            s -= G[a + (size_t)t * k] * v[t];
+        v[a] = s / G[a + (size_t)a * k];
+    }
+    for (int a = k - 1; a >= 0; a--) {
+        double s = v[a];
+        for (int t = a + 1; t < k; t++)
+            s -= G[t + (size_t)a * k] * v[t];
+        v[a] = s / G[a + (size_t)a * k];
+    }
+}
+
+/* v = -A^T (grad f + A y): the right-hand side of the normal equations for a correction of y. */
+static void normal_rhs(const rs_kkt_check *c, int k, double *v)
+{
+    const int n = c->p.n;
+    for (int j = 0; j < n; j++) {
+        double r = c->grad[j];
+        for (int a = 0; a < k; a++)
+            r += c->A[j + (size_t)a * n] * c->y[a];
+        c->r[j] = r;
+    }
+    for (int a = 0; a < k; a++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s -= c->A[j + (size_t)a * n] * c->r[j];
+        v[a] = s;
+    }
+}
+
+/* Least-squares multipliers: min |grad f + A y| by the normal equations (A^T A + ridge I),
+ * Cholesky, then a few refinement passes that remove the ridge's bias (each pass multiplies
+ * the error by about ridge / sigma_min^2; starting from y = 0 they converge to the
+ * minimum-norm solution). 0 if the factorisation breaks down. */
+static int least_squares(rs_kkt_check *c, int k)
+{
+    const int n = c->p.n;
+    double dmax = 0.0;
+    for (int a = 0; a < k; a++) {
+        const double *ca = c->A + (size_t)a * n;
+        for (int b = 0; b <= a; b++) {
+            const double *cb = c->A + (size_t)b * n;
+            double s = 0.0;
+            for (int j = 0; j < n; j++)
+                s += ca[j] * cb[j];
+            c->G[a + (size_t)b * k] = s;
+        }
+        dmax = fmax(dmax, c->G[a + (size_t)a * k]);
+    }
+    const double ridge = 1e-12 * fmax(dmax, 1e-300);
+    for (int a = 0; a < k; a++) /* lower Cholesky factor in place */
+        for (int b = 0; b <= a; b++) {
+            double s = c->G[a + (size_t)b * k] + (a == b ? ridge : 0.0);
+            for (int t = 0; t < b; t++)
+                s -= c->G[a + (size_t)t * k] * c->G[b + (size_t)t * k];
+            if (a == b) {
+                if (!(s > 0.0))
+                    return 0;
+                c->G[a + (size_t)a * k] = sqrt(s);
+            } else {
+                c->G[a + (size_t)b * k] = s / c->G[b + (size_t)b * k];
+            }
+        }
+    memset(c->y, 0, sizeof(double) * (size_t)k);
+    for (int pass = 0; pass < 4; pass++) {
+        normal_rhs(c, k, c->dy);
+        cholesky_solve(c->G, k, c->dy);
+        for (int a = 0; a < k; a++)
+            c->y[a] += c->dy[a];
+    }
+    return rs_all_finite(c->y, (size_t)k);
+}
+
+/* IPOPT's optimality error of (x, multipliers), its termination test (Wachter and Biegler 2006,
+ * eq. 5): max(dual / s_d, primal, complementarity / s_c), with s_d and s_c the multipliers'
+ * average size over 100, at least 1. A multiplier with the wrong sign makes it infinite. */
+static double optimality_error(const rs_kkt_check *c, const double *x, const double *mult_g,
+                               const double *mult_x_l, const double *mult_x_u, double primal)
+{
+    const int n = c->p.n, m = c->p.m;
+    double sum_g = 0.0, sum_x = 0.0, dual = 0.0, compl = 0.0;
+    for (int i = 0; i < m; i++) {
+        const double l = mult_g[i];
+        sum_g += fabs(l);
+        if (c->g_l[i] == c->g_u[i])
+            continue;
+        /* g >= g_l pushes with l <= 0, g <= g_u with l >= 0; a finite side's slack times |l| */
+        const double slack = l < 0.0 ? c->g[i] - c->g_l[i] : c->g_u[i] - c->g[i];
+        if (l != 0.0 && !isfinite(slack))
+            return INFINITY; /* a multiplier on a side without a bound */
+        if (l != 0.0)
+            compl = fmax(compl, slack * fabs(l));
+    }
+    for (int j = 0; j < n; j++) {
+        if (mult_x_l[j] < 0.0 || mult_x_u[j] < 0.0)
+            return INFINITY;
+        sum_x += mult_x_l[j] + mult_x_u[j];
+        if (mult_x_l[j] > 0.0)
+            compl = fmax(compl, (x[j] - c->x_l[j]) * mult_x_l[j]);
+        if (mult_x_u[j] > 0.0)
+            compl = fmax(compl, (c->x_u[j] - x[j]) * mult_x_u[j]);
+        double r = c->grad[j] - mult_x_l[j] + mult_x_u[j];
+        for (int i = 0; i < m; i++)
+            r += c->J[i + (size_t)j * m] * mult_g[i];
+        dual = fmax(dual, fabs(r));
+    }
+    const double s_d = fmax(100.0, (sum_g + sum_x) / (m + 2 * n)) / 100.0;
+    const double s_c = fmax(100.0, sum_x / (2 * n)) / 100.0;
+    const double e = fmax(fmax(dual / s_d, primal), compl / s_c);
+    return isnan(e) ? INFINITY : e;
+}
+
+/* The least-squares multipliers of the active set at x, in IPOPT's convention. An inequality
+ * whose multiplier comes out negative is taken out of the active set (its multiplier 0) and the
+ * rest solved again, most negative first: a simple active-set form of nonnegative least
+ * squares; the optimality error then judges what is left. */
+static int least_squares_multipliers(rs_kkt_check *c, const double *x, double tol,
+                                     double *mult_g, double *mult_x_l, double *mult_x_u)
+{
+    const int n = c->p.n, m = c->p.m;
+    int k = active_columns(c, x, tol);
+    for (;;) { /* drop the most negative inequality multiplier's column until none is left */
+        if (k > 0 && !least_squares(c, k))
+            return 0;
+        int worst = -1;
+        for (int a = 0; a < k; a++)
+            if (c->kind[a] != EQUALITY && c->y[a] < 0.0 && (worst < 0 || c->y[a] < c->y[worst]))
+                worst = a;
+        if (worst < 0)
+            break;
+        k--;
+        memmove(c->A + (size_t)worst * n, c->A + (size_t)(worst + 1) * n,
+                sizeof(double) * (size_t)n * (size_t)(k - worst));
+        memmove(c->kind + worst, c->kind + worst + 1, sizeof(int) * (size_t)(k - worst));
+        memmove(c->index + worst, c->index + worst + 1, sizeof(int) * (size_t)(k - worst));
+    }
+    memset(mult_g, 0, sizeof(double) * (size_t)m);
+    memset(mult_x_l, 0, sizeof(double) * (size_t)n);
+    memset(mult_x_u, 0, sizeof(double) * (size_t)n);
+    for (int a = 0; a < k; a++) {
+        const double y = c->y[a], yp = fmax(y, 0.0);
+        switch (c->kind[a]) {
+        case EQUALITY: mult_g[c->index[a]] = y; break;
+        case G_LOWER: mult_g[c->index[a]] = -yp; break;
+        case G_UPPER: mult_g[c->index[a]] = yp; break;
+        case X_LOWER: mult_x_l[c->index[a]] = yp; break;
+        case X_UPPER: mult_x_u[c->index[a]] = yp; break;
+        }
+    }
+    return 1;
+}
+
+int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, double *mult_g,
+                       double *mult_x_l, double *mult_x_u)
+{
+    const rs_nlp_problem *p = &c->p;
+    const int n = p->n, m = p->m;
+    if (!rs_all_finite(x, (size_t)n))
+        return 0;
+    double primal = 0.0;
+    for (int j = 0; j < n; j++)
+        primal = fmax(primal, fmax(c->x_l[j] - x[j], x[j] - c->x_u[j]));
+    if (m > 0) {
+        p->eval_g(p->ctx, x, c->g);
+        for (int i = 0; i < m; i++)
+            primal = fmax(primal, fmax(c->g_l[i] - c->g[i], c->g[i] - c->g_u[i]));
+    }
+    if (!(primal <= tol))
+        return 0;
+    p->eval_grad_f(p->ctx, x, c->grad);
+    if (m > 0)
+        p->eval_jac(p->ctx, x, c->J);
+    if (!rs_all_finite(c->grad, (size_t)n) || !rs_all_finite(c->J, (size_t)m * (size_t)n))
+        return 0;
+    if (given && optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol)
+        return 1;
+    return least_squares_multipliers(c, x, tol, mult_g, mult_x_l, mult_x_u) &&
+           optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol;
+}

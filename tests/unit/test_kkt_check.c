@@ -1,0 +1,131 @@
+/*
+ * test_kkt_check.c: the KKT check of a candidate point (nlp/kkt_check.h) on problems whose
+ * solutions are known in closed form: it must accept the solution, find the multipliers the
+ * optimality conditions give, and refuse infeasible points, non-stationary points and points
+ * whose only multipliers have the wrong sign.
+ */
+#include "test_helpers.h"
+
+#include "relaxsim/lcp_generate.h"
+#include "nlp/kkt_check.h"
+#include "nlp/lcp_relaxation.h"
+
+/*
+ * min (x0 - 2)^2 + (x1 + 1)^2  s.t.  x0 + x1 <= 1,  x >= 0.
+ * Solution x = (1, 0): grad f = (-2, 2); x0 + x1 <= 1 is active with multiplier 2 (IPOPT sign:
+ * + for an upper side) and x1 >= 0 with bound multiplier 4: (-2 + 2, 2 + 2 - 4) = 0.
+ */
+static void qp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
+{
+    (void)ctx;
+    x_l[0] = x_l[1] = 0.0;
+    x_u[0] = x_u[1] = RS_NLP_INF;
+    g_l[0] = -RS_NLP_INF;
+    g_u[0] = 1.0;
+}
+static double qp_f(void *ctx, const double *x)
+{
+    (void)ctx;
+    return (x[0] - 2) * (x[0] - 2) + (x[1] + 1) * (x[1] + 1);
+}
+static void qp_grad(void *ctx, const double *x, double *g)
+{
+    (void)ctx;
+    g[0] = 2 * (x[0] - 2);
+    g[1] = 2 * (x[1] + 1);
+}
+static void qp_g(void *ctx, const double *x, double *g)
+{
+    (void)ctx;
+    g[0] = x[0] + x[1];
+}
+static void qp_jac(void *ctx, const double *x, double *J)
+{
+    (void)ctx;
+    (void)x;
+    J[0] = J[1] = 1.0;
+}
+static void qp_hess(void *ctx, const double *x, double of, const double *l, double *H)
+{
+    (void)ctx;
+    (void)x;
+    (void)l;
+    H[0] = H[3] = 2 * of;
+    H[1] = H[2] = 0.0;
+}
+
+static const rs_nlp_problem qp = {2, 1, NULL, qp_bounds, qp_f, qp_grad, qp_g, qp_jac, qp_hess};
+
+static void test_qp_solution_and_non_solutions(void **state)
+{
+    (void)state;
+    rs_kkt_check *c;
+    assert_int_equal(rs_kkt_check_create(&qp, &c), RS_OK);
+    double mg[1], ml[2], mu[2];
+    const double solution[2] = {1.0, 0.0};
+    assert_true(rs_kkt_check_point(c, solution, 1e-10, 0, mg, ml, mu));
+    assert_close(mg[0], 2.0, 1e-12, 0.0);
+    assert_close(ml[0], 0.0, 1e-12, 0.0);
+    assert_close(ml[1], 4.0, 1e-12, 0.0);
+    assert_close(mu[0], 0.0, 0.0, 0.0);
+    /* wrong multipliers given: the check falls back to its own and still accepts */
+    mg[0] = 5.0;
+    assert_true(rs_kkt_check_point(c, solution, 1e-10, 1, mg, ml, mu));
+    assert_close(mg[0], 2.0, 1e-12, 0.0);
+    const double infeasible[2] = {1.0 + 1e-8, 0.0};  /* x0 + x1 <= 1 violated by 1e-8 */
+    const double not_stationary[2] = {0.5, 0.0};     /* feasible, the objective still falls */
+    const double wrong_sign[2] = {0.0, 0.0};         /* would need a negative bound multiplier */
+    const double off_by_tol[2] = {1.0 - 1e-7, 1e-7}; /* near the solution, not at it */
+    assert_false(rs_kkt_check_point(c, infeasible, 1e-10, 0, mg, ml, mu));
+    assert_false(rs_kkt_check_point(c, not_stationary, 1e-10, 0, mg, ml, mu));
+    assert_false(rs_kkt_check_point(c, wrong_sign, 1e-10, 0, mg, ml, mu));
+    assert_false(rs_kkt_check_point(c, off_by_tol, 1e-10, 0, mg, ml, mu));
+    assert_true(rs_kkt_check_point(c, off_by_tol, 1e-6, 0, mg, ml, mu)); /* a looser tol */
+    const double nan_point[2] = {NAN, 0.0};
+    assert_false(rs_kkt_check_point(c, nan_point, 1e-10, 0, mg, ml, mu));
+    rs_kkt_check_destroy(c);
+}
+
+/* The relaxation of an LCP at its known solution (z*, s = 0) is a KKT point of the relaxed
+ * NLP, degenerate pairs included; a point off the solution is not. */
+static void test_lcp_relaxation_at_known_solutions(void **state)
+{
+    (void)state;
+    for (int degenerate = 0; degenerate <= 1; degenerate++)
+        for (uint64_t seed = 1; seed <= 5; seed++) {
+            const int n = 6;
+            rs_lcp *lcp;
+            double z[6], w[6], x[12], mg[12], ml[12], mu[12];
+            assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, seed, degenerate, &lcp, z, w),
+                             RS_OK);
+            rs_lcp_relaxation r;
+            r.n = n;
+            r.M = lcp->M;
+            r.q = lcp->q;
+            rs_nlp_settings_default(&r.settings);
+            rs_nlp_problem p;
+            rs_lcp_relaxation_problem(&r, &p);
+            rs_kkt_check *c;
+            assert_int_equal(rs_kkt_check_create(&p, &c), RS_OK);
+            for (int i = 0; i < n; i++) {
+                x[i] = z[i];
+                x[n + i] = 0.0;
+            }
+            assert_true(rs_kkt_check_point(c, x, 1e-10, 0, mg, ml, mu));
+            for (int j = 0; j < 2 * n; j++) /* the signs of a minimum */
+                assert_true(ml[j] >= 0.0 && mu[j] == 0.0);
+            x[0] += 1e-3;
+            assert_false(rs_kkt_check_point(c, x, 1e-10, 0, mg, ml, mu));
+            rs_kkt_check_destroy(c);
+            rs_lcp_destroy(lcp);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qp_solution_and_non_solutions),
+        cmocka_unit_test(test_lcp_relaxation_at_known_solutions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
