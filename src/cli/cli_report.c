@@ -63,6 +63,9 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     }
     CELLS("%.2f", iterations_mean);
     row(f, "iterations / pivots (mean)", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    snprintf(a, sizeof a, "%d", r->nlp.at_start_steps);        /* KKT check of the start */
+    snprintf(b, sizeof b, "%d", r->lemke.warm_started_steps);  /* previous step's basis */
+    row(f, "steps solved by their start", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%.1f us", us_per_step_median);
     row(f, "time per step (median)", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%d", first_contact_step);

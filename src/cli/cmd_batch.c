@@ -1,8 +1,11 @@
 /*
- * cmd_batch.c: `relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]`.
+ * cmd_batch.c: `relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [--stack K]
+ *   [-q]`.
  * Runs every parameter combination of a sweep as one `compare` with its contract, in N worker
  * processes; appends each finished run to DIR/results.jsonl; at the end writes the sorted
- * DIR/summary.json and DIR/results.csv and prints a table grouped by the varied keys.
+ * DIR/summary.json and DIR/results.csv and prints a table grouped by the varied keys. With
+ * --stack K a worker takes K runs at a time and advances the compatible ones in lock-step, their
+ * step NLPs solved as one (sim/stack.h).
  * Exit 0 when every run passed its contract, 1 when any run failed (contract, bad parameter
  * value, crash), 2 for bad usage or a bad sweep file.
  */
@@ -18,7 +21,8 @@
 #include "cli/batch_mpi.h"
 #endif
 
-static const char usage[] = "relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]";
+static const char usage[] =
+    "relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [--stack K] [-q]";
 
 static void progress(void *ctx, const rs_batch_counts *c)
 {
@@ -60,7 +64,7 @@ static void print_table(const rs_sweep *sw, const rs_batch_summary *s, const rs_
 
 int rs_cmd_batch(int argc, char **argv)
 {
-    rs_batch_options o = {1, NULL, 0, 0, 1};
+    rs_batch_options o = {.jobs = 1, .shard_count = 1, .stack = 1};
     const char *sweep_path = NULL;
     int quiet = 0, jobs_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -71,6 +75,11 @@ int rs_cmd_batch(int argc, char **argv)
                 return RS_EXIT_USAGE;
             o.jobs = (int)n;
             jobs_given = 1;
+        } else if (strcmp(a, "--stack") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
+                !rs_cli_parse_long("--stack", v, 1, RS_BATCH_MAX_STACK, &n))
+                return RS_EXIT_USAGE;
+            o.stack = (int)n;
         } else if (strcmp(a, "-o") == 0) {
             if (!(o.out_dir = rs_cli_option_value(argc, argv, &i)))
                 return RS_EXIT_USAGE;
@@ -116,6 +125,11 @@ int rs_cmd_batch(int argc, char **argv)
         if (jobs_given) {
             rs_sweep_free(&sw);
             return rs_cli_usage_error("batch: -j is not used under mpirun: the ranks are the workers");
+        }
+        if (o.stack > 1) {
+            rs_sweep_free(&sw);
+            return rs_cli_usage_error("batch: --stack is not available under mpirun (yet): run "
+                                      "stacked batches with -j, or shard them with --shard");
         }
         int is_root = 0;
         run_err = rs_cli_batch_mpi(&sw, &o, quiet ? NULL : progress, &c, &is_root, &d);

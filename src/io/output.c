@@ -126,8 +126,10 @@ static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_res
     cJSON_AddStringToObject(o, "status", rs_step_status_name(backend, s));
     cJSON_AddBoolToObject(o, "ok", s->ok);
     cJSON_AddNumberToObject(o, backend == RS_BACKEND_NLP ? "iterations" : "pivots", s->iterations);
-    if (backend == RS_BACKEND_NLP)
+    if (backend == RS_BACKEND_NLP) {
         cJSON_AddNumberToObject(o, "attempts", s->attempts);
+        cJSON_AddBoolToObject(o, "at_start", s->at_start);
+    }
     cJSON_AddNumberToObject(o, "time_us", 1e6 * s->time_s);
     cJSON_AddNumberToObject(o, "primal", s->primal);
     cJSON_AddNumberToObject(o, "complementarity", s->complementarity);
@@ -215,6 +217,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     if (has_nlp) {
         cJSON *n = trajectory_json(r, &r->nlp, 1);
         cJSON_AddNumberToObject(n, "retried_steps", r->nlp.retried_steps);
+        cJSON_AddNumberToObject(n, "at_start_steps", r->nlp.at_start_steps);
         cJSON_AddNumberToObject(n, "fallback_steps", r->fallback_steps);
         cJSON_AddItemToObject(o, "nlp", n);
     }

@@ -18,6 +18,7 @@
 #include "core/timer.h"
 #include "io/output.h"
 #include "sim/compare.h"
+#include "sim/stack.h"
 
 #define MAX_JOBS 256
 
@@ -32,52 +33,119 @@ static void add_params(cJSON *o, const rs_sweep *sw, long run)
         cJSON_AddNumberToObject(p, sw->keys[k].name, v[k]);
 }
 
-char *rs_batch_run_line(const rs_sweep *sw, long run)
+/* The result line of a run that did not get as far as a comparison. */
+static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
 {
-    const double t0 = rs_wall_seconds();
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "run", (double)run);
     add_params(o, sw, run);
-    char sets[RS_SWEEP_MAX_KEYS][128];
-    const char *ptrs[RS_SWEEP_MAX_KEYS];
-    rs_sweep_run_overrides(sw, run, sets);
-    for (int k = 0; k < sw->nkeys; k++)
-        ptrs[k] = sets[k];
-    static rs_scenario sc;
-    rs_error_detail d;
-    rs_compare_result r;
-    rs_error err = rs_scenario_load(sw->scenario, ptrs, sw->nkeys, &sc, &d);
-    if (err != RS_OK) {
-        cJSON_AddStringToObject(o, "outcome", "bad_input");
-        cJSON_AddStringToObject(o, "reason", d.message);
-    } else if ((err = rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r)) != RS_OK) {
-        cJSON_AddStringToObject(o, "outcome", "bad_input");
-        cJSON_AddStringToObject(o, "reason", rs_error_string(err));
-    } else {
-        cJSON_AddStringToObject(o, "outcome", r.contract_passed ? "passed" : "contract_failed");
-        cJSON *failed = cJSON_AddArrayToObject(o, "failed_checks");
-        for (int i = 0; i < r.nchecks; i++)
-            if (!r.checks[i].passed) {
-                char text[256];
-                snprintf(text, sizeof text, "%s (%s: actual %.9g)", r.checks[i].check->text,
-                         r.checks[i].which, r.checks[i].actual);
-                cJSON_AddItemToArray(failed, cJSON_CreateString(text));
-            }
-        cJSON_AddNumberToObject(o, "nlp_failed_steps", r.nlp.failed_steps);
-        cJSON_AddNumberToObject(o, "lemke_failed_steps", r.lemke.failed_steps + r.shadow_failed_steps);
-        cJSON_AddNumberToObject(o, "mode_agreement", r.mode_agreement);
-        cJSON_AddNumberToObject(o, "nlp_iterations_mean", r.nlp.iterations_mean);
-        cJSON *worst = cJSON_AddObjectToObject(o, "shadow_max_abs");
-        for (int c = 0; c < r.ncol; c++)
-            cJSON_AddNumberToObject(worst, r.col_names[c], r.shadow_max_abs[c]);
-        cJSON *fin = cJSON_AddObjectToObject(o, "final_nlp");
-        for (int c = 0; c < r.ncol; c++)
-            cJSON_AddNumberToObject(fin, r.col_names[c], r.nlp.final[c]);
-        rs_compare_free(&r);
-    }
-    cJSON_AddNumberToObject(o, "time_s", rs_wall_seconds() - t0);
+    cJSON_AddStringToObject(o, "outcome", "bad_input");
+    cJSON_AddStringToObject(o, "reason", reason);
+    cJSON_AddNumberToObject(o, "time_s", 0.0);
     char *line = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
+    return line;
+}
+
+/* The result line of a finished comparison; stack is the number of runs it was stacked with
+ * (1: alone), time_s its wall time. */
+static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *r, int stack,
+                         double time_s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "run", (double)run);
+    add_params(o, sw, run);
+    cJSON_AddStringToObject(o, "outcome", r->contract_passed ? "passed" : "contract_failed");
+    cJSON *failed = cJSON_AddArrayToObject(o, "failed_checks");
+    for (int i = 0; i < r->nchecks; i++)
+        if (!r->checks[i].passed) {
+            char text[256];
+            snprintf(text, sizeof text, "%s (%s: actual %.9g)", r->checks[i].check->text,
+                     r->checks[i].which, r->checks[i].actual);
+            cJSON_AddItemToArray(failed, cJSON_CreateString(text));
+        }
+    cJSON_AddNumberToObject(o, "nlp_failed_steps", r->nlp.failed_steps);
+    cJSON_AddNumberToObject(o, "lemke_failed_steps", r->lemke.failed_steps + r->shadow_failed_steps);
+    cJSON_AddNumberToObject(o, "mode_agreement", r->mode_agreement);
+    cJSON_AddNumberToObject(o, "nlp_iterations_mean", r->nlp.iterations_mean);
+    cJSON_AddNumberToObject(o, "at_start_steps", r->nlp.at_start_steps);
+    cJSON_AddNumberToObject(o, "stack", stack);
+    cJSON_AddNumberToObject(o, "split_steps", r->nlp.split_steps);
+    cJSON *worst = cJSON_AddObjectToObject(o, "shadow_max_abs");
+    for (int c = 0; c < r->ncol; c++)
+        cJSON_AddNumberToObject(worst, r->col_names[c], r->shadow_max_abs[c]);
+    cJSON *fin = cJSON_AddObjectToObject(o, "final_nlp");
+    for (int c = 0; c < r->ncol; c++)
+        cJSON_AddNumberToObject(fin, r->col_names[c], r->nlp.final[c]);
+    cJSON_AddNumberToObject(o, "time_s", time_s);
+    char *line = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return line;
+}
+
+/* Run the scenarios scs[idx[0..count)] (compatible) stacked, or alone when count is 1, and
+ * write their lines. */
+static void run_group(const rs_sweep *sw, const long *runs, rs_scenario *scs, const int *idx,
+                      int count, char **lines)
+{
+    const double t0 = rs_wall_seconds();
+    const rs_scenario *group[RS_BATCH_MAX_STACK];
+    rs_compare_result r[RS_BATCH_MAX_STACK];
+    for (int i = 0; i < count; i++)
+        group[i] = &scs[idx[i]];
+    const rs_error err = count == 1 ? rs_compare_run(group[0], RS_RUN_COMPARE, NULL, NULL, &r[0])
+                                    : rs_compare_run_stacked(group, count, RS_RUN_COMPARE, r);
+    const double each = (rs_wall_seconds() - t0) / count;
+    for (int i = 0; i < count; i++) {
+        const long run = runs[idx[i]];
+        lines[idx[i]] = err != RS_OK ? bad_input_line(sw, run, rs_error_string(err))
+                                     : result_line(sw, run, &r[i], count, each);
+        if (err == RS_OK)
+            rs_compare_free(&r[i]);
+    }
+}
+
+void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **lines)
+{
+    if (count < 1 || count > RS_BATCH_MAX_STACK)
+        return;
+    rs_scenario *scs = malloc(sizeof *scs * (size_t)count);
+    int loaded[RS_BATCH_MAX_STACK], grouped[RS_BATCH_MAX_STACK] = {0};
+    for (int i = 0; i < count; i++) {
+        lines[i] = NULL;
+        loaded[i] = 0;
+        if (!scs)
+            continue;
+        char sets[RS_SWEEP_MAX_KEYS][128];
+        const char *ptrs[RS_SWEEP_MAX_KEYS];
+        rs_sweep_run_overrides(sw, runs[i], sets);
+        for (int k = 0; k < sw->nkeys; k++)
+            ptrs[k] = sets[k];
+        rs_error_detail d;
+        if (rs_scenario_load(sw->scenario, ptrs, sw->nkeys, &scs[i], &d) == RS_OK)
+            loaded[i] = 1;
+        else
+            lines[i] = bad_input_line(sw, runs[i], d.message);
+    }
+    /* greedy groups of compatible scenarios, in run order */
+    for (int i = 0; i < count; i++) {
+        if (!loaded[i] || grouped[i])
+            continue;
+        int idx[RS_BATCH_MAX_STACK], n = 0;
+        for (int j = i; j < count; j++)
+            if (loaded[j] && !grouped[j] && rs_stack_compatible(&scs[i], &scs[j])) {
+                idx[n++] = j;
+                grouped[j] = 1;
+            }
+        run_group(sw, runs, scs, idx, n, lines);
+    }
+    free(scs);
+}
+
+char *rs_batch_run_line(const rs_sweep *sw, long run)
+{
+    char *line = NULL;
+    rs_batch_run_lines(sw, &run, 1, &line);
     return line;
 }
 
@@ -85,9 +153,11 @@ char *rs_batch_run_line(const rs_sweep *sw, long run)
 
 typedef struct worker {
     pid_t pid;
-    int task_fd;    /* parent writes run numbers */
-    int result_fd;  /* parent reads length-prefixed lines */
-    long run;       /* the run it works on, -1 when idle */
+    int task_fd;    /* parent writes tasks: a count, then that many run numbers */
+    int result_fd;  /* parent reads length-prefixed lines, one per run, in task order */
+    long runs[RS_BATCH_MAX_STACK]; /* its task */
+    int nruns;      /* 0 when idle */
+    int next;       /* the run whose line comes next */
 } worker;
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -120,15 +190,25 @@ static int read_all(int fd, void *buf, size_t len)
     return 1;
 }
 
-/* The worker's loop: a run number in, its result line out, until the task pipe closes. */
+/* The worker's loop: a task in (runs to do together), their result lines out, until the task
+ * pipe closes. */
 static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
 {
-    int64_t run;
-    while (read_all(task_fd, &run, sizeof run)) {
-        char *line = rs_batch_run_line(sw, (long)run);
-        const uint32_t len = line ? (uint32_t)strlen(line) : 0;
-        const int ok = write_all(result_fd, &len, sizeof len) && write_all(result_fd, line, len);
-        free(line);
+    int64_t task[1 + RS_BATCH_MAX_STACK];
+    while (read_all(task_fd, task, sizeof task[0]) && task[0] >= 1 &&
+           task[0] <= RS_BATCH_MAX_STACK && read_all(task_fd, task + 1, sizeof task[0] * task[0])) {
+        const int count = (int)task[0];
+        long runs[RS_BATCH_MAX_STACK];
+        char *lines[RS_BATCH_MAX_STACK];
+        for (int i = 0; i < count; i++)
+            runs[i] = (long)task[1 + i];
+        rs_batch_run_lines(sw, runs, count, lines);
+        int ok = 1;
+        for (int i = 0; i < count; i++) {
+            const uint32_t len = lines[i] ? (uint32_t)strlen(lines[i]) : 0;
+            ok = ok && write_all(result_fd, &len, sizeof len) && write_all(result_fd, lines[i], len);
+            free(lines[i]);
+        }
         if (!ok)
             break;
     }
@@ -173,7 +253,7 @@ static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall, int
     w->pid = pid;
     w->task_fd = task[1];
     w->result_fd = result[0];
-    w->run = -1;
+    w->nruns = w->next = 0;
     return 1;
 }
 
@@ -290,7 +370,8 @@ rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
     rs_detail_clear(detail);
     if (!sw || !o || !res || !counts || !o->out_dir)
         return RS_ERR_NULL_ARG;
-    if (o->jobs < 1 || o->jobs > MAX_JOBS || o->shard_count < 1 || o->shard_index < 0 ||
+    if (o->jobs < 1 || o->jobs > MAX_JOBS || o->stack < 1 || o->stack > RS_BATCH_MAX_STACK ||
+        o->shard_count < 1 || o->shard_index < 0 ||
         o->shard_index >= o->shard_count)
         return RS_ERR_BAD_ARG;
     memset(res, 0, sizeof *res);
@@ -376,23 +457,32 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
         err = rs_detail_set(detail, RS_ERR_IO, "cannot start worker processes: %s", strerror(errno));
     struct pollfd pfd[MAX_JOBS];
     while (err == RS_OK) {
-        /* give every idle worker the next run that is not done yet */
+        /* give every idle worker the next runs that are not done yet (--stack of them) */
         for (int i = 0; i < o->jobs; i++) {
-            if (ws[i].pid <= 0 || ws[i].run >= 0)
+            if (ws[i].pid <= 0 || ws[i].nruns > 0)
                 continue;
-            const long run = rs_batch_results_next(sw, o, &res);
-            if (run < 0)
+            int64_t task[1 + RS_BATCH_MAX_STACK];
+            int count = 0;
+            long run;
+            while (count < o->stack && (run = rs_batch_results_next(sw, o, &res)) >= 0)
+                task[1 + count++] = run;
+            if (count == 0)
                 break;
-            const int64_t r = run;
-            if (write_all(ws[i].task_fd, &r, sizeof r)) {
-                ws[i].run = run;
+            task[0] = count;
+            if (write_all(ws[i].task_fd, task, sizeof task[0] * (size_t)(1 + count))) {
+                for (int j = 0; j < count; j++)
+                    ws[i].runs[j] = (long)task[1 + j];
+                ws[i].nruns = count;
+                ws[i].next = 0;
                 continue;
             }
-            /* The idle worker died before taking the run: put the run back (the cursor only
+            /* The idle worker died before taking the task: put its runs back (the cursor only
              * moves forward, so rewind it) and start another worker in its place. */
-            res.done[run] = 0;
-            if (run < res.next)
-                res.next = run;
+            for (int j = 0; j < count; j++) {
+                res.done[task[1 + j]] = 0;
+                if (task[1 + j] < res.next)
+                    res.next = (long)task[1 + j];
+            }
             retire(&ws[i]);
             if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0)
                 err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
@@ -401,7 +491,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
         }
         int busy = 0;
         for (int i = 0; i < o->jobs; i++) {
-            pfd[i].fd = ws[i].pid > 0 && ws[i].run >= 0 ? ws[i].result_fd : -1;
+            pfd[i].fd = ws[i].pid > 0 && ws[i].nruns > 0 ? ws[i].result_fd : -1;
             pfd[i].events = POLLIN;
             pfd[i].revents = 0;
             busy += pfd[i].fd >= 0;
@@ -422,24 +512,28 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
             if (read_all(ws[i].result_fd, &len, sizeof len) && (line = malloc((size_t)len + 1)) &&
                 read_all(ws[i].result_fd, line, len)) {
                 line[len] = '\0';
-            } else { /* the worker died: record its run, start another worker */
+                err = rs_batch_results_append(&res, line, counts, detail);
+                free(line);
+                if (++ws[i].next == ws[i].nruns)
+                    ws[i].nruns = 0;
+            } else { /* the worker died: record the runs of its task not yet reported */
                 free(line);
                 int status = 0;
                 close(ws[i].task_fd);
                 close(ws[i].result_fd);
                 waitpid(ws[i].pid, &status, 0);
                 ws[i].pid = -1;
-                line = crashed_line(sw, ws[i].run, status);
-                if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0)
+                for (int j = ws[i].next; j < ws[i].nruns; j++) {
+                    line = crashed_line(sw, ws[i].runs[j], status);
+                    const rs_error append_err = rs_batch_results_append(&res, line, counts, detail);
+                    if (err == RS_OK)
+                        err = append_err;
+                    free(line);
+                }
+                if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0 && err == RS_OK)
                     err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
                                         strerror(errno));
             }
-            const rs_error append_err = rs_batch_results_append(&res, line, counts, detail);
-            if (err == RS_OK)
-                err = append_err;
-            free(line);
-            if (ws[i].pid > 0)
-                ws[i].run = -1;
             if (progress)
                 progress(progress_ctx, counts);
         }

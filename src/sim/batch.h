@@ -20,7 +20,12 @@ typedef struct rs_batch_options {
     int resume;            /* skip runs already in results.jsonl */
     int shard_index;       /* this shard, 0..shard_count-1: runs i with i % shard_count == index */
     int shard_count;       /* >= 1 */
+    int stack;             /* 1..RS_BATCH_MAX_STACK: runs handed to a worker together; their
+                              compatible ones advance in lock-step with stacked NLP solves
+                              (sim/stack.h). 1: every run alone */
 } rs_batch_options;
+
+#define RS_BATCH_MAX_STACK 256
 
 typedef struct rs_batch_counts {
     long total;            /* runs in this shard */

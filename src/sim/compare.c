@@ -88,6 +88,9 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         out->failed_steps += !s->ok;
         out->retried_steps += s->attempts > 1;
         out->warm_started_steps += s->warm_started;
+        out->at_start_steps += s->at_start;
+        out->stacked_steps += s->stacked;
+        out->split_steps += s->split;
         if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
             out->status_counts[s->status]++;
         iters += s->iterations;
@@ -196,83 +199,147 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
     }
 }
 
-rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
-                        void *progress_ctx, rs_compare_result *out)
+struct rs_compare_session {
+    const rs_scenario *sc;
+    rs_compare_result *out;
+    rs_stepper *stepper;
+    double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE]; /* the two trajectories */
+    int run_nlp, run_lemke, compare;
+    int agree_modes;
+    double t0;
+};
+
+rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_result *out,
+                          rs_compare_session **session)
 {
-    if (!sc || !out || !sc->model)
+    if (!sc || !out || !session || !sc->model)
         return RS_ERR_NULL_ARG;
+    *session = NULL;
     memset(out, 0, sizeof *out);
     const rs_model *m = sc->model;
-    const double t0 = rs_wall_seconds();
+    rs_compare_session *cs = calloc(1, sizeof *cs);
+    out->step = calloc((size_t)sc->steps, sizeof *out->step);
+    if (!cs || !out->step) {
+        free(cs);
+        rs_compare_free(out);
+        return RS_ERR_NOMEM;
+    }
+    cs->t0 = rs_wall_seconds();
+    cs->sc = sc;
+    cs->out = out;
     out->mode = mode;
     out->steps = sc->steps;
     out->ncol = m->nstate + m->nforce;
     for (int c = 0; c < out->ncol; c++)
         out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
-    out->step = calloc((size_t)sc->steps, sizeof *out->step);
-    if (!out->step)
-        return RS_ERR_NOMEM;
     rs_stepper_config cfg = {m, sc->params, sc->variant, sc->dt, sc->nlp, sc->lemke,
                              sc->lemke_warm, sc->mode_tols};
-    rs_stepper *stepper;
-    rs_error err = rs_stepper_create(&cfg, &stepper);
+    const rs_error err = rs_stepper_create(&cfg, &cs->stepper);
     if (err != RS_OK) {
+        free(cs);
         rs_compare_free(out);
         return err;
     }
-    double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE];
-    memcpy(x_nlp, sc->initial, sizeof x_nlp);
-    memcpy(x_lemke, sc->initial, sizeof x_lemke);
-    const int run_nlp = mode != RS_RUN_LEMKE, run_lemke = mode != RS_RUN_NLP;
-    const int compare = mode == RS_RUN_COMPARE;
-    int agree_modes = 0;
+    memcpy(cs->x_nlp, sc->initial, sizeof cs->x_nlp);
+    memcpy(cs->x_lemke, sc->initial, sizeof cs->x_lemke);
+    cs->run_nlp = mode != RS_RUN_LEMKE;
+    cs->run_lemke = mode != RS_RUN_NLP;
+    cs->compare = mode == RS_RUN_COMPARE;
+    *session = cs;
+    return RS_OK;
+}
+
+rs_stepper *rs_compare_stepper(rs_compare_session *cs)
+{
+    return cs->stepper;
+}
+
+const double *rs_compare_nlp_state(const rs_compare_session *cs)
+{
+    return cs->x_nlp;
+}
+
+const double *rs_compare_input(rs_compare_session *cs, int k)
+{
+    double *input = cs->out->step[k].input;
+    rs_scenario_input(cs->sc, k, input);
+    return input;
+}
+
+void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp)
+{
+    const rs_scenario *sc = cs->sc;
+    const rs_model *m = sc->model;
+    rs_compare_result *out = cs->out;
+    rs_compare_step *st = &out->step[k];
     const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
-    for (int k = 0; k < sc->steps; k++) {
-        rs_compare_step *st = &out->step[k];
-        rs_scenario_input(sc, k, st->input);
-        if (run_nlp) {
-            rs_stepper_nlp(stepper, x_nlp, st->input, &st->nlp);
-            if (compare)
-                rs_stepper_lemke(stepper, x_nlp, st->input, &st->shadow);
-            const rs_step_result *next = &st->nlp;
-            if (!st->nlp.ok && compare && st->shadow.ok && sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
-                next = &st->shadow; /* explicit, counted fallback */
-                st->fallback = 1;
-                out->fallback_steps++;
-            }
-            memcpy(x_nlp, next->state_next, state_bytes);
+    if (cs->run_nlp) {
+        if (nlp)
+            st->nlp = *nlp;
+        else
+            rs_stepper_nlp(cs->stepper, cs->x_nlp, st->input, &st->nlp);
+        if (cs->compare)
+            rs_stepper_lemke(cs->stepper, cs->x_nlp, st->input, &st->shadow);
+        const rs_step_result *next = &st->nlp;
+        if (!st->nlp.ok && cs->compare && st->shadow.ok &&
+            sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
+            next = &st->shadow; /* explicit, counted fallback */
+            st->fallback = 1;
+            out->fallback_steps++;
         }
-        if (run_lemke) {
-            rs_stepper_lemke(stepper, x_lemke, st->input, &st->lemke);
-            memcpy(x_lemke, st->lemke.state_next, state_bytes);
-        }
-        if (compare) {
-            st->verdict = judge(sc, st, out->ncol);
-            out->verdicts[st->verdict]++;
-            out->shadow_failed_steps += !st->shadow.ok;
-            agree_modes += memcmp(st->nlp.modes, st->shadow.modes,
+        memcpy(cs->x_nlp, next->state_next, state_bytes);
+    }
+    if (cs->run_lemke) {
+        rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
+        memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
+    }
+    if (cs->compare) {
+        st->verdict = judge(sc, st, out->ncol);
+        out->verdicts[st->verdict]++;
+        out->shadow_failed_steps += !st->shadow.ok;
+        cs->agree_modes += memcmp(st->nlp.modes, st->shadow.modes,
                                   sizeof(rs_contact_mode) * (size_t)m->ncontacts) == 0;
-            for (int c = 0; c < out->ncol; c++) {
-                const double drift = fabs(column(m, &st->nlp, c) - column(m, &st->lemke, c));
-                out->shadow_max_abs[c] = max_keep_nan(out->shadow_max_abs[c], st->diff[c]);
-                out->drift_max_abs[c] = max_keep_nan(out->drift_max_abs[c], drift);
-            }
+        for (int c = 0; c < out->ncol; c++) {
+            const double drift = fabs(column(m, &st->nlp, c) - column(m, &st->lemke, c));
+            out->shadow_max_abs[c] = max_keep_nan(out->shadow_max_abs[c], st->diff[c]);
+            out->drift_max_abs[c] = max_keep_nan(out->drift_max_abs[c], drift);
         }
+    }
+}
+
+rs_error rs_compare_end(rs_compare_session *cs)
+{
+    const rs_scenario *sc = cs->sc;
+    rs_compare_result *out = cs->out;
+    rs_stepper_destroy(cs->stepper);
+    out->mode_agreement = cs->compare ? (double)cs->agree_modes / sc->steps : NAN;
+    rs_error err = RS_OK;
+    if (cs->run_nlp)
+        err = trajectory_stats(sc, out, offsetof(rs_compare_step, nlp), &out->nlp);
+    if (err == RS_OK && cs->run_lemke)
+        err = trajectory_stats(sc, out, offsetof(rs_compare_step, lemke), &out->lemke);
+    if (err == RS_OK) {
+        evaluate_contract(sc, out);
+        out->wall_time_s = rs_wall_seconds() - cs->t0;
+    } else {
+        rs_compare_free(out);
+    }
+    free(cs);
+    return err;
+}
+
+rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
+                        void *progress_ctx, rs_compare_result *out)
+{
+    rs_compare_session *cs;
+    const rs_error err = rs_compare_begin(sc, mode, out, &cs);
+    if (err != RS_OK)
+        return err;
+    for (int k = 0; k < sc->steps; k++) {
+        rs_compare_input(cs, k);
+        rs_compare_advance(cs, k, NULL);
         if (progress && (k % 64 == 63 || k == sc->steps - 1))
             progress(progress_ctx, k + 1, sc->steps);
     }
-    rs_stepper_destroy(stepper);
-    out->mode_agreement = compare ? (double)agree_modes / sc->steps : NAN;
-    err = RS_OK;
-    if (run_nlp)
-        err = trajectory_stats(sc, out, offsetof(rs_compare_step, nlp), &out->nlp);
-    if (err == RS_OK && run_lemke)
-        err = trajectory_stats(sc, out, offsetof(rs_compare_step, lemke), &out->lemke);
-    if (err != RS_OK) {
-        rs_compare_free(out);
-        return err;
-    }
-    evaluate_contract(sc, out);
-    out->wall_time_s = rs_wall_seconds() - t0;
-    return RS_OK;
+    return rs_compare_end(cs);
 }

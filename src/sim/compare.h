@@ -46,6 +46,9 @@ typedef struct rs_trajectory_stats {
     int failed_steps;
     int retried_steps;                  /* NLP steps that needed more than one attempt */
     int warm_started_steps;             /* Lemke steps solved by the previous step's basis */
+    int at_start_steps;                 /* NLP steps whose start point passed the KKT check */
+    int stacked_steps;                  /* NLP steps solved in a stacked NLP (stack.h) */
+    int split_steps;                    /* ... whose block failed there and was re-solved alone */
     int status_counts[RS_STATUS_SLOTS]; /* steps per status of the backend */
     double iterations_mean;      /* IPOPT iterations or Lemke pivots per step */
     double us_per_step_median;
@@ -88,5 +91,25 @@ typedef void (*rs_progress_fn)(void *ctx, int done, int total);
 rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
                         void *progress_ctx, rs_compare_result *out);
 void rs_compare_free(rs_compare_result *r);
+
+/*
+ * The same comparison advanced one step at a time, for a caller that drives several runs in
+ * lock-step and solves their NLP steps itself (stack.c). rs_compare_run is begin; for every
+ * step k: input, advance; end. Between input and advance of step k, the run's NLP step goes
+ * from rs_compare_nlp_state with that input, by rs_compare_stepper's stepper.
+ */
+typedef struct rs_compare_session rs_compare_session;
+
+rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_result *out,
+                          rs_compare_session **session);
+rs_stepper *rs_compare_stepper(rs_compare_session *session);
+const double *rs_compare_nlp_state(const rs_compare_session *session);
+/* The input of step k (stored in out->step[k]). */
+const double *rs_compare_input(rs_compare_session *session, int k);
+/* Step k: the NLP step is *nlp when given, else solved here; then the shadow and independent
+ * Lemke steps and the verdict. */
+void rs_compare_advance(rs_compare_session *session, int k, const rs_step_result *nlp);
+/* Statistics and the contract into out; frees the session (also on error). */
+rs_error rs_compare_end(rs_compare_session *session);
 
 #endif

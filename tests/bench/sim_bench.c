@@ -72,7 +72,7 @@ static double batch_seconds(const char *sweep_path, int jobs, const char *dir, l
         fprintf(stderr, "sim_bench: %s\n", d.message);
         exit(1);
     }
-    rs_batch_options o = {jobs, dir, 0, 0, 1};
+    rs_batch_options o = {.jobs = jobs, .out_dir = dir, .shard_count = 1, .stack = 1};
     rs_batch_counts c;
     if (rs_batch_run(&sw, &o, NULL, NULL, &c, &d) != RS_OK) {
         fprintf(stderr, "sim_bench: %s\n", d.message);

@@ -136,7 +136,7 @@ static void test_workers_do_not_repeat_buffered_output(void **state)
     rs_sweep s2;
     rs_error_detail d;
     assert_int_equal(rs_sweep_load(TMP "small.ini", &s2, &d), RS_OK);
-    rs_batch_options o = {2, TMP "buffered", 0, 0, 1};
+    rs_batch_options o = {.jobs = 2, .out_dir = TMP "buffered", .shard_count = 1, .stack = 1};
     rs_batch_counts c;
     assert_int_equal(rs_batch_run(&s2, &o, NULL, NULL, &c, &d), RS_OK);
     rs_sweep_free(&s2);
@@ -203,14 +203,17 @@ static void test_shards_partition_the_runs(void **state)
 static const char long_sweep[] = "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
                                  "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n";
 
-static pid_t start_batch(const char *sweep, const char *dir, const char *extra)
+/* extra, extra_value: one more option of the batch, or NULL */
+static pid_t start_batch(const char *sweep, const char *dir, const char *extra,
+                         const char *extra_value)
 {
     const pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
-        execl(RS_CLI_PATH, "relaxsim", "batch", sweep, "-j", "2", "-q", "-o", dir, extra, (char *)NULL);
+        execl(RS_CLI_PATH, "relaxsim", "batch", sweep, "-j", "2", "-q", "-o", dir, extra, extra_value,
+              (char *)NULL);
         _exit(127);
     }
     return pid;
@@ -238,7 +241,7 @@ static void test_resume_after_sigkill(void **state)
     (void)state;
     write_file(TMP "long.ini", long_sweep);
     system("rm -rf '" TMP "killed'");
-    const pid_t pid = start_batch(TMP "long.ini", TMP "killed", NULL);
+    const pid_t pid = start_batch(TMP "long.ini", TMP "killed", NULL, NULL);
     for (int i = 0; i < 600 && count_lines(TMP "killed/results.jsonl") < 4; i++)
         sleep_ms(20);
     kill(pid, SIGKILL);
@@ -270,14 +273,18 @@ static void test_resume_repairs_a_torn_line(void **state)
     check_results(TMP "torn/results.jsonl", 12, &crashed);
 }
 
-/* Kill one worker: its run is recorded as crashed, a new worker takes over, the batch ends. */
-static void test_a_crashing_worker_does_not_stop_the_batch(void **state)
+/* Kill one worker: the runs of its task not yet reported are recorded as crashed, a new worker
+ * takes over, the batch ends. stack: the batch's --stack value, or NULL. */
+static void kill_a_worker(const char *dir, const char *stack, int *crashed)
 {
-    (void)state;
     write_file(TMP "long.ini", long_sweep);
-    system("rm -rf '" TMP "crash'");
-    const pid_t pid = start_batch(TMP "long.ini", TMP "crash", NULL);
-    for (int i = 0; i < 600 && count_lines(TMP "crash/results.jsonl") < 2; i++)
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    system(cmd);
+    char results[512];
+    snprintf(results, sizeof results, "%s/results.jsonl", dir);
+    const pid_t pid = start_batch(TMP "long.ini", dir, stack ? "--stack" : NULL, stack);
+    for (int i = 0; i < 600 && count_lines(results) < 2; i++)
         sleep_ms(20);
     char path[128], children[256] = "";
     snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
@@ -289,12 +296,67 @@ static void test_a_crashing_worker_does_not_stop_the_batch(void **state)
     waitpid(pid, &status, 0);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 1); /* a crashed run is a failed run */
-    int crashed;
-    check_results(TMP "crash/results.jsonl", 20, &crashed);
-    assert_int_equal(crashed, 1);
+    check_results(results, 20, crashed);
     static char text[1 << 18];
-    slurp(TMP "crash/results.jsonl", text, sizeof text);
+    slurp(results, text, sizeof text);
     assert_non_null(strstr(text, "killed by signal 9"));
+}
+
+static void test_a_crashing_worker_does_not_stop_the_batch(void **state)
+{
+    (void)state;
+    int crashed;
+    kill_a_worker(TMP "crash", NULL, &crashed);
+    assert_int_equal(crashed, 1);
+}
+
+/* With --stack 4 a worker's task is 4 runs, reported together at its end: all 4 crash. */
+static void test_a_crashing_stacked_worker_loses_its_task_only(void **state)
+{
+    (void)state;
+    int crashed;
+    kill_a_worker(TMP "crash_stacked", "4", &crashed);
+    assert_int_equal(crashed, 4);
+}
+
+/* Stacked runs (4 per task, 2 workers) against the same runs alone: the same outcome per run,
+ * bad input still recorded per run, final states within 1e-6. */
+static void test_stacked_batch_matches_unstacked(void **state)
+{
+    (void)state;
+    write_file(TMP "p2d.ini", "[sweep]\nscenario = " RS_SOURCE_DIR
+                              "/problems/sweeps/point2d_friction_generic.ini\n[vary]\n"
+                              "model.mu = 0.05, 0.2\ninitial.xd = 0.5, 2\nrun.dt = 1e-3, -1\n"
+                              "run.steps = 600\n");
+    assert_int_equal(relaxsim("batch " TMP "p2d.ini -j 1 -q -o " TMP "p2d_alone"), 1);
+    assert_int_equal(relaxsim("batch " TMP "p2d.ini -j 2 --stack 4 -q -o " TMP "p2d_stack"), 1);
+    assert_int_equal(relaxsim("batch " TMP "p2d.ini --stack 0 -q -o " TMP "x"), 2);
+    assert_int_equal(relaxsim("batch " TMP "p2d.ini --stack 257 -q -o " TMP "x"), 2);
+    static char a[1 << 18], b[1 << 18];
+    slurp(TMP "p2d_alone/summary.json", a, sizeof a);
+    slurp(TMP "p2d_stack/summary.json", b, sizeof b);
+    cJSON *sa = cJSON_Parse(a), *sb = cJSON_Parse(b);
+    const cJSON *ra = cJSON_GetObjectItem(sa, "results"), *rb = cJSON_GetObjectItem(sb, "results");
+    assert_int_equal(cJSON_GetArraySize(ra), 8);
+    assert_int_equal(cJSON_GetArraySize(rb), 8);
+    int passed = 0, stacked = 0;
+    for (int i = 0; i < 8; i++) {
+        const cJSON *x = cJSON_GetArrayItem(ra, i), *y = cJSON_GetArrayItem(rb, i);
+        const char *outcome = cJSON_GetObjectItem(x, "outcome")->valuestring;
+        assert_string_equal(outcome, cJSON_GetObjectItem(y, "outcome")->valuestring);
+        if (strcmp(outcome, "passed") != 0)
+            continue;
+        passed++;
+        stacked += cJSON_GetObjectItem(y, "stack")->valueint > 1;
+        const cJSON *fx = cJSON_GetObjectItem(x, "final_nlp"), *fy = cJSON_GetObjectItem(y, "final_nlp");
+        for (const cJSON *c = fx->child; c; c = c->next)
+            assert_close(cJSON_GetObjectItem(fy, c->string)->valuedouble, c->valuedouble, 1e-6,
+                         1e-9);
+    }
+    assert_int_equal(passed, 4); /* the runs with dt = -1 are bad input, the others pass */
+    assert_int_equal(stacked, 4);
+    cJSON_Delete(sa);
+    cJSON_Delete(sb);
 }
 
 int main(void)
@@ -303,6 +365,8 @@ int main(void)
         cmocka_unit_test(test_run_numbering),
         cmocka_unit_test(test_bad_sweeps),
         cmocka_unit_test(test_jobs_do_not_change_results),
+        cmocka_unit_test(test_stacked_batch_matches_unstacked),
+        cmocka_unit_test(test_a_crashing_stacked_worker_loses_its_task_only),
         cmocka_unit_test(test_workers_do_not_repeat_buffered_output),
         cmocka_unit_test(test_shards_partition_the_runs),
         cmocka_unit_test(test_resume_after_sigkill),
