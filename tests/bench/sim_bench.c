@@ -10,6 +10,8 @@
  *      RSS before and after 1,000 short runs.
  *   4. Lemke warm start from the previous step's basis during time stepping: pivots and time per
  *      step against cold solves, and how many steps the guess solved.
+ *   5. Stacked solves: NLP time per run and step of 64 point2d runs stacked (K = 64) against the
+ *      same kind of runs alone, with the start check on (the default) and off.
  *
  *   sim_bench SOURCE_DIR
  */
@@ -24,6 +26,8 @@
 #include "io/sweep.h"
 #include "sim/batch.h"
 #include "sim/compare.h"
+#include "sim/stack.h"
+#include "bench_util.h"
 
 static rs_scenario sc;
 
@@ -39,29 +43,135 @@ static int load(const char *src, const char *name, const char *const *sets, int 
     return 1;
 }
 
+/* Median us per step over the NLP steps of r that called IPOPT (all steps if all_steps). */
+static double median_us(const rs_compare_result *r, int all_steps)
+{
+    double *t = malloc(sizeof(double) * (size_t)r->steps);
+    int n = 0;
+    for (int k = 0; k < r->steps; k++)
+        if (all_steps || !r->step[k].nlp.at_start)
+            t[n++] = 1e6 * r->step[k].nlp.time_s;
+    const double med = n > 0 ? bench_median(t, n) : 0.0;
+    free(t);
+    return med;
+}
+
+static void nlp_row(const char *label, const rs_compare_result *r)
+{
+    printf("| %-40s | %10.1f | %10.1f | %9.2f | %5d/%-5d | %6d | %-8s |\n", label,
+           median_us(r, 1), median_us(r, 0), r->nlp.iterations_mean, r->nlp.at_start_steps,
+           r->steps, r->nlp.failed_steps, r->contract_passed ? "passed" : "FAILED");
+}
+
 static void nlp_step(const char *src)
 {
-    rs_compare_result r, b;
-    if (!load(src, "point2d_friction", NULL, 0) || rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &r))
-        exit(1);
+    rs_compare_result r, c, b;
+    const char *cold_start[] = {"nlp.check_start=no"};
     const char *blog_sets[] = {"run.steps=300"};
-    if (!load(src, "point2d_friction_blog", blog_sets, 1) ||
+    if (!load(src, "point2d_friction", NULL, 0) || rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &r) ||
+        !load(src, "point2d_friction", cold_start, 1) ||
+        rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &c) ||
+        !load(src, "point2d_friction_blog", blog_sets, 1) ||
         rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &b))
         exit(1);
     printf("1. NLP step, point2d_friction (1200 steps)\n\n");
-    printf("| %-44s | %12s | %12s | %12s |\n", "", "us/step med", "iter/step", "failed steps");
-    printf("|----------------------------------------------|--------------|--------------|--------------|\n");
-    printf("| %-44s | %12.1f | %12.2f | %12d |\n", "relaxsim default (corrected, warm start)",
-           r.nlp.us_per_step_median, r.nlp.iterations_mean, r.nlp.failed_steps);
-    printf("| %-44s | %12.1f | %12.2f | %9d/%-3d|\n", "baseline: the post's NLP, cold (300 steps)",
-           b.nlp.us_per_step_median, b.nlp.iterations_mean, b.nlp.failed_steps, b.steps);
-    printf("| %-44s | %12.3f | %12.3f | %12s |\n\n", "ratio relaxsim / baseline",
-           r.nlp.us_per_step_median / b.nlp.us_per_step_median,
-           r.nlp.iterations_mean / b.nlp.iterations_mean, "");
-    printf("   targets (issue 4): <= 500 us/step median and <= 1.5 iterations: %s\n\n",
-           r.nlp.us_per_step_median <= 500.0 && r.nlp.iterations_mean <= 1.5 ? "met" : "NOT met");
+    printf("| %-40s | %10s | %10s | %9s | %11s | %6s | %-8s |\n", "", "us/step", "us/IPOPT",
+           "iter/step", "at start", "failed", "contract");
+    printf("| %-40s | %10s | %10s | %9s | %11s | %6s | %-8s |\n", "", "median", "step med.", "mean",
+           "", "", "");
+    printf("|------------------------------------------|------------|------------|-----------|"
+           "-------------|--------|----------|\n");
+    nlp_row("relaxsim default (warm, start check)", &r);
+    nlp_row("relaxsim, start check off", &c);
+    nlp_row("baseline: the post's NLP, cold (300)", &b);
+    printf("| %-40s | %10.4f | %10.3f | %9.3f | %11s | %6s | %-8s |\n\n",
+           "ratio default / baseline", median_us(&r, 1) / median_us(&b, 1),
+           median_us(&r, 0) / median_us(&b, 0), r.nlp.iterations_mean / b.nlp.iterations_mean, "",
+           "", "");
+    printf("   \"at start\": steps whose start point (previous solution or the model's predictor)\n"
+           "   passed the KKT check, so IPOPT was not called; \"us/IPOPT step\": the other steps.\n");
+    printf("   targets (issue 4): <= 500 us/step median and <= 1.5 iterations, contract passed: %s\n\n",
+           median_us(&r, 1) <= 500.0 && r.nlp.iterations_mean <= 1.5 && r.contract_passed
+               ? "met"
+               : "NOT met");
     rs_compare_free(&r);
+    rs_compare_free(&c);
     rs_compare_free(&b);
+}
+
+/* NLP time per run and step (s) of runs scs[0..count), solved alone or stacked; 0 on error. */
+static double nlp_seconds_per_run_step(const rs_scenario *scs, int count, int stacked,
+                                       int *split, int *contracts)
+{
+    const rs_scenario *group[64];
+    rs_compare_result *out = calloc((size_t)count, sizeof *out);
+    for (int i = 0; i < count; i++)
+        group[i] = &scs[i];
+    if (stacked) {
+        if (rs_compare_run_stacked(group, count, RS_RUN_NLP, out) != RS_OK)
+            exit(1);
+    } else {
+        for (int i = 0; i < count; i++)
+            if (rs_compare_run(group[i], RS_RUN_NLP, NULL, NULL, &out[i]) != RS_OK)
+                exit(1);
+    }
+    double t = 0.0;
+    *split = *contracts = 0;
+    for (int i = 0; i < count; i++) {
+        for (int k = 0; k < out[i].steps; k++)
+            t += out[i].step[k].nlp.time_s;
+        *split += out[i].nlp.split_steps;
+        *contracts += out[i].contract_passed;
+        rs_compare_free(&out[i]);
+    }
+    free(out);
+    return t / (count * scs[0].steps);
+}
+
+/* 5. Stacked solves: 64 point2d runs (mu x sideways speed, 8 x 8), 600 steps, NLP only. */
+static void stacked(const char *src)
+{
+    enum { K = 64, ALONE = 16, STEPS = 600 };
+    static rs_scenario scs[K];
+    printf("\n5. Stacked solves: %d point2d runs (mu 0.05..0.4 x xd 0.5..2, 8 x 8), %d steps, "
+           "NLP only\n\n", K, STEPS);
+    printf("| %-11s | %-22s | %14s | %11s | %13s |\n", "start check", "solves",
+           "us per run-step", "split steps", "contracts met");
+    printf("|-------------|------------------------|----------------|-------------|---------------|\n");
+    for (int check = 1; check >= 0; check--) {
+        for (int i = 0; i < K; i++) {
+            char mu[64], xd[64];
+            snprintf(mu, sizeof mu, "model.mu=%.17g", 0.05 + 0.05 * (i % 8));
+            snprintf(xd, sizeof xd, "initial.xd=%.17g", 0.5 + (1.5 / 7) * (i / 8));
+            const char *sets[] = {mu, xd, "run.steps=600",
+                                  check ? "nlp.check_start=yes" : "nlp.check_start=no"};
+            char path[1024];
+            snprintf(path, sizeof path, "%s/problems/sweeps/point2d_friction_generic.ini", src);
+            rs_error_detail d;
+            if (rs_scenario_load(path, sets, 4, &scs[i], &d) != RS_OK) {
+                fprintf(stderr, "sim_bench: %s\n", d.message);
+                exit(1);
+            }
+        }
+        /* the single-run baseline on every 4th run (the per-run cost is an average) */
+        static rs_scenario sample[ALONE];
+        for (int i = 0; i < ALONE; i++)
+            sample[i] = scs[4 * i];
+        int split1, ok1, splitK, okK;
+        const double alone = nlp_seconds_per_run_step(sample, ALONE, 0, &split1, &ok1);
+        const double stack = nlp_seconds_per_run_step(scs, K, 1, &splitK, &okK);
+        const char *on = check ? "on" : "off";
+        printf("| %-11s | %-22s | %14.1f | %11s | %6d/%-6d |\n", on, "alone (16 of the runs)",
+               1e6 * alone, "-", ok1, ALONE);
+        printf("| %-11s | %-22s | %14.1f | %11d | %6d/%-6d |\n", on, "stacked, K = 64",
+               1e6 * stack, splitK, okK, K);
+        printf("| %-11s | %-22s | %14.3f | %11s | %13s |\n", on, "ratio stacked / alone",
+               stack / alone, "", "");
+        if (!check)
+            printf("\n   target (issue 4): per-run cost of a step with K = 64 <= 1/10 of the "
+                   "single-run cost (IPOPT on every step, start check off): %s\n",
+                   stack / alone <= 0.1 ? "met" : "NOT met");
+    }
 }
 
 static double batch_seconds(const char *sweep_path, int jobs, const char *dir, long *runs)
@@ -180,5 +290,6 @@ int main(int argc, char **argv)
     workers(argv[1]);
     memory(argv[1]);
     lemke_warm(argv[1]);
+    stacked(argv[1]);
     return 0;
 }
