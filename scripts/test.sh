@@ -36,11 +36,12 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
-# test_compare and test_cli_sim simulate thousands of IPOPT steps (minutes under valgrind); they
-# run in full in stages 2 and 3, and the same code runs here through the command below.
+# test_compare, test_cli_sim and test_stack simulate thousands of IPOPT steps (minutes under
+# valgrind); they run in full in stages 2 and 3, and the same code runs here through the
+# command below (a stacked batch included).
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
-  case "$(basename "$t")" in test_compare|test_cli_sim) continue ;; esac
+  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
@@ -73,6 +74,17 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
   if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then echo "clean (exit $rc)"  # 1: a short run fails its contract
   else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 done
+# A stacked batch: two point2d runs through their landing, in one block-diagonal NLP per step
+# (the forked worker stays under valgrind).
+printf '[sweep]\nscenario = %s/problems/sweeps/point2d_friction_generic.ini\n[vary]\nmodel.mu = 0.1, 0.3\nrun.steps = 460\n' \
+  "$PWD" > build-debug/vg-stack.ini
+printf '  %-66s' "relaxsim batch (2 runs, --stack 2)"
+rc=0
+"${vg[@]}" build-debug/relaxsim batch build-debug/vg-stack.ini --stack 2 -o build-debug/vg-stack -q \
+  2>build-debug/valgrind-cli.log || rc=$?
+if [ "$rc" = 0 ] && grep -q '"stack":2' build-debug/vg-stack/results.jsonl; then
+  echo "clean (exit $rc)"
+else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 [ "$status" = 0 ] || { cat build-debug/valgrind-*.log; false; }
 
 banner "install and consumer"
