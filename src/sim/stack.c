@@ -46,14 +46,22 @@ static rs_error stack_solver(stack *st)
     return err;
 }
 
+/* A run's step by its own solver; the time already spent on the step (its start check) kept. */
+static void solve_alone_timed(rs_stepper *run, rs_step_result *r)
+{
+    const double before = r->time_s, t0 = rs_wall_seconds();
+    rs_stepper_nlp_solve_alone(run, r);
+    r->time_s = before + (rs_wall_seconds() - t0);
+}
+
 /* Solve the members' NLPs as one; accept or split out each block (stack.h, steps 3 and 4). */
 static void solve_members(stack *st)
 {
     const size_t n = (size_t)st->n, m = (size_t)st->m;
     if (st->nmember < 2 || stack_solver(st) != RS_OK) {
         for (int i = 0; i < st->nmember; i++)
-            rs_stepper_nlp_solve_alone(rs_compare_stepper(st->runs[st->member[i]]),
-                                       &st->res[st->member[i]]);
+            solve_alone_timed(rs_compare_stepper(st->runs[st->member[i]]),
+                              &st->res[st->member[i]]);
         return;
     }
     double *mg, *ml, *mu;
@@ -75,7 +83,7 @@ static void solve_members(stack *st)
                            : rs_stepper_nlp_check_point(run, xi, mg + i * m, ml + i * n,
                                                         mu + i * n, r);
         if (!ok) {
-            rs_stepper_nlp_solve_alone(run, r);
+            solve_alone_timed(run, r);
             r->split = 1;
         }
         r->stacked = 1;
