@@ -34,17 +34,30 @@ static void add_params(cJSON *o, const rs_sweep *sw, long run)
 }
 
 /* The result line of a run that did not get as far as a comparison. */
-static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
+/* The head of every result line: the run, its parameters, its outcome. */
+static cJSON *run_object(const rs_sweep *sw, long run, const char *outcome)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "run", (double)run);
     add_params(o, sw, run);
-    cJSON_AddStringToObject(o, "outcome", "bad_input");
-    cJSON_AddStringToObject(o, "reason", reason);
-    cJSON_AddNumberToObject(o, "time_s", 0.0);
+    cJSON_AddStringToObject(o, "outcome", outcome);
+    return o;
+}
+
+/* A result object as one line of JSON (the object is freed). */
+static char *print_line(cJSON *o)
+{
     char *line = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return line;
+}
+
+static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
+{
+    cJSON *o = run_object(sw, run, "bad_input");
+    cJSON_AddStringToObject(o, "reason", reason);
+    cJSON_AddNumberToObject(o, "time_s", 0.0);
+    return print_line(o);
 }
 
 /* The result line of a finished comparison; stack is the number of runs it was stacked with
@@ -52,10 +65,7 @@ static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
 static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *r, int stack,
                          double time_s)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "run", (double)run);
-    add_params(o, sw, run);
-    cJSON_AddStringToObject(o, "outcome", r->contract_passed ? "passed" : "contract_failed");
+    cJSON *o = run_object(sw, run, r->contract_passed ? "passed" : "contract_failed");
     cJSON *failed = cJSON_AddArrayToObject(o, "failed_checks");
     for (int i = 0; i < r->nchecks; i++)
         if (!r->checks[i].passed) {
@@ -78,9 +88,7 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
     for (int c = 0; c < r->ncol; c++)
         cJSON_AddNumberToObject(fin, r->col_names[c], r->nlp.final[c]);
     cJSON_AddNumberToObject(o, "time_s", time_s);
-    char *line = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    return line;
+    return print_line(o);
 }
 
 /* Run the scenarios scs[idx[0..count)] (compatible) stacked, or alone when count is 1, and
@@ -347,20 +355,15 @@ static int append_line(int fd, const char *line)
 
 static char *crashed_line(const rs_sweep *sw, long run, int status)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "run", (double)run);
-    add_params(o, sw, run);
-    cJSON_AddStringToObject(o, "outcome", "crashed");
     char why[96];
     if (WIFSIGNALED(status))
         snprintf(why, sizeof why, "the worker was killed by signal %d (%s)", WTERMSIG(status),
                  strsignal(WTERMSIG(status)));
     else
         snprintf(why, sizeof why, "the worker exited with status %d", WEXITSTATUS(status));
+    cJSON *o = run_object(sw, run, "crashed");
     cJSON_AddStringToObject(o, "reason", why);
-    char *line = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    return line;
+    return print_line(o);
 }
 
 rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
