@@ -307,6 +307,13 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     }
 }
 
+void rs_compare_abort(rs_compare_session *cs)
+{
+    rs_stepper_destroy(cs->stepper);
+    rs_compare_free(cs->out);
+    free(cs);
+}
+
 rs_error rs_compare_end(rs_compare_session *cs)
 {
     const rs_scenario *sc = cs->sc;

@@ -111,5 +111,7 @@ const double *rs_compare_input(rs_compare_session *session, int k);
 void rs_compare_advance(rs_compare_session *session, int k, const rs_step_result *nlp);
 /* Statistics and the contract into out; frees the session (also on error). */
 rs_error rs_compare_end(rs_compare_session *session);
+/* Give up a session before its end: frees it and its result (no statistics, no contract). */
+void rs_compare_abort(rs_compare_session *session);
 
 #endif

@@ -159,10 +159,8 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
     }
     if (err != RS_OK) {
         for (int b = 0; b < started; b++)
-            if (st.runs[b]) {
-                rs_compare_end(st.runs[b]);
-                rs_compare_free(&outs[b]);
-            }
+            if (st.runs[b])
+                rs_compare_abort(st.runs[b]);
         stack_free(&st);
         return err;
     }
