@@ -90,6 +90,7 @@ else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 banner "install and consumer"
 prefix=$(mktemp -d)
 cmake --install build-debug --prefix "$prefix" >/dev/null
+rm -rf build-consumer  # a fresh build: its dependencies point into the last run's prefix
 cmake -S tests/consumer -B build-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build build-consumer
 LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer
