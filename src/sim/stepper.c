@@ -273,12 +273,14 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     s->data.input = input;
     m->lcp_build(&s->data, s->M, s->q);
     rs_lemke_info info;
+    const double t0 = rs_wall_seconds();
     const rs_error err =
         s->cfg.lemke_warm && s->have_basis
             ? rs_lemke_solve_warm(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
                                   s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
             : rs_lemke_solve(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
                              s->lemke_bytes, s->z, s->w, &info);
+    out->time_s = rs_wall_seconds() - t0;
     out->attempts = 1;
     if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
         out->status = RS_LEMKE_BREAKDOWN;
@@ -292,7 +294,6 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     out->status = info.status;
     out->iterations = info.pivots;
     out->warm_started = info.warm_started;
-    out->time_s = info.solve_time_s;
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
     finish_step(s, out);
     out->ok = info.status == RS_LEMKE_SOLVED;

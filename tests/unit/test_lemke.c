@@ -3,7 +3,8 @@
  *
  * Tolerances: a solve must pass the certificate at 1e-9 (relative to max(1, ||q||_inf)); for
  * classes with a unique solution (SPD, P-matrix) z must also match the generator's z* within
- * 1e-7 * max(1, ||z*||_inf).
+ * 1e-7 * max(1, ||z*||_inf). Sizes 1 to 4 run the kernel compiled for a constant n, larger
+ * sizes the general kernel; the tests below cover both.
  */
 #include "test_helpers.h"
 
@@ -64,7 +65,7 @@ static void check_generated(rs_lcp_class cls, int n, uint64_t seed, int degenera
 
 static void check_class(rs_lcp_class cls)
 {
-    static const int sizes[] = {1, 2, 3, 10, 50, 200};
+    static const int sizes[] = {1, 2, 3, 4, 5, 10, 50, 200};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (uint64_t seed = 1; seed <= 3; seed++)
             for (int degenerate = 0; degenerate <= 1; degenerate++)
@@ -113,11 +114,10 @@ static void test_murty_exponential(void **state)
     }
 }
 
-static void test_pivot_limit(void **state)
+/* Murty's example of size n (2^n - 1 pivots) stopped after `limit` pivots. */
+static void check_pivot_limit(int n, int limit)
 {
-    (void)state;
-    enum { n = 8 };
-    double M[n * n] = {0}, q[n], z[n], w[n];
+    double M[8 * 8] = {0}, q[8], z[8], w[8];
     for (int j = 0; j < n; j++) {
         for (int i = 0; i < j; i++)
             M[i + j * n] = 2.0;
@@ -126,11 +126,19 @@ static void test_pivot_limit(void **state)
     }
     rs_lemke_settings s;
     rs_lemke_settings_default(&s);
-    s.max_pivots = 10;
+    s.max_pivots = limit;
     const rs_lemke_info info = solve_checked(n, M, q, NULL, &s, z, w);
     assert_int_equal(info.status, RS_LEMKE_MAX_PIVOTS);
-    assert_int_equal(info.pivots, 10);
+    assert_int_equal(info.pivots, limit);
     assert_false(info.cert.passed);
+}
+
+/* At n = 3 through the kernel compiled for a constant n, at n = 8 through the general one. */
+static void test_pivot_limit(void **state)
+{
+    (void)state;
+    check_pivot_limit(3, 3);
+    check_pivot_limit(8, 10);
 }
 
 static void test_q_nonnegative_is_zero_pivots(void **state)
@@ -179,20 +187,24 @@ static void test_degenerate_ties(void **state)
     assert_close(wj[3], 0.75, 1e-15, 0.0);
 }
 
+/* A covering vector d other than e: the same (unique) solution, for every kernel instance. */
 static void test_covering_vector(void **state)
 {
     (void)state;
-    rs_lcp *lcp;
-    enum { n = 20 };
-    double zs[n], z[n], w[n], d[n];
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, 7, 0, &lcp, zs, NULL), RS_OK);
-    for (int i = 0; i < n; i++)
-        d[i] = 0.5 + 0.1 * i;
-    const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, d, NULL, z, w);
-    assert_int_equal(info.status, RS_LEMKE_SOLVED);
-    for (int i = 0; i < n; i++)
-        assert_close(z[i], zs[i], 1e-9, 0.0);
-    rs_lcp_destroy(lcp);
+    static const int sizes[] = {1, 2, 3, 4, 5, 20};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int n = sizes[k];
+        rs_lcp *lcp;
+        double zs[20], z[20], w[20], d[20];
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, 7, 0, &lcp, zs, NULL), RS_OK);
+        for (int i = 0; i < n; i++)
+            d[i] = 0.5 + 0.1 * i;
+        const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, d, NULL, z, w);
+        assert_int_equal(info.status, RS_LEMKE_SOLVED);
+        for (int i = 0; i < n; i++)
+            assert_close(z[i], zs[i], 1e-9, 0.0);
+        rs_lcp_destroy(lcp);
+    }
 }
 
 static void test_refinement_settings(void **state)
