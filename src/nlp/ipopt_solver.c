@@ -279,6 +279,11 @@ rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *s, double *x, int warm, int *ipopt
     return map_status(st);
 }
 
+void rs_ipopt_set_max_iter(rs_ipopt_solver *s, int max_iter)
+{
+    AddIpoptIntOption(s->ipopt, "max_iter", max_iter);
+}
+
 void rs_ipopt_multipliers(rs_ipopt_solver *s, double **mult_g, double **mult_x_l,
                           double **mult_x_u)
 {

@@ -41,6 +41,9 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
 rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *solver, double *x, int warm, int *ipopt_status,
                              int *iterations);
 
+/* The iteration limit of the solves that follow (1 .. 100000; the settings' max_iter at first). */
+void rs_ipopt_set_max_iter(rs_ipopt_solver *solver, int max_iter);
+
 /* The multiplier arrays (IPOPT's sign convention: grad f + J^T mult_g - mult_x_l + mult_x_u = 0
  * at a solution, mult_x_l, mult_x_u >= 0): mult_g has nblocks m entries, the others nblocks n. */
 void rs_ipopt_multipliers(rs_ipopt_solver *solver, double **mult_g, double **mult_x_l,

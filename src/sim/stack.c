@@ -13,12 +13,24 @@ int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
            a->nlp.mu_init == b->nlp.mu_init && a->nlp.warm_start && b->nlp.warm_start;
 }
 
+/*
+ * Iteration limit of a stacked warm attempt. The warm starts that succeed take at most 30
+ * iterations in the point2d sweeps (4 typically); one that stalls (an impact: the contact set
+ * changes) runs on to max_iter, 200 iterations of the whole stack, before its cold retry solves
+ * it in about 15. A warm attempt stopped here goes on to those retries, then alone with the full
+ * limit, so no step is given up earlier than alone.
+ */
+#define STACK_WARM_MAX_ITER 50
+
 typedef struct stack {
     int count;                   /* runs */
     rs_compare_session **runs;
     rs_step_result *res;         /* this step's NLP result of each run */
-    int *member;                 /* runs in this step's stacked NLP, in block order */
+    int *member;                 /* runs in the stacked NLP being solved, in block order */
     int nmember;
+    int *need;                   /* this step's runs not solved by their start point */
+    int *cold;                   /* those of them that cannot warm start */
+    int *retries;                /* each run's nlp.retries */
     int *solver_member;          /* the runs the cached solver was built for */
     int solver_nmember;
     rs_ipopt_solver *solver;     /* reused while the membership stays the same */
@@ -46,57 +58,120 @@ static rs_error stack_solver(stack *st)
     return err;
 }
 
-/* A run's step by its own solver; the time already spent on the step (its start check) kept. */
-static void solve_alone_timed(rs_stepper *run, rs_step_result *r)
+/* Run b's step by its own solver: the time, iterations and attempts already spent on the step
+ * (its start check, its stacked attempts) are kept; after stacked attempts it is split out. */
+static void solve_run_alone(stack *st, int b)
 {
+    rs_stepper *run = rs_compare_stepper(st->runs[b]);
+    rs_step_result *r = &st->res[b];
     const double before = r->time_s, t0 = rs_wall_seconds();
+    const int iterations = r->iterations, attempts = r->attempts, stacked = r->stacked;
     rs_stepper_nlp_solve_alone(run, r);
     r->time_s = before + (rs_wall_seconds() - t0);
+    r->iterations += iterations;
+    r->attempts += attempts;
+    r->stacked = stacked;
+    r->split = stacked;
 }
 
-/* Solve the members' NLPs as one; accept or split out each block (stack.h, steps 3 and 4). */
-static void solve_members(stack *st)
+/*
+ * One stacked attempt of the runs group[0..count) (count >= 2): each block starts where its run's
+ * attempt number `attempt` starts alone (warm: the previous primal-dual solution; cold: the
+ * model's starting point `attempt`); all blocks of one solve are warm or all cold. A block is
+ * accepted on IPOPT's success and its certificate, or (IPOPT failed) on its own KKT check. The
+ * runs not accepted are moved to the front of group; returns their number.
+ */
+static int stack_attempt(stack *st, int *group, int count, int attempt, int warm)
 {
     const size_t n = (size_t)st->n, m = (size_t)st->m;
-    if (st->nmember < 2 || stack_solver(st) != RS_OK) {
-        for (int i = 0; i < st->nmember; i++)
-            solve_alone_timed(rs_compare_stepper(st->runs[st->member[i]]),
-                              &st->res[st->member[i]]);
-        return;
-    }
+    memcpy(st->member, group, sizeof(int) * (size_t)count);
+    st->nmember = count;
+    if (stack_solver(st) != RS_OK)
+        return count; /* no stacked solver (out of memory): every run goes on alone */
     double *mg, *ml, *mu;
     rs_ipopt_multipliers(st->solver, &mg, &ml, &mu);
-    for (int i = 0; i < st->nmember; i++)
-        rs_stepper_nlp_warm_point(rs_compare_stepper(st->runs[st->member[i]]), st->x + i * n,
-                                  mg + i * m, ml + i * n, mu + i * n);
+    for (int i = 0; i < count; i++)
+        rs_stepper_nlp_start_point(rs_compare_stepper(st->runs[group[i]]), attempt,
+                                   st->x + i * n, mg + i * m, ml + i * n, mu + i * n);
+    const int max_iter = st->nlp.max_iter;
+    rs_ipopt_set_max_iter(st->solver, warm && max_iter > STACK_WARM_MAX_ITER ? STACK_WARM_MAX_ITER
+                                                                             : max_iter);
     const double t0 = rs_wall_seconds();
     int iters = 0;
-    const rs_nlp_status status = rs_ipopt_solve(st->solver, st->x, 1, NULL, &iters);
-    const double share = (rs_wall_seconds() - t0) / st->nmember;
-    for (int i = 0; i < st->nmember; i++) {
-        rs_stepper *run = rs_compare_stepper(st->runs[st->member[i]]);
-        rs_step_result *r = &st->res[st->member[i]];
+    const rs_nlp_status status = rs_ipopt_solve(st->solver, st->x, warm, NULL, &iters);
+    const double share = (rs_wall_seconds() - t0) / count;
+    int left = 0;
+    for (int i = 0; i < count; i++) {
+        rs_stepper *run = rs_compare_stepper(st->runs[group[i]]);
+        rs_step_result *r = &st->res[group[i]];
         const double *xi = st->x + i * n;
         const int ok = rs_nlp_status_ok(status)
                            ? rs_stepper_nlp_accept(run, xi, mg + i * m, ml + i * n, mu + i * n,
                                                    status, r)
                            : rs_stepper_nlp_check_point(run, xi, mg + i * m, ml + i * n,
                                                         mu + i * n, r);
-        if (!ok) {
-            solve_alone_timed(run, r);
-            r->split = 1;
-        }
         r->stacked = 1;
         r->iterations += iters;
-        r->attempts += !ok;
+        r->attempts++;
         r->time_s += share;
+        if (!ok)
+            group[left++] = group[i];
     }
+    return left;
 }
 
-/* Step k of every run: start points, the stacked solve, then each run's comparison step. */
+/*
+ * Solve the NLPs of the runs in need[0..count) (stack.h, steps 2 to 4): attempt by attempt, as
+ * alone, but each attempt stacked. Attempt 0 has two stacks, the runs that warm start and the
+ * others; later attempts stack every run still unsolved that has that many retries. A run alone
+ * in its attempt-0 stack, or unsolved after its last stacked attempt, is solved alone (with all
+ * its attempts) and in the second case split out.
+ */
+static void solve_members(stack *st, int *need, int count)
+{
+    int *cold = st->cold;
+    int nwarm = 0, ncold = 0;
+    for (int i = 0; i < count; i++) {
+        if (rs_stepper_nlp_can_warm_start(rs_compare_stepper(st->runs[need[i]])))
+            need[nwarm++] = need[i];
+        else
+            cold[ncold++] = need[i];
+    }
+    int left = 0;
+    if (nwarm >= 2)
+        left = stack_attempt(st, need, nwarm, 0, 1);
+    else if (nwarm == 1)
+        solve_run_alone(st, need[0]);
+    if (ncold >= 2) {
+        ncold = stack_attempt(st, cold, ncold, 0, 0);
+    } else if (ncold == 1) {
+        solve_run_alone(st, cold[0]);
+        ncold = 0;
+    }
+    memcpy(need + left, cold, sizeof(int) * (size_t)ncold);
+    left += ncold;
+    for (int attempt = 1; left >= 2; attempt++) {
+        int eligible = 0, done = left; /* runs with a retry left go first */
+        for (int i = 0; i < left; i++)
+            if (st->retries[need[i]] >= attempt) {
+                const int t = need[eligible];
+                need[eligible++] = need[i];
+                need[i] = t;
+            }
+        if (eligible < 2)
+            break;
+        const int failed = stack_attempt(st, need, eligible, attempt, 0);
+        memmove(need + failed, need + eligible, sizeof(int) * (size_t)(done - eligible));
+        left = failed + (done - eligible);
+    }
+    for (int i = 0; i < left; i++)
+        solve_run_alone(st, need[i]);
+}
+
+/* Step k of every run: start points, the stacked solves, then each run's comparison step. */
 static void stack_step(stack *st, int k)
 {
-    st->nmember = 0;
+    int count = 0;
     for (int b = 0; b < st->count; b++) {
         rs_stepper *run = rs_compare_stepper(st->runs[b]);
         rs_step_result *r = &st->res[b];
@@ -104,15 +179,11 @@ static void stack_step(stack *st, int k)
         const double *input = rs_compare_input(st->runs[b], k);
         rs_stepper_nlp_begin(run, rs_compare_nlp_state(st->runs[b]), input);
         const double t0 = rs_wall_seconds();
-        if (!rs_stepper_nlp_try_start(run, r)) {
-            if (rs_stepper_nlp_can_warm_start(run))
-                st->member[st->nmember++] = b;
-            else
-                rs_stepper_nlp_solve_alone(run, r);
-        }
+        if (!rs_stepper_nlp_try_start(run, r))
+            st->need[count++] = b;
         r->time_s = rs_wall_seconds() - t0;
     }
-    solve_members(st);
+    solve_members(st, st->need, count);
     for (int b = 0; b < st->count; b++)
         rs_compare_advance(st->runs[b], k, &st->res[b]);
 }
@@ -142,7 +213,7 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
     st.nlp = scs[0]->nlp;
     st.runs = calloc((size_t)count, sizeof *st.runs);
     st.res = calloc((size_t)count, sizeof *st.res);
-    st.member = malloc(sizeof(int) * 2 * (size_t)count);
+    st.member = malloc(sizeof(int) * 5 * (size_t)count);
     st.blocks = malloc(sizeof *st.blocks * (size_t)count);
     rs_error err = st.runs && st.res && st.member && st.blocks ? RS_OK : RS_ERR_NOMEM;
     int started = 0;
@@ -153,6 +224,11 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
         st.n = p->n;
         st.m = p->m;
         st.solver_member = st.member + count;
+        st.need = st.solver_member + count;
+        st.cold = st.need + count;
+        st.retries = st.cold + count;
+        for (int b = 0; b < count; b++)
+            st.retries[b] = scs[b]->nlp.retries;
         st.x = malloc(sizeof(double) * (size_t)count * (size_t)st.n);
         if (!st.x)
             err = RS_ERR_NOMEM;

@@ -6,17 +6,22 @@
  *
  * One step of the stack:
  *   1. each run tries its start points (nlp.check_start): those that pass need no solver;
- *   2. a run without a previous solution (its first step, or after a failed step) is solved
- *      alone, cold, as in an unstacked run;
- *   3. the others form the stack, warm-started from their previous primal-dual solutions (with
- *      one member it is simply solved alone);
- *   4. after the stacked solve, a block is accepted if IPOPT succeeded and the block's own
+ *   2. the others are solved attempt by attempt, as a run alone would be, but each attempt is one
+ *      stacked solve: attempt 0 stacks the runs that warm start from their previous primal-dual
+ *      solutions, and separately the runs that cannot (their first step, or after a failed
+ *      step), from the model's starting point 0; attempt a >= 1 stacks every run still unsolved
+ *      that has a retry left, from the model's starting point a. A warm start that fails in
+ *      the stack mostly fails alone too (an impact: the contact set changes), so its cold
+ *      retries, 50 iterations or more, are shared by all the runs that hit it at once;
+ *   3. after each stacked solve, a block is accepted if IPOPT succeeded and the block's own
  *      certificate passes, or, when IPOPT failed, if the block's final point passes the KKT
- *      check on its own. Any other block is SPLIT OUT: re-solved alone by its run's own solver,
- *      with the usual retries, and counted (rs_step_result.split).
+ *      check on its own;
+ *   4. a run alone in its attempt-0 stack, or unsolved after its last stacked attempt, is
+ *      solved alone by its run's own solver with the usual retries; in the second case it is
+ *      SPLIT OUT and counted (rs_step_result.split).
  * Every step of a stacked run therefore meets the same acceptance rules as an unstacked one; the
  * figures differ only within the solver tolerance (the stack's iterations are shared). A step's
- * time_s is its share of the stacked solve plus its own work.
+ * time_s is its share of the stacked solves plus its own work.
  */
 #ifndef RS_SIM_STACK_H
 #define RS_SIM_STACK_H

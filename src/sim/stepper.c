@@ -235,16 +235,24 @@ int rs_stepper_nlp_warm_point(const rs_stepper *s, double *x, double *mult_g, do
     return 1;
 }
 
+int rs_stepper_nlp_start_point(rs_stepper *s, int attempt, double *x, double *mult_g,
+                               double *mult_x_l, double *mult_x_u)
+{
+    if (attempt == 0 && rs_stepper_nlp_warm_point(s, x, mult_g, mult_x_l, mult_x_u))
+        return 1;
+    nlp_initial_point(s, attempt);
+    if (x != s->x)
+        memcpy(x, s->x, sizeof(double) * (size_t)s->nlp_n);
+    return 0;
+}
+
 void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
 {
     memset(out, 0, sizeof *out);
     double *mult_g, *mult_x_l, *mult_x_u;
     rs_ipopt_multipliers(s->ipopt, &mult_g, &mult_x_l, &mult_x_u);
     for (int attempt = 0; attempt <= s->cfg.nlp.retries; attempt++) {
-        const int warm =
-            attempt == 0 && rs_stepper_nlp_warm_point(s, s->x, mult_g, mult_x_l, mult_x_u);
-        if (!warm)
-            nlp_initial_point(s, attempt);
+        const int warm = rs_stepper_nlp_start_point(s, attempt, s->x, mult_g, mult_x_l, mult_x_u);
         int iters = 0;
         const rs_nlp_status st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
         out->iterations += iters;

@@ -73,6 +73,11 @@ int rs_stepper_nlp_can_warm_start(const rs_stepper *stepper);
 /* The previous step's primal-dual solution (n, m, n, n entries); 0 if there is none. */
 int rs_stepper_nlp_warm_point(const rs_stepper *stepper, double *x, double *mult_g,
                               double *mult_x_l, double *mult_x_u);
+/* The start of attempt `attempt` (0 .. nlp.retries) as a solve alone takes it: at attempt 0 the
+ * previous primal-dual solution if the run can warm start (returns 1), else the model's starting
+ * point number `attempt` in x (returns 0, multipliers untouched). */
+int rs_stepper_nlp_start_point(rs_stepper *stepper, int attempt, double *x, double *mult_g,
+                               double *mult_x_l, double *mult_x_u);
 /* Take x (with its multipliers) as the step's solution if status is a success and the
  * certificate passes; fills out's state, forces, residuals, modes, status and ok; returns ok. */
 int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mult_g,

@@ -3,8 +3,9 @@
  * block-diagonal NLP per step must give each run what it gets alone: the same contract verdicts,
  * per-step states and forces within stated tolerances, every NLP step certified by the model's
  * physical residuals recomputed here. The tests also check that the stack was really used
- * (stacked steps counted from the step records) and that a block that fails in the stack is
- * split out, re-solved alone and counted.
+ * (stacked steps counted from the step records), that a failed warm start is retried cold in
+ * the stack, and that a block that fails all its stacked attempts is split out, re-solved alone
+ * and counted.
  */
 #include "test_helpers.h"
 
@@ -16,19 +17,30 @@
 #define RUNS 6
 static rs_scenario scs[RUNS];
 
-/* Run r of a small sweep of the generic point2d scenario: mu x sideways speed. */
-static void load_run(int r, const char *extra)
+/* Run r of a small sweep of the generic point2d scenario: mu x sideways speed; extras (NULL or
+ * NULL-terminated, at most 4) are further section.key=value settings. */
+static void load_run(int r, const char *const *extras)
 {
     static const char *const mu[] = {"model.mu=0.05", "model.mu=0.2", "model.mu=0.4"};
     static const char *const xd[] = {"initial.xd=0.5", "initial.xd=2"};
-    const char *sets[4] = {mu[r % 3], xd[r / 3], "run.steps=600", extra};
+    const char *sets[7] = {mu[r % 3], xd[r / 3], "run.steps=600"};
+    int nsets = 3;
+    for (int i = 0; extras && extras[i]; i++)
+        sets[nsets++] = extras[i];
     char path[512];
     snprintf(path, sizeof path, "%s/problems/sweeps/point2d_friction_generic.ini", RS_SOURCE_DIR);
     rs_error_detail d;
-    const rs_error err = rs_scenario_load(path, sets, extra ? 4 : 3, &scs[r], &d);
+    const rs_error err = rs_scenario_load(path, sets, nsets, &scs[r], &d);
     if (err != RS_OK)
         print_error("%s\n", d.message);
     assert_int_equal(err, RS_OK);
+}
+
+/* load_run with one extra setting (or none). */
+static void load_run_with(int r, const char *extra)
+{
+    const char *const extras[] = {extra, NULL};
+    load_run(r, extras);
 }
 
 static double column(const rs_scenario *sc, const rs_step_result *s, int c)
@@ -52,20 +64,27 @@ static void assert_certified(const rs_scenario *sc, const rs_compare_result *r)
     }
 }
 
+/* How the stacked steps of a sweep were solved, counted from the step records. */
+typedef struct stack_counts {
+    int stacked; /* steps that went through a stacked solve */
+    int retried; /* of those, solved by a later stacked attempt (a cold retry in the stack) */
+    int split;   /* of those, split out and solved alone */
+} stack_counts;
+
 /* Stacked against alone, run by run and step by step. Tolerances: states 1e-7 (m, m/s), forces
  * 1e-4 N (the weight is 98.1 N); the IPOPT tolerance is 1e-10 but the two solves stop at
  * different iterates, and a sliding step's force is conditioned by dt = 1e-3. */
-static void compare_stacked_with_alone(const char *extra, int *stacked, int *split)
+static stack_counts compare_stacked_with_alone(const char *const *extras)
 {
     const rs_scenario *group[RUNS];
     rs_compare_result alone[RUNS], stack[RUNS];
     for (int r = 0; r < RUNS; r++) {
-        load_run(r, extra);
+        load_run(r, extras);
         group[r] = &scs[r];
         assert_int_equal(rs_compare_run(&scs[r], RS_RUN_COMPARE, NULL, NULL, &alone[r]), RS_OK);
     }
     assert_int_equal(rs_compare_run_stacked(group, RUNS, RS_RUN_COMPARE, stack), RS_OK);
-    *stacked = *split = 0;
+    stack_counts n = {0, 0, 0};
     for (int r = 0; r < RUNS; r++) {
         const rs_compare_result *a = &alone[r], *b = &stack[r];
         assert_int_equal(a->contract_passed, b->contract_passed);
@@ -81,53 +100,67 @@ static void compare_stacked_with_alone(const char *extra, int *stacked, int *spl
                              c < scs[r].model->nstate ? 1e-7 : 1e-4, 0.0);
             assert_int_equal(a->step[k].verdict, b->step[k].verdict);
             assert_int_equal(x->stacked, 0);
+            assert_true(y->stacked || !y->split); /* only a stacked step can be split out */
             run_stacked += y->stacked;
             run_split += y->split;
+            n.retried += y->stacked && !y->split && y->attempts > 1;
         }
         assert_int_equal(b->nlp.stacked_steps, run_stacked);
         assert_int_equal(b->nlp.split_steps, run_split);
         assert_certified(&scs[r], b);
-        *stacked += run_stacked;
-        *split += run_split;
+        n.stacked += run_stacked;
+        n.split += run_split;
         rs_compare_free(&alone[r]);
         rs_compare_free(&stack[r]);
     }
+    print_message("stacked steps %d of %d, solved by a stacked retry %d, split out %d\n",
+                  n.stacked, RUNS * 600, n.retried, n.split);
+    return n;
 }
 
 static void test_stacked_ipopt_every_step(void **state)
 {
     (void)state;
-    int stacked, split;
-    compare_stacked_with_alone("nlp.check_start=no", &stacked, &split);
-    /* Every step after the first (cold, alone) goes into the stack: no step of this sweep
-     * fails, so every run can be warm-started. Some stacked solves do fail (the blocks share
-     * IPOPT's line search: with resting and sliding runs together, the restoration phase can
-     * fail at once), so the split-out path runs here too, and its steps are certified above. */
-    print_message("stacked steps %d of %d, split out %d\n", stacked, RUNS * 600, split);
-    assert_int_equal(stacked, RUNS * 599);
-    assert_true(split > 0);
+    const char *const extras[] = {"nlp.check_start=no", NULL};
+    const stack_counts n = compare_stacked_with_alone(extras);
+    /* Every step goes into a stack: the first cold (no previous solution), the others warm.
+     * At the landing the warm start fails for every run and the cold retry is stacked too. */
+    assert_int_equal(n.stacked, RUNS * 600);
+    assert_true(n.retried >= RUNS);
+}
+
+static void test_failed_stack_is_split_out(void **state)
+{
+    (void)state;
+    /* One retry and 40 iterations: on the first (cold) step both stacked attempts stop at the
+     * limit (the blocks share IPOPT's iterations, and together need more of them), while each
+     * run alone converges within it. Those steps are split out, re-solved alone and counted,
+     * and they are certified and compared with the unstacked runs above. */
+    const char *const extras[] = {"nlp.check_start=no", "nlp.retries=1", "nlp.max_iter=40", NULL};
+    const stack_counts n = compare_stacked_with_alone(extras);
+    assert_int_equal(n.stacked, RUNS * 600);
+    assert_true(n.split > 0);
 }
 
 static void test_stacked_with_start_checks(void **state)
 {
     (void)state;
-    int stacked, split;
-    compare_stacked_with_alone(NULL, &stacked, &split);
-    print_message("stacked steps %d of %d, split out %d\n", stacked, RUNS * 600, split);
-    assert_true(stacked > 0);
+    const stack_counts n = compare_stacked_with_alone(NULL);
+    assert_true(n.stacked > 0);
+    assert_true(n.retried > 0); /* the landing: cold retries in the stack */
 }
 
 static void test_incompatible_runs_are_refused(void **state)
 {
     (void)state;
     load_run(0, NULL);
-    load_run(1, "run.steps=500");
+    load_run_with(1, "run.steps=500");
     assert_false(rs_stack_compatible(&scs[0], &scs[1]));
-    load_run(2, "nlp.tol=1e-9");
+    load_run_with(2, "nlp.tol=1e-9");
     assert_false(rs_stack_compatible(&scs[0], &scs[2]));
-    load_run(3, "nlp.warm_start=no");
+    load_run_with(3, "nlp.warm_start=no");
     assert_false(rs_stack_compatible(&scs[0], &scs[3]));
-    load_run(4, "run.dt=2e-3"); /* dt, parameters and initial state may differ */
+    load_run_with(4, "run.dt=2e-3"); /* dt, parameters and initial state may differ */
     assert_true(rs_stack_compatible(&scs[0], &scs[4]));
     const rs_scenario *group[2] = {&scs[0], &scs[1]};
     rs_compare_result out[2];
@@ -139,6 +172,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stacked_ipopt_every_step),
+        cmocka_unit_test(test_failed_stack_is_split_out),
         cmocka_unit_test(test_stacked_with_start_checks),
         cmocka_unit_test(test_incompatible_runs_are_refused),
     };
