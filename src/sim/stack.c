@@ -151,7 +151,8 @@ static void solve_members(stack *st, int *need, int count)
     memcpy(need + left, cold, sizeof(int) * (size_t)ncold);
     left += ncold;
     for (int attempt = 1; left >= 2; attempt++) {
-        int eligible = 0, done = left; /* runs with a retry left go first */
+        int eligible = 0; /* runs with a retry left go first */
+        const int unsolved = left;
         for (int i = 0; i < left; i++)
             if (st->retries[need[i]] >= attempt) {
                 const int t = need[eligible];
@@ -161,8 +162,8 @@ static void solve_members(stack *st, int *need, int count)
         if (eligible < 2)
             break;
         const int failed = stack_attempt(st, need, eligible, attempt, 0);
-        memmove(need + failed, need + eligible, sizeof(int) * (size_t)(done - eligible));
-        left = failed + (done - eligible);
+        memmove(need + failed, need + eligible, sizeof(int) * (size_t)(unsolved - eligible));
+        left = failed + (unsolved - eligible);
     }
     for (int i = 0; i < left; i++)
         solve_run_alone(st, need[i]);
