@@ -255,8 +255,8 @@ LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
  * Solve B x = q for the basis columns by LU with partial pivoting (in LU, column-major).
  * Returns 0 if the basis is numerically singular.
  */
-static int lemke_basis_solve(int n, const double *M, const double *d, const int *basis,
-                             const double *q, double *LU, int *piv, double *x)
+LEMKE_INLINE int lemke_basis_solve(int n, const double *M, const double *d, const int *basis,
+                                   const double *q, double *LU, int *piv, double *x)
 {
     const size_t nn = (size_t)n;
     for (int p = 0; p < n; p++) {
@@ -277,7 +277,7 @@ static int lemke_basis_solve(int n, const double *M, const double *d, const int 
     }
     double amax = 0.0;
     for (size_t i = 0; i < nn * nn; i++)
-        amax = fmax(amax, fabs(LU[i]));
+        amax = rs_max2(amax, fabs(LU[i]));
     for (int k = 0; k < n; k++) {
         double *Lk = LU + (size_t)k * nn;
         int p = k;
@@ -552,6 +552,35 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
     return err;
 }
 
+/*
+ * The guessed basis of a warm start (z_i basic where basis_guess[i], else w_i), solved by LU and
+ * certified; 1 (info filled) if it solves the LCP. Always inlined, so that the guess is
+ * instantiated per small n like the cold solve (lemke_solve_core).
+ */
+LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const double *d,
+                                 const unsigned char *basis_guess, double cert_tol,
+                                 const lemke_work *wk, double *z, double *w, rs_lemke_info *info)
+{
+    for (int i = 0; i < n; i++) {
+        wk->d[i] = d ? d[i] : 1.0; /* unused by a basis of z and w columns, but initialised */
+        wk->basis[i] = basis_guess[i] ? n + i : i;
+    }
+    if (!lemke_basis_solve(n, M, wk->d, wk->basis, q, wk->LU, wk->piv, wk->x))
+        return 0;
+    lemke_extract_z(n, wk->basis, wk->x, z);
+    rs_lcp_residual(n, M, q, z, w);
+    rs_lcp_certificate cert;
+    rs_lcp_certificate_of(n, q, z, w, cert_tol, &cert);
+    if (!cert.passed)
+        return 0;
+    info->status = RS_LEMKE_SOLVED;
+    info->pivots = 0;
+    info->refined = 0;
+    info->warm_started = 1;
+    info->cert = cert;
+    return 1;
+}
+
 rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const double *d,
                              const rs_lemke_settings *settings, const unsigned char *basis_guess,
                              void *work, size_t work_bytes, double *z, double *w,
@@ -565,25 +594,17 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
     const rs_lemke_settings s = lemke_settings_or_default(settings);
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
-    for (int i = 0; i < n; i++) {
-        wk.d[i] = d ? d[i] : 1.0; /* unused by a basis of z and w columns, but initialised */
-        wk.basis[i] = basis_guess[i] ? n + i : i;
+    int solved;
+#define LEMKE_TRY_BASIS(size) lemke_try_basis(size, M, q, d, basis_guess, s.cert_tol, &wk, z, w, info)
+    switch (n) {
+    case 1: solved = LEMKE_TRY_BASIS(1); break;
+    case 2: solved = LEMKE_TRY_BASIS(2); break;
+    case 3: solved = LEMKE_TRY_BASIS(3); break;
+    case 4: solved = LEMKE_TRY_BASIS(4); break;
+    default: solved = LEMKE_TRY_BASIS(n); break;
     }
-    if (lemke_basis_solve(n, M, wk.d, wk.basis, q, wk.LU, wk.piv, wk.x)) {
-        lemke_extract_z(n, wk.basis, wk.x, z);
-        rs_lcp_residual(n, M, q, z, w);
-        rs_lcp_certificate cert;
-        rs_lcp_certificate_of(n, q, z, w, s.cert_tol, &cert);
-        if (cert.passed) { /* the guess was right: no pivot needed */
-            info->status = RS_LEMKE_SOLVED;
-            info->pivots = 0;
-            info->refined = 0;
-            info->warm_started = 1;
-            info->cert = cert;
-            return RS_OK;
-        }
-    }
-    /* A wrong guess: the cold solve, from scratch (it overwrites z and w). */
-    lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
+#undef LEMKE_TRY_BASIS
+    if (!solved) /* a wrong guess: the cold solve, from scratch (it overwrites z and w) */
+        lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
     return RS_OK;
 }

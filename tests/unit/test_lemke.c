@@ -231,17 +231,22 @@ static void test_refinement_settings(void **state)
 
 /* Warm start: the right basis gives the answer with 0 pivots; any wrong guess falls back to the
  * cold solve and still solves; the guess is required. */
-static void test_warm_start_from_a_basis(void **state)
+/* A warm start at size n (<= 30) from the cold solution's basis (no pivot, the same z) and from
+ * the opposite guess (the cold solve itself), on the first generated P-matrix LCP that needs
+ * pivots. Sizes 2 to 4 run the guess compiled for a constant n, 30 the general code. */
+static void check_warm_start(int n)
 {
-    (void)state;
-    enum { n = 30 };
-    rs_lcp *lcp;
-    double zc[n], wc[n], z[n], w[n];
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 17, 0, &lcp, NULL, NULL), RS_OK);
-    const rs_lemke_info cold = solve_checked(n, lcp->M, lcp->q, NULL, NULL, zc, wc);
-    assert_int_equal(cold.status, RS_LEMKE_SOLVED);
+    rs_lcp *lcp = NULL;
+    double zc[30], wc[30], z[30], w[30];
+    rs_lemke_info cold = {0};
+    for (uint64_t seed = 17; seed < 40 && cold.pivots == 0; seed++) {
+        rs_lcp_destroy(lcp);
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, 0, &lcp, NULL, NULL), RS_OK);
+        cold = solve_checked(n, lcp->M, lcp->q, NULL, NULL, zc, wc);
+        assert_int_equal(cold.status, RS_LEMKE_SOLVED);
+    }
     assert_true(cold.pivots > 0);
-    unsigned char right[n], wrong[n];
+    unsigned char right[30], wrong[30];
     for (int i = 0; i < n; i++) {
         right[i] = zc[i] > wc[i];
         wrong[i] = (unsigned char)!right[i];
@@ -264,16 +269,28 @@ static void test_warm_start_from_a_basis(void **state)
     assert_int_equal(info.pivots, cold.pivots); /* the fallback is the cold solve itself */
     for (int i = 0; i < n; i++)
         assert_close(z[i], zc[i], 1e-12, 1e-12);
-    /* an infeasible LCP with a guess: the fallback reports ray termination as the cold solve does */
-    const double Mi[9] = {0, 1, -1, -1, 0, 0, -1, 0, 0}, qi[3] = {-1e-4, -1, 1};
-    const unsigned char g3[3] = {1, 0, 1};
-    double z3[3], w3[3];
-    assert_int_equal(rs_lemke_solve_warm(3, Mi, qi, NULL, NULL, g3, work, bytes, z3, w3, &info), RS_OK);
-    assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
     assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, NULL, work, bytes, z, w, &info),
                      RS_ERR_NULL_ARG);
     free(work);
     rs_lcp_destroy(lcp);
+}
+
+static void test_warm_start_from_a_basis(void **state)
+{
+    (void)state;
+    static const int sizes[] = {2, 3, 4, 30};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        check_warm_start(sizes[k]);
+    /* an infeasible LCP with a guess: the fallback reports ray termination as the cold solve does */
+    const double Mi[9] = {0, 1, -1, -1, 0, 0, -1, 0, 0}, qi[3] = {-1e-4, -1, 1};
+    const unsigned char g3[3] = {1, 0, 1};
+    double z3[3], w3[3];
+    const size_t bytes = rs_lemke_workspace_size(3);
+    void *work = malloc(bytes);
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_warm(3, Mi, qi, NULL, NULL, g3, work, bytes, z3, w3, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
+    free(work);
 }
 
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
