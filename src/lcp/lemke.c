@@ -459,7 +459,7 @@ static int lemke_refine(int n, const double *M, const double *q, const lemke_wor
  * The cold lexicographic solve on checked arguments, d = NULL meaning the covering vector e.
  * Always inlined, so that lemke_solve_checked can instantiate it with n a compile-time constant:
  * at the sizes of contact problems gcc then unrolls every loop over rows and columns, which is
- * where a small solve spends its time (at n = 2, 40% fewer instructions).
+ * where a small solve spends its time (at n = 2, half the instructions).
  */
 LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, const double *d,
                                    const rs_lemke_settings *s, const lemke_work *wk, double *z,
@@ -595,7 +595,8 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
     int solved;
-#define LEMKE_TRY_BASIS(size) lemke_try_basis(size, M, q, d, basis_guess, s.cert_tol, &wk, z, w, info)
+#define LEMKE_TRY_BASIS(size) \
+    lemke_try_basis(size, M, q, d, basis_guess, s.cert_tol, &wk, z, w, info)
     switch (n) {
     case 1: solved = LEMKE_TRY_BASIS(1); break;
     case 2: solved = LEMKE_TRY_BASIS(2); break;
