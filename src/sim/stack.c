@@ -24,14 +24,12 @@ int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
 
 typedef struct stack {
     int count;                   /* runs */
+    const rs_scenario *const *scs; /* each run's scenario */
     rs_compare_session **runs;
     rs_step_result *res;         /* this step's NLP result of each run */
-    int *member;                 /* runs in the stacked NLP being solved, in block order */
-    int nmember;
     int *need;                   /* this step's runs not solved by their start point */
     int *cold;                   /* those of them that cannot warm start */
-    int *retries;                /* each run's nlp.retries */
-    int *solver_member;          /* the runs the cached solver was built for */
+    int *solver_member;          /* the runs the cached solver was built for, in block order */
     int solver_nmember;
     rs_ipopt_solver *solver;     /* reused while the membership stays the same */
     rs_nlp_problem *blocks;
@@ -40,20 +38,21 @@ typedef struct stack {
     int n, m;                    /* one block */
 } stack;
 
-/* The block-diagonal solver for this step's members: the cached one if they are the same. */
-static rs_error stack_solver(stack *st)
+/* The block-diagonal solver for the runs group[0..count), in block order: the cached one if it
+ * was built for the same runs. */
+static rs_error stack_solver(stack *st, const int *group, int count)
 {
-    if (st->solver && st->solver_nmember == st->nmember &&
-        memcmp(st->solver_member, st->member, sizeof(int) * (size_t)st->nmember) == 0)
+    if (st->solver && st->solver_nmember == count &&
+        memcmp(st->solver_member, group, sizeof(int) * (size_t)count) == 0)
         return RS_OK;
     rs_ipopt_destroy(st->solver);
     st->solver = NULL;
-    for (int i = 0; i < st->nmember; i++)
-        st->blocks[i] = *rs_stepper_nlp_problem(rs_compare_stepper(st->runs[st->member[i]]));
-    const rs_error err = rs_ipopt_create_blocks(st->blocks, st->nmember, &st->nlp, &st->solver);
+    for (int i = 0; i < count; i++)
+        st->blocks[i] = *rs_stepper_nlp_problem(rs_compare_stepper(st->runs[group[i]]));
+    const rs_error err = rs_ipopt_create_blocks(st->blocks, count, &st->nlp, &st->solver);
     if (err == RS_OK) {
-        memcpy(st->solver_member, st->member, sizeof(int) * (size_t)st->nmember);
-        st->solver_nmember = st->nmember;
+        memcpy(st->solver_member, group, sizeof(int) * (size_t)count);
+        st->solver_nmember = count;
     }
     return err;
 }
@@ -84,9 +83,7 @@ static void solve_run_alone(stack *st, int b)
 static int stack_attempt(stack *st, int *group, int count, int attempt, int warm)
 {
     const size_t n = (size_t)st->n, m = (size_t)st->m;
-    memcpy(st->member, group, sizeof(int) * (size_t)count);
-    st->nmember = count;
-    if (stack_solver(st) != RS_OK)
+    if (stack_solver(st, group, count) != RS_OK)
         return count; /* no stacked solver (out of memory): every run goes on alone */
     double *mg, *ml, *mu;
     rs_ipopt_multipliers(st->solver, &mg, &ml, &mu);
@@ -154,7 +151,7 @@ static void solve_members(stack *st, int *need, int count)
         int eligible = 0; /* runs with a retry left go first */
         const int unsolved = left;
         for (int i = 0; i < left; i++)
-            if (st->retries[need[i]] >= attempt) {
+            if (st->scs[need[i]]->nlp.retries >= attempt) {
                 const int t = need[eligible];
                 need[eligible++] = need[i];
                 need[i] = t;
@@ -194,7 +191,7 @@ static void stack_free(stack *st)
     rs_ipopt_destroy(st->solver);
     free(st->runs);
     free(st->res);
-    free(st->member);
+    free(st->solver_member);
     free(st->blocks);
     free(st->x);
 }
@@ -214,9 +211,10 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
     st.nlp = scs[0]->nlp;
     st.runs = calloc((size_t)count, sizeof *st.runs);
     st.res = calloc((size_t)count, sizeof *st.res);
-    st.member = malloc(sizeof(int) * 5 * (size_t)count);
+    st.scs = scs;
+    st.solver_member = malloc(sizeof(int) * 3 * (size_t)count); /* then need, cold */
     st.blocks = malloc(sizeof *st.blocks * (size_t)count);
-    rs_error err = st.runs && st.res && st.member && st.blocks ? RS_OK : RS_ERR_NOMEM;
+    rs_error err = st.runs && st.res && st.solver_member && st.blocks ? RS_OK : RS_ERR_NOMEM;
     int started = 0;
     for (; err == RS_OK && started < count; started++)
         err = rs_compare_begin(scs[started], mode, &outs[started], &st.runs[started]);
@@ -224,12 +222,8 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
         const rs_nlp_problem *p = rs_stepper_nlp_problem(rs_compare_stepper(st.runs[0]));
         st.n = p->n;
         st.m = p->m;
-        st.solver_member = st.member + count;
         st.need = st.solver_member + count;
         st.cold = st.need + count;
-        st.retries = st.cold + count;
-        for (int b = 0; b < count; b++)
-            st.retries[b] = scs[b]->nlp.retries;
         st.x = malloc(sizeof(double) * (size_t)count * (size_t)st.n);
         if (!st.x)
             err = RS_ERR_NOMEM;
