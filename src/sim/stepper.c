@@ -138,6 +138,16 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
 }
 
+/* Copy a primal-dual point's multipliers (IPOPT's g, x_l, x_u: m, n, n entries). */
+static void copy_multipliers(const rs_stepper *s, double *g, double *x_l, double *x_u,
+                             const double *from_g, const double *from_x_l, const double *from_x_u)
+{
+    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    memcpy(g, from_g, sizeof(double) * m);
+    memcpy(x_l, from_x_l, sizeof(double) * n);
+    memcpy(x_u, from_x_u, sizeof(double) * n);
+}
+
 void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input)
 {
     const rs_model *m = s->cfg.model;
@@ -156,7 +166,7 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
                           const double *mult_x_l, const double *mult_x_u, rs_nlp_status status,
                           rs_step_result *out)
 {
-    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    const size_t n = (size_t)s->nlp_n;
     if (x != s->x)
         memcpy(s->x, x, sizeof(double) * n);
     nlp_recover(s, out);
@@ -168,9 +178,7 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
     out->ok = rs_nlp_status_ok(status);
     if (out->ok) {
         memcpy(s->x_prev, s->x, sizeof(double) * n);
-        memcpy(s->prev_g, mult_g, sizeof(double) * m);
-        memcpy(s->prev_x_l, mult_x_l, sizeof(double) * n);
-        memcpy(s->prev_x_u, mult_x_u, sizeof(double) * n);
+        copy_multipliers(s, s->prev_g, s->prev_x_l, s->prev_x_u, mult_g, mult_x_l, mult_x_u);
         s->have_prev = 1;
     }
     return out->ok;
@@ -180,13 +188,9 @@ int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mul
                                const double *mult_x_l, const double *mult_x_u,
                                rs_step_result *out)
 {
-    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
     const int given = mult_g != NULL;
-    if (given) {
-        memcpy(s->mult_g, mult_g, sizeof(double) * m);
-        memcpy(s->mult_x_l, mult_x_l, sizeof(double) * n);
-        memcpy(s->mult_x_u, mult_x_u, sizeof(double) * n);
-    }
+    if (given)
+        copy_multipliers(s, s->mult_g, s->mult_x_l, s->mult_x_u, mult_g, mult_x_l, mult_x_u);
     if (!rs_kkt_check_point(s->kkt, x, s->cfg.nlp.tol, given, s->mult_g, s->mult_x_l,
                             s->mult_x_u))
         return 0;
@@ -227,11 +231,8 @@ int rs_stepper_nlp_warm_point(const rs_stepper *s, double *x, double *mult_g, do
 {
     if (!rs_stepper_nlp_can_warm_start(s))
         return 0;
-    const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
-    memcpy(x, s->x_prev, sizeof(double) * n);
-    memcpy(mult_g, s->prev_g, sizeof(double) * m);
-    memcpy(mult_x_l, s->prev_x_l, sizeof(double) * n);
-    memcpy(mult_x_u, s->prev_x_u, sizeof(double) * n);
+    memcpy(x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
+    copy_multipliers(s, mult_g, mult_x_l, mult_x_u, s->prev_g, s->prev_x_l, s->prev_x_u);
     return 1;
 }
 
