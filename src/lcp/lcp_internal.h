@@ -14,7 +14,13 @@
 #include "relaxsim/lcp.h"
 
 /** 1 if all n entries of x are finite. */
-int rs_all_finite(const double *x, size_t n);
+static inline int rs_all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
 
 /* Plain comparisons: the values are finite where these are used (fmin/fmax are library calls
  * at -O2, and they treat NaN differently, which is not wanted here). */

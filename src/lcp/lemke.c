@@ -81,14 +81,6 @@ rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **fie
     return bad ? RS_ERR_BAD_SETTING : RS_OK;
 }
 
-int rs_all_finite(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
 /* Workspace layout: doubles first (alignment), then ints. */
 typedef struct lemke_work {
     double *Binv;  /* n*n basis inverse, column-major */
@@ -148,15 +140,6 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 #else
 #define LEMKE_INLINE static inline
 #endif
-
-/* 1 if the n entries of x are finite (rs_all_finite, inlined into the pivoting loop). */
-LEMKE_INLINE int lemke_finite(int n, const double *x)
-{
-    int ok = 1;
-    for (int i = 0; i < n; i++)
-        ok &= isfinite(x[i]) != 0;
-    return ok;
-}
 
 /* Tie test on ratios: |a - b| <= tol * max(1, |b|). */
 LEMKE_INLINE int tied(double a, double b, double tol)
@@ -420,7 +403,7 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double
         leaving = wk->basis[r];
         wk->basis[r] = entering;
         count++;
-        if (!lemke_finite(n, wk->rhs)) {
+        if (!rs_all_finite(wk->rhs, nn)) {
             status = RS_LEMKE_BREAKDOWN;
             break;
         }
