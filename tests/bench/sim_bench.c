@@ -205,14 +205,26 @@ static double batch_seconds(const char *sweep_path, int jobs, const char *dir, l
     return c.wall_s;
 }
 
+/* Write a temporary sweep file /tmp/relaxsim_bench_TAG_PID.ini of the scenario (a path under
+ * SRC/problems) with the given [vary] lines; its path goes to path. */
+static void write_sweep(char *path, size_t size, const char *tag, const char *src,
+                        const char *scenario, const char *vary)
+{
+    snprintf(path, size, "/tmp/relaxsim_bench_%s_%d.ini", tag, (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fprintf(f, "[sweep]\nscenario = %s/problems/%s\n[vary]\n%s", src, scenario, vary);
+    fclose(f);
+}
+
 static void workers(const char *src)
 {
     char sweep[1024];
-    snprintf(sweep, sizeof sweep, "/tmp/relaxsim_bench_%d.ini", (int)getpid());
-    FILE *f = fopen(sweep, "w");
-    fprintf(f, "[sweep]\nscenario = %s/problems/sweeps/point2d_friction_generic.ini\n[vary]\n"
-               "model.mu = 0.05 .. 0.4 / 8\ninitial.xd = 0.5 .. 2 / 4\nrun.steps = 600\n", src);
-    fclose(f);
+    write_sweep(sweep, sizeof sweep, "workers", src, "sweeps/point2d_friction_generic.ini",
+                "model.mu = 0.05 .. 0.4 / 8\ninitial.xd = 0.5 .. 2 / 4\nrun.steps = 600\n");
     /* REPEATS paired measurements (-j 1, then -j 2), medians reported (see stacked()). 32 runs:
      * the last run of a batch keeps one worker busy alone, and the runs' costs differ by a factor
      * of 2 (sliding time), which with 16 runs costs about 6% of the -j 2 throughput. */
@@ -253,11 +265,8 @@ static void memory(const char *src)
     getrusage(RUSAGE_CHILDREN, &ru);
     const double child_mb = ru.ru_maxrss / 1024.0;
     char sweep[1024];
-    snprintf(sweep, sizeof sweep, "/tmp/relaxsim_bench_mem_%d.ini", (int)getpid());
-    FILE *f = fopen(sweep, "w");
-    fprintf(f, "[sweep]\nscenario = %s/problems/scenarios/falling_block.ini\n[vary]\n"
-               "model.m = 0.5 .. 2 / 1000\nrun.steps = 5\n", src);
-    fclose(f);
+    write_sweep(sweep, sizeof sweep, "mem", src, "scenarios/falling_block.ini",
+                "model.m = 0.5 .. 2 / 1000\nrun.steps = 5\n");
     getrusage(RUSAGE_SELF, &ru);
     const double before = ru.ru_maxrss / 1024.0;
     long n;
