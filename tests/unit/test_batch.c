@@ -199,7 +199,7 @@ static void test_shards_partition_the_runs(void **state)
     assert_int_equal(relaxsim("batch " TMP "small.ini --shard 3/3 -o " TMP "x"), 2);
 }
 
-/* 20 runs of about 0.1 s each: long enough to interrupt in the middle. */
+/* 20 runs (about 0.1 s each in Release): long enough to interrupt in the middle. */
 static const char long_sweep[] = "[sweep]\nscenario = " SCEN "sliding_block_direct_random.ini\n"
                                  "[vary]\ninput.seed = 1 .. 20 / 20\nrun.steps = 40\n";
 
@@ -235,20 +235,77 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* 20 runs of about 0.1 s: kill the batch with SIGKILL after a few, then --resume. */
+/* The tests below wait on events (a result line written, a process gone), never on how fast the
+ * machine is; this only bounds a wait that would otherwise hang: a run takes 0.1 s in Release,
+ * 3 s under AddressSanitizer on a loaded machine. */
+#define EVENT_LIMIT_MS (15L * 60L * 1000L)
+
+/* Wait until the file has at least n lines; the test fails after EVENT_LIMIT_MS. */
+static void wait_for_lines(const char *path, long n)
+{
+    long waited = 0;
+    while (count_lines(path) < n) {
+        if (waited > EVENT_LIMIT_MS) {
+            print_error("%s: fewer than %ld lines after %ld s\n", path, n, waited / 1000);
+            fail();
+        }
+        sleep_ms(20);
+        waited += 20;
+    }
+}
+
+/* The child processes of pid (its workers), from /proc; returns their number. */
+static int children_of(pid_t pid, pid_t *out, int cap)
+{
+    char path[128], text[1024] = "";
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    slurp(path, text, sizeof text);
+    int n = 0;
+    for (char *tok = strtok(text, " \n"); tok && n < cap; tok = strtok(NULL, " \n"))
+        out[n++] = (pid_t)atoi(tok);
+    return n;
+}
+
+/* 1 while pid runs: it exists and is not a zombie waiting for its (new) parent to reap it. */
+static int process_running(pid_t pid)
+{
+    char path[64], text[512] = "";
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    if (slurp(path, text, sizeof text) == 0)
+        return 0;
+    const char *state = strrchr(text, ')'); /* "pid (comm) S ..." */
+    return state && state[1] == ' ' && state[2] != 'Z' && state[2] != 'X';
+}
+
+/* Wait until every process in pids[0..n) has ended; the test fails after EVENT_LIMIT_MS. */
+static void wait_for_exit(const pid_t *pids, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (long waited = 0; process_running(pids[i]); waited += 20) {
+            if (waited > EVENT_LIMIT_MS) {
+                print_error("worker %d still running after %ld s\n", (int)pids[i], waited / 1000);
+                fail();
+            }
+            sleep_ms(20);
+        }
+}
+
+/* 20 runs: kill the batch with SIGKILL after the first two results, then --resume. */
 static void test_resume_after_sigkill(void **state)
 {
     (void)state;
     write_file(TMP "long.ini", long_sweep);
     system("rm -rf '" TMP "killed'");
     const pid_t pid = start_batch(TMP "long.ini", TMP "killed", NULL, NULL);
-    for (int i = 0; i < 600 && count_lines(TMP "killed/results.jsonl") < 4; i++)
-        sleep_ms(20);
+    wait_for_lines(TMP "killed/results.jsonl", 2);
+    pid_t workers[8];
+    const int nworkers = children_of(pid, workers, 8);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     const long before = count_lines(TMP "killed/results.jsonl");
-    assert_true(before >= 4 && before < 20); /* killed in the middle */
-    sleep_ms(300); /* orphaned workers notice the closed pipes and leave */
+    /* killed in the middle: 18 runs, 9 run times per worker, were still to go */
+    assert_true(before >= 2 && before < 20);
+    wait_for_exit(workers, nworkers); /* orphaned workers notice the closed pipes and leave */
     assert_int_equal(relaxsim("batch " TMP "long.ini -j 2 -q --resume -o " TMP "killed"), 0);
     int crashed;
     check_results(TMP "killed/results.jsonl", 20, &crashed);
@@ -284,13 +341,9 @@ static void kill_a_worker(const char *dir, const char *stack, int *crashed)
     char results[512];
     snprintf(results, sizeof results, "%s/results.jsonl", dir);
     const pid_t pid = start_batch(TMP "long.ini", dir, stack ? "--stack" : NULL, stack);
-    for (int i = 0; i < 600 && count_lines(results) < 2; i++)
-        sleep_ms(20);
-    char path[128], children[256] = "";
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
-    slurp(path, children, sizeof children);
-    const pid_t worker = (pid_t)atoi(children);
-    assert_true(worker > 0);
+    wait_for_lines(results, 2);
+    pid_t worker;
+    assert_true(children_of(pid, &worker, 1) == 1 && worker > 0);
     kill(worker, SIGKILL);
     int status;
     waitpid(pid, &status, 0);
