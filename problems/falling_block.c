@@ -11,12 +11,14 @@
  *     lambda = (m/dt^2) x' - (m/dt^2) (x + dt xd + dt^2 (u/m - g)),
  * so M = m/dt^2 and q = -(m/dt^2) (x + dt xd + dt^2 (u/m - g)) (the note has m = 1, u = 0).
  *
- * NLP form (variables x', xd', lambda, s):
+ * NLP form, in the step's natural units (rs_step_scales: speed V = max(|xd|, |xd_free|, g dt)
+ * with xd_free = xd + dt (u/m - g), length L = V dt, force F = m V / dt); variables
+ * xh = x'/L, vh = xd'/V, ph = lambda/F and the slack s:
  *     min  P(s)
- *     g0  x' - x - dt xd'                           = 0   (D2)
- *     g1  xd' - xd - dt ((u + lambda)/m - g)        = 0   (D1)
- *     g2  s - lambda x'                             >= 0  (C1 relaxed)
- *     bounds  x' >= 0, lambda >= 0, s >= 0
+ *     g0  xh - x/L - vh                             = 0   (D2) / L
+ *     g1  vh - xd_free/V - ph                       = 0   (D1) / V
+ *     g2  s - ph xh                                 >= 0  (C1 relaxed) / (F L)
+ *     bounds  xh >= 0, ph >= 0, s >= 0
  */
 #include <math.h>
 
@@ -43,6 +45,26 @@ static const char *const variants[] = {"default"};
 static double force_scale(const double *p)
 {
     return fmax(p[P_M] * p[P_G], 1e-12);
+}
+
+/* The contact-free velocity: (D1) with lambda = 0. */
+static double free_velocity(const rs_step_data *d)
+{
+    const double *p = d->params;
+    return d->state[S_XD] + d->dt * (d->input[0] / p[P_M] - p[P_G]);
+}
+
+static void step_scales(const rs_step_data *d, rs_step_scales *sc)
+{
+    const double *p = d->params;
+    const double speeds[] = {fabs(d->state[S_XD]), fabs(free_velocity(d))};
+    rs_step_scales_set(sc, speeds, 2, p[P_G] * d->dt, d->dt, p[P_M]);
+}
+
+static void integrate(const rs_step_data *d, double lambda, double *sn)
+{
+    sn[S_XD] = free_velocity(d) + d->dt * lambda / d->params[P_M];
+    sn[S_X] = d->state[S_X] + d->dt * sn[S_XD];
 }
 
 static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
@@ -75,20 +97,21 @@ static void nlp_grad_f(void *ctx, const double *x, double *grad)
 static void nlp_g(void *ctx, const double *x, double *g)
 {
     const rs_step_data *d = ctx;
-    const double *p = d->params, *s = d->state, dt = d->dt;
-    g[G_POS] = x[V_X] - s[S_X] - dt * x[V_XD];
-    g[G_VEL] = x[V_XD] - s[S_XD] - dt * ((d->input[0] + x[V_LAMBDA]) / p[P_M] - p[P_G]);
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    g[G_POS] = x[V_X] - d->state[S_X] / sc.length - x[V_XD];
+    g[G_VEL] = x[V_XD] - free_velocity(d) / sc.speed - x[V_LAMBDA];
     g[G_SLACK] = x[V_S] - x[V_LAMBDA] * x[V_X];
 }
 
 static void nlp_jac(void *ctx, const double *x, double *J)
 {
-    const rs_step_data *d = ctx;
+    (void)ctx;
     rs_dense_zero(J, NG, NV);
     rs_jac_set(J, NG, G_POS, V_X, 1.0);
-    rs_jac_set(J, NG, G_POS, V_XD, -d->dt);
+    rs_jac_set(J, NG, G_POS, V_XD, -1.0);
     rs_jac_set(J, NG, G_VEL, V_XD, 1.0);
-    rs_jac_set(J, NG, G_VEL, V_LAMBDA, -d->dt / d->params[P_M]);
+    rs_jac_set(J, NG, G_VEL, V_LAMBDA, -1.0);
     rs_jac_set(J, NG, G_SLACK, V_S, 1.0);
     rs_jac_set(J, NG, G_SLACK, V_LAMBDA, -x[V_X]);
     rs_jac_set(J, NG, G_SLACK, V_X, -x[V_LAMBDA]);
@@ -101,7 +124,7 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
     const rs_step_data *d = ctx;
     rs_dense_zero(H, NV, NV);
     rs_hess_add(H, NV, V_S, V_S, obj_factor * rs_penalty_d2(d->nlp));
-    rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - lambda x' */
+    rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - ph xh */
 }
 
 static void nlp_describe(rs_nlp_problem *p)
@@ -116,28 +139,28 @@ static void nlp_describe(rs_nlp_problem *p)
     p->eval_hess = nlp_hess;
 }
 
-/* Attempt 0: x' = x, xd' = xd, no force. A retry: resting on the surface with lambda = m g. */
-static void nlp_guess(const rs_step_data *d, int attempt, double *x0)
+/* Generic starts: the current state, or the contact-free integrator (lambda = 0); no force, no
+ * slack. */
+static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
 {
-    x0[V_X] = attempt ? 0.0 : d->state[S_X];
-    x0[V_XD] = attempt ? 0.0 : d->state[S_XD];
-    x0[V_LAMBDA] = attempt ? force_scale(d->params) : 0.0;
-    x0[V_S] = attempt ? 1.0 : 0.0;
-}
-
-static void integrate(const rs_step_data *d, double lambda, double *sn)
-{
-    const double *p = d->params, *s = d->state, dt = d->dt;
-    sn[S_XD] = s[S_XD] + dt * ((d->input[0] + lambda) / p[P_M] - p[P_G]);
-    sn[S_X] = s[S_X] + dt * sn[S_XD];
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    double next[NSTATE] = {d->state[S_X], d->state[S_XD]};
+    if (which == RS_NLP_START_CONTACT_FREE)
+        integrate(d, 0.0, next);
+    x0[V_X] = next[S_X] / sc.length;
+    x0[V_XD] = next[S_XD] / sc.speed;
+    x0[V_LAMBDA] = 0.0;
+    x0[V_S] = 0.0;
 }
 
 static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces)
 {
-    (void)d;
-    sn[S_X] = x[V_X];
-    sn[S_XD] = x[V_XD];
-    forces[0] = x[V_LAMBDA];
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    sn[S_X] = sc.length * x[V_X];
+    sn[S_XD] = sc.speed * x[V_XD];
+    forces[0] = sc.force * x[V_LAMBDA];
 }
 
 static void lcp_build(const rs_step_data *d, double *M, double *q)
@@ -156,16 +179,20 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     integrate(d, w[0], sn);
 }
 
+/* In the step's natural units (see point2d_friction.c). */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
 {
-    const double fs = force_scale(d->params);
+    rs_step_scales sc;
+    step_scales(d, &sc);
     double pred[NSTATE];
     integrate(d, f[0], pred);
-    double p = fmax(fabs(sn[S_X] - pred[S_X]), fabs(sn[S_XD] - pred[S_XD]));
-    p = fmax(p, fmax(-sn[S_X], -f[0] / fs));
+    const double xh = sn[S_X] / sc.length, ph = f[0] / sc.force;
+    double p = fmax(fabs(sn[S_X] - pred[S_X]) / rs_length_unit(&sc, pred[S_X]),
+                    fabs(sn[S_XD] - pred[S_XD]) / sc.speed);
+    p = fmax(p, fmax(-xh, -ph));
     *primal = p;
-    *complementarity = fmax(f[0], 0.0) * fmax(sn[S_X], 0.0) / fs;
+    *complementarity = fmax(ph, 0.0) * fmax(xh, 0.0);
 }
 
 static void modes(const rs_step_data *d, const double *sn, const double *f,
@@ -194,6 +221,7 @@ const rs_model rs_model_falling_block = {
     .nvariants = 1,
     .variants = variants,
     .force_scale = force_scale,
+    .step_scales = step_scales,
     .check_step = NULL,
     .lcp_n = 1,
     .lcp_build = lcp_build,
@@ -201,7 +229,7 @@ const rs_model rs_model_falling_block = {
     .nlp_n = NV,
     .nlp_m = NG,
     .nlp_describe = nlp_describe,
-    .nlp_guess = nlp_guess,
+    .nlp_start = nlp_start,
     .nlp_recover = nlp_recover,
     .residuals = residuals,
     .modes = modes,

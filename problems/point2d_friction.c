@@ -15,22 +15,33 @@
  *                                  0 <= lambda  _|_  mu fz - |fx| >= 0            (C3)
  *                                  friction opposes the next velocity xd'         (C4)
  *
- * NLP form (variables X', fx, fz, s1, s2, lambda; constraints as numbered below):
+ * NLP form, posed in the step's natural units so that IPOPT sees the same well-scaled problem for
+ * a 1 g body and a 1 t one (rs_step_scales): speed V = the largest of |xd|, |zd|, the free-flight
+ * speeds |xd + dt ux/m|, |zd + dt (uz/m - g)| and g dt; length L = V dt; force F = m V / dt (a
+ * force that changes the velocity by V within the step). Dimensionless variables:
+ *     xh = (x' - x)/L, zh = z'/L, vx = xd'/V, vz = zd'/V, px = fx/F, pz = fz/F, s1, s2, lh = lambda/V
+ * Dividing (D1)-(D4) by L or V (dt f / (m V) = f / F):
  *     min  P(s1) + P(s2)          P: the slack penalty (L1 by default, L2 in the post)
- *     g0..g3  (D3), (D4), (D1), (D2) written as  ... = 0
- *     g4      direction (C4), per variant (below)                              = 0
- *     g5      mu fz - ssqrt(fx^2)                                              >= 0   (C2)
- *     g6      s1 - fz z'                                                       >= 0   (C1 relaxed)
- *     g7      s2 - lambda (mu fz - ssqrt(fx^2))                                >= 0   (C3 relaxed)
- *     bounds  z' >= 0, fz >= 0, s1 >= 0, s2 >= 0, lambda >= 0
+ *     g0  xh - vx                                         = 0   (D3) / L
+ *     g1  zh - z/L - vz                                   = 0   (D4) / L
+ *     g2  vx - xd/V - dt ux/(m V) - px                    = 0   (D1) / V
+ *     g3  vz - zd/V - dt (uz/m - g)/V - pz                = 0   (D2) / V
+ *     g4  direction (C4), per variant (below), / (F V)    = 0
+ *     g5  mu pz - ssqrt(px^2)                             >= 0  (C2) / F
+ *     g6  s1 - pz zh                                      >= 0  (C1 relaxed) / (F L)
+ *     g7  s2 - lh (mu pz - ssqrt(px^2))                   >= 0  (C3 relaxed) / (F V)
+ *     bounds  zh >= 0, pz >= 0, s1 >= 0, s2 >= 0, lh >= 0
+ * eps smooths the norm of the dimensionless force px: ssqrt(fx^2) with eps F in newtons.
+ * The post's variant ("blog") is solved as published: in SI units (V = L = F = 1, so the
+ * integrator rows carry dt and dt/m), eps in newtons.
  *
  * The direction constraint (C4), and why the default differs from the post:
- *   "blog" (the post, eq. 15):   xd + lambda fx / (ssqrt(fx^2) + eps) = 0.
+ *   "blog" (the post, eq. 15):   xd + lambda fx / (ssqrt(fx^2) + eps) = 0, scaled: xd/V + lh N'(px).
  *     Since ssqrt(fx^2) + eps = sqrt(fx^2 + eps^2), this is xd + lambda fx / sqrt(fx^2 + eps^2).
  *     (a) It uses the CURRENT velocity xd, so friction cannot bring the mass to rest within a step
  *         and the stopping logic lags a step behind. (b) In flight fz = 0 forces fx = 0 by (C2),
  *         so the constraint reads xd = 0: every flight step with xd != 0 is infeasible.
- *   "corrected" (default):       mu fz xd' + lambda fx = 0.
+ *   "corrected" (default):       mu fz xd' + lambda fx = 0, scaled: mu pz vx + lh px = 0.
  *     Sliding (xd' != 0, lambda = |xd'|): fx = -mu fz sign(xd'), exactly Coulomb's law (C4).
  *     Sticking (xd' = 0): lambda = 0 by (C3)'s slack and the constraint holds for any fx in the
  *     cone, so the mass can stick. In flight (fz = 0, fx = 0) it reads 0 = 0: feasible. With
@@ -79,7 +90,36 @@ static double force_scale(const double *p)
     return fmax(p[P_M] * p[P_G], 1e-12);
 }
 
-/* ---- NLP ------------------------------------------------------------------------------------ */
+/* The contact-free velocities: (D1), (D2) with fx = fz = 0. */
+static void free_velocity(const rs_step_data *d, double *xd_free, double *zd_free)
+{
+    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt;
+    *xd_free = s[S_XD] + dt * u[U_X] / p[P_M];
+    *zd_free = s[S_ZD] + dt * (u[U_Z] / p[P_M] - p[P_G]);
+}
+
+/* The step's natural units; the post's variant is solved as published, in SI units. */
+static void step_scales(const rs_step_data *d, rs_step_scales *sc)
+{
+    const double *p = d->params, *s = d->state, dt = d->dt;
+    if (d->variant == VARIANT_BLOG) {
+        *sc = (rs_step_scales){1.0, 1.0, 1.0};
+        return;
+    }
+    double xd_free, zd_free;
+    free_velocity(d, &xd_free, &zd_free);
+    const double speeds[] = {fabs(s[S_XD]), fabs(s[S_ZD]), fabs(xd_free), fabs(zd_free)};
+    rs_step_scales_set(sc, speeds, 4, p[P_G] * dt, dt, p[P_M]);
+}
+
+/* The coefficients of (D3)/(D4) and (D1)/(D2) in scaled variables: V dt / L and F dt / (m V),
+ * both 1 in the natural units, dt and dt/m in SI units. */
+static void integrator_coefficients(const rs_step_data *d, const rs_step_scales *sc,
+                                    double *c_pos, double *c_vel)
+{
+    *c_pos = sc->speed * d->dt / sc->length;
+    *c_vel = sc->force * d->dt / (d->params[P_M] * sc->speed);
+}
 
 /* The next state from the forces by the integrator (D1)-(D4). */
 static void integrate(const rs_step_data *d, const double *forces, double *state_next)
@@ -91,6 +131,7 @@ static void integrate(const rs_step_data *d, const double *forces, double *state
     state_next[S_Z] = s[S_Z] + dt * state_next[S_ZD];
 }
 
+/* ---- NLP, in the step's natural units ------------------------------------------------------- */
 
 static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
 {
@@ -124,15 +165,20 @@ static void nlp_grad_f(void *ctx, const double *x, double *grad)
 static void nlp_g(void *ctx, const double *x, double *g)
 {
     const rs_step_data *d = ctx;
-    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt;
-    const double m = p[P_M], mu = p[P_MU], eps = d->nlp->eps;
+    const double *p = d->params, *s = d->state, mu = p[P_MU], eps = d->nlp->eps;
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    double xd_free, zd_free;
+    free_velocity(d, &xd_free, &zd_free);
+    double c_pos, c_vel;
+    integrator_coefficients(d, &sc, &c_pos, &c_vel);
     const double cone = mu * x[V_FZ] - rs_snorm(x[V_FX], eps);
-    g[G_POS_X] = x[V_X] - s[S_X] - dt * x[V_XD];
-    g[G_POS_Z] = x[V_Z] - s[S_Z] - dt * x[V_ZD];
-    g[G_VEL_X] = x[V_XD] - s[S_XD] - dt * (u[U_X] + x[V_FX]) / m;
-    g[G_VEL_Z] = x[V_ZD] - s[S_ZD] - dt * ((u[U_Z] + x[V_FZ]) / m - p[P_G]);
+    g[G_POS_X] = x[V_X] - c_pos * x[V_XD];
+    g[G_POS_Z] = x[V_Z] - s[S_Z] / sc.length - c_pos * x[V_ZD];
+    g[G_VEL_X] = x[V_XD] - xd_free / sc.speed - c_vel * x[V_FX];
+    g[G_VEL_Z] = x[V_ZD] - zd_free / sc.speed - c_vel * x[V_FZ];
     if (d->variant == VARIANT_BLOG) /* xd + lambda fx / (ssqrt(fx^2) + eps) = xd + lambda N'(fx) */
-        g[G_DIRECTION] = s[S_XD] + x[V_LAM] * rs_snorm_d1(x[V_FX], eps);
+        g[G_DIRECTION] = s[S_XD] / sc.speed + x[V_LAM] * rs_snorm_d1(x[V_FX], eps);
     else
         g[G_DIRECTION] = mu * x[V_FZ] * x[V_XD] + x[V_LAM] * x[V_FX];
     g[G_CONE] = cone;
@@ -143,18 +189,22 @@ static void nlp_g(void *ctx, const double *x, double *g)
 static void nlp_jac(void *ctx, const double *x, double *J)
 {
     const rs_step_data *d = ctx;
-    const double m = d->params[P_M], mu = d->params[P_MU], dt = d->dt, eps = d->nlp->eps;
+    const double mu = d->params[P_MU], eps = d->nlp->eps;
     const double n1 = rs_snorm_d1(x[V_FX], eps);
     const double cone = mu * x[V_FZ] - rs_snorm(x[V_FX], eps);
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    double c_pos, c_vel;
+    integrator_coefficients(d, &sc, &c_pos, &c_vel);
     rs_dense_zero(J, NG, NV);
     rs_jac_set(J, NG, G_POS_X, V_X, 1.0);
-    rs_jac_set(J, NG, G_POS_X, V_XD, -dt);
+    rs_jac_set(J, NG, G_POS_X, V_XD, -c_pos);
     rs_jac_set(J, NG, G_POS_Z, V_Z, 1.0);
-    rs_jac_set(J, NG, G_POS_Z, V_ZD, -dt);
+    rs_jac_set(J, NG, G_POS_Z, V_ZD, -c_pos);
     rs_jac_set(J, NG, G_VEL_X, V_XD, 1.0);
-    rs_jac_set(J, NG, G_VEL_X, V_FX, -dt / m);
+    rs_jac_set(J, NG, G_VEL_X, V_FX, -c_vel);
     rs_jac_set(J, NG, G_VEL_Z, V_ZD, 1.0);
-    rs_jac_set(J, NG, G_VEL_Z, V_FZ, -dt / m);
+    rs_jac_set(J, NG, G_VEL_Z, V_FZ, -c_vel);
     if (d->variant == VARIANT_BLOG) {
         rs_jac_set(J, NG, G_DIRECTION, V_LAM, n1);
         rs_jac_set(J, NG, G_DIRECTION, V_FX, x[V_LAM] * rs_snorm_d2(x[V_FX], eps));
@@ -193,16 +243,16 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
     rs_hess_add(H, NV, V_S2, V_S2, obj_factor * rs_penalty_d2(d->nlp));
     const double l_dir = lambda[G_DIRECTION], l_cone = lambda[G_CONE];
     const double l_n = lambda[G_NORMAL_SLACK], l_f = lambda[G_FRICTION_SLACK];
-    if (d->variant == VARIANT_BLOG) { /* lambda N'(fx) */
+    if (d->variant == VARIANT_BLOG) { /* lh N'(px) */
         rs_hess_add(H, NV, V_LAM, V_FX, l_dir * n2);
         rs_hess_add(H, NV, V_FX, V_FX, l_dir * x[V_LAM] * snorm_d3(x[V_FX], eps));
-    } else { /* mu fz xd' + lambda fx */
+    } else { /* mu pz vx + lh px */
         rs_hess_add(H, NV, V_FZ, V_XD, l_dir * mu);
         rs_hess_add(H, NV, V_LAM, V_FX, l_dir);
     }
-    rs_hess_add(H, NV, V_FX, V_FX, -l_cone * n2);            /* mu fz - N(fx) */
-    rs_hess_add(H, NV, V_FZ, V_Z, -l_n);                     /* s1 - fz z' */
-    rs_hess_add(H, NV, V_LAM, V_FZ, -l_f * mu);              /* s2 - lambda (mu fz - N(fx)) */
+    rs_hess_add(H, NV, V_FX, V_FX, -l_cone * n2);            /* mu pz - N(px) */
+    rs_hess_add(H, NV, V_FZ, V_Z, -l_n);                     /* s1 - pz zh */
+    rs_hess_add(H, NV, V_LAM, V_FZ, -l_f * mu);              /* s2 - lh (mu pz - N(px)) */
     rs_hess_add(H, NV, V_LAM, V_FX, l_f * n1);
     rs_hess_add(H, NV, V_FX, V_FX, l_f * x[V_LAM] * n2);
 }
@@ -220,56 +270,39 @@ static void nlp_describe(rs_nlp_problem *p)
 }
 
 /*
- * Starting points. Attempt 0 is the post's guess: X' = X_k, forces, slacks and lambda zero.
- * Retries are cold starts from elsewhere:
- *   attempt 1, a physical predictor: the free flight, stopped on the ground by the normal force
- *     that (D2), (D4) need for z' = 0 when the flight would penetrate; then Coulomb's law on the
- *     sideways velocity (full friction against it if that cannot stop it, else just enough);
- *   attempt 2 and later: the mass resting on the ground (fz = m g).
- * These are only starting points: the NLP must still converge and pass its certificate.
+ * Generic starting points, never a solution of the contact problem:
+ *   RS_NLP_START_CURRENT       the post's guess: X' = X_k, no forces, slacks and lambda zero;
+ *   RS_NLP_START_CONTACT_FREE  the integrator (D1)-(D4) with fx = fz = 0 (below the ground when
+ *                              the flight would penetrate: IPOPT moves it into the bounds).
  */
-static void nlp_guess(const rs_step_data *d, int attempt, double *x0)
+static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
 {
-    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt, m = p[P_M];
+    const double *s = d->state;
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    double next[NSTATE] = {s[S_X], s[S_Z], s[S_XD], s[S_ZD]};
+    if (which == RS_NLP_START_CONTACT_FREE) {
+        const double no_force[2] = {0.0, 0.0};
+        integrate(d, no_force, next);
+    }
     for (int j = 0; j < NV; j++)
         x0[j] = 0.0;
-    x0[V_X] = s[S_X];
-    x0[V_Z] = s[S_Z];
-    x0[V_XD] = s[S_XD];
-    x0[V_ZD] = s[S_ZD];
-    if (attempt == 1) {
-        const double zd_free = s[S_ZD] + dt * (u[U_Z] / m - p[P_G]);
-        const double fz = s[S_Z] + dt * zd_free < 0.0 ? m * (-s[S_Z] / dt - zd_free) / dt : 0.0;
-        const double xd_free = s[S_XD] + dt * u[U_X] / m, slip_stop = dt * p[P_MU] * fz / m;
-        const double fx = fabs(xd_free) > slip_stop ? -p[P_MU] * fz * (xd_free > 0 ? 1.0 : -1.0)
-                                                    : -m * xd_free / dt;
-        const double forces[2] = {fx, fz};
-        double next[NSTATE];
-        integrate(d, forces, next);
-        for (int i = 0; i < NSTATE; i++)
-            x0[i] = next[i];
-        x0[V_Z] = fmax(0.0, x0[V_Z]);
-        x0[V_FX] = fx;
-        x0[V_FZ] = fz;
-        x0[V_LAM] = fabs(next[S_XD]);
-    } else if (attempt > 1) {
-        x0[V_X] = s[S_X] + dt * s[S_XD];
-        x0[V_Z] = fmax(0.0, s[S_Z] + dt * s[S_ZD]);
-        x0[V_FZ] = m * p[P_G];
-        x0[V_S1] = x0[V_S2] = 1.0;
-        x0[V_LAM] = fabs(s[S_XD]);
-    }
+    x0[V_X] = (next[S_X] - s[S_X]) / sc.length;
+    x0[V_Z] = next[S_Z] / sc.length;
+    x0[V_XD] = next[S_XD] / sc.speed;
+    x0[V_ZD] = next[S_ZD] / sc.speed;
 }
 
 static void nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces)
 {
-    (void)d;
-    state_next[S_X] = x[V_X];
-    state_next[S_Z] = x[V_Z];
-    state_next[S_XD] = x[V_XD];
-    state_next[S_ZD] = x[V_ZD];
-    forces[F_X] = x[V_FX];
-    forces[F_Z] = x[V_FZ];
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    state_next[S_X] = d->state[S_X] + sc.length * x[V_X];
+    state_next[S_Z] = sc.length * x[V_Z];
+    state_next[S_XD] = sc.speed * x[V_XD];
+    state_next[S_ZD] = sc.speed * x[V_ZD];
+    forces[F_X] = sc.force * x[V_FX];
+    forces[F_Z] = sc.force * x[V_FZ];
 }
 
 /* ---- LCP ------------------------------------------------------------------------------------ */
@@ -303,19 +336,28 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
 
 /* ---- certificate and modes ------------------------------------------------------------------ */
 
+/* In the step's natural units (rs_step_scales): a position error in lengths L (beyond the
+ * rounding of the position itself), velocities in V, forces in F, products accordingly. The
+ * post's variant is judged in SI units with forces relative to the weight m g. */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
 {
-    const double fs = force_scale(d->params), mu = d->params[P_MU];
+    const double mu = d->params[P_MU];
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    if (d->variant == VARIANT_BLOG)
+        sc.force = force_scale(d->params);
     double pred[NSTATE];
     integrate(d, f, pred);
     double p = 0.0, c = 0.0;
-    for (int i = 0; i < NSTATE; i++) /* the integrator (D1)-(D4), in m and m/s */
-        p = fmax(p, fabs(sn[i] - pred[i]));
-    p = fmax(p, -sn[S_Z]);              /* z' >= 0, m */
-    p = fmax(p, -f[F_Z] / fs);          /* fz >= 0 */
-    c = fmax(c, f[F_Z] * fmax(sn[S_Z], 0.0) / fs); /* fz z', m */
-    rs_coulomb_residuals(sn[S_XD], f[F_X], mu * fmax(f[F_Z], 0.0), fs, &p, &c);
+    for (int i = 0; i < NSTATE; i++) { /* the integrator (D1)-(D4) */
+        const double unit = i == S_X || i == S_Z ? rs_length_unit(&sc, pred[i]) : sc.speed;
+        p = fmax(p, fabs(sn[i] - pred[i]) / unit);
+    }
+    const double zh = sn[S_Z] / sc.length, pz = f[F_Z] / sc.force;
+    p = fmax(p, fmax(-zh, -pz));                  /* z' >= 0, fz >= 0 */
+    c = fmax(c, fmax(pz, 0.0) * fmax(zh, 0.0));   /* fz z' */
+    rs_coulomb_residuals(sn[S_XD] / sc.speed, f[F_X] / sc.force, mu * fmax(pz, 0.0), 1.0, &p, &c);
     *primal = p;
     *complementarity = c;
 }
@@ -345,6 +387,7 @@ const rs_model rs_model_point2d_friction = {
     .nvariants = 2,
     .variants = variants,
     .force_scale = force_scale,
+    .step_scales = step_scales,
     .check_step = NULL,
     .lcp_n = 4,
     .lcp_build = lcp_build,
@@ -352,7 +395,7 @@ const rs_model rs_model_point2d_friction = {
     .nlp_n = NV,
     .nlp_m = NG,
     .nlp_describe = nlp_describe,
-    .nlp_guess = nlp_guess,
+    .nlp_start = nlp_start,
     .nlp_recover = nlp_recover,
     .residuals = residuals,
     .modes = modes,

@@ -49,7 +49,9 @@ typedef struct rs_nlp_settings {
     double tol;             /**< IPOPT tol (relative KKT error). Range (0, 1). Default 1e-10. */
     int max_iter;           /**< IPOPT max_iter. Range [1, 100000]. Default 200. */
     double eps;             /**< smoothing of norms, ssqrt(y) = sqrt(y + eps^2) - eps, in the
-                                 units of the norm. Range (0, 1]. Default 1e-6. */
+                                 units of the norm as the NLP poses it: in time stepping, relative
+                                 to the step's natural force (dimensionless). Range (0, 1].
+                                 Default 1e-8. */
     rs_nlp_penalty penalty; /**< slack penalty shape. Default RS_NLP_PENALTY_L1. */
     double penalty_weight;  /**< weight of the slack penalty. Range (0, 1e12]. Default 1. */
     int warm_start;         /**< 1: start each step from the previous step's primal-dual point
@@ -57,15 +59,18 @@ typedef struct rs_nlp_settings {
     double mu_init;         /**< IPOPT mu_init for warm-started solves; cold solves use IPOPT's
                                  default 0.1. Range (0, 1]. Default 1e-11 (0.1 x tol: the
                                  warm start is already near the solution). */
-    int retries;            /**< after a failed step: this many cold restarts, each from
-                                 another initial guess of the model. Range [0, 5]. Default 2. */
+    int retries;            /**< after a failed first IPOPT solve: at most this many fallback
+                                 paths (time stepping: a cold start from the contact-free
+                                 prediction, then a barrier homotopy). Range [0, 5]. Default 2. */
     double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as
                                  solved. Range (0, 1). Default 1e-6. */
-    int check_start;        /**< time stepping: 1 to test, before calling IPOPT, whether the
-                                 warm start or one of the model's starting points already
-                                 satisfies the step NLP's KKT conditions at tol (with
-                                 least-squares multipliers); such a step is solved with 0
-                                 iterations (a body at rest, a free flight). Default 1. */
+    int check_start;        /**< time stepping: 1 to run a KKT test of two generic candidate
+                                 points before calling IPOPT: the previous step's primal-dual
+                                 solution and the contact-free prediction (least-squares
+                                 multipliers), each against the step NLP's optimality conditions
+                                 at tol as posed (IPOPT itself would first push the point into
+                                 the interior). A candidate that passes is the step's solution,
+                                 0 iterations (a body at rest, a free flight). Default 1. */
 } rs_nlp_settings;
 
 /** Fill every field with its default. No-op on NULL. */

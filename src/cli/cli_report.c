@@ -61,14 +61,45 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
             row(f, label, a, NULL);
         }
     }
-    CELLS("%.2f", iterations_mean);
-    row(f, "iterations / pivots (mean)", has_nlp ? a : NULL, has_lemke ? b : NULL);
-    snprintf(a, sizeof a, "%d", r->nlp.at_start_steps);        /* KKT check of the start */
-    snprintf(b, sizeof b, "%d", r->lemke.warm_started_steps);  /* previous step's basis */
+    if (has_nlp) { /* the NLP solver's own figures: the steps that called IPOPT */
+        snprintf(a, sizeof a, "%d", r->nlp.ipopt_steps);
+        row(f, "steps solved by IPOPT", a, NULL);
+        snprintf(a, sizeof a, "%.1f us", r->nlp.us_per_ipopt_step_median);
+        row(f, "  time per IPOPT step (median)", a, NULL);
+        snprintf(a, sizeof a, "%.2f", r->nlp.iterations_per_ipopt_step);
+        row(f, "  iterations per IPOPT step", a, NULL);
+        for (int p = 0; p < RS_PATH_COUNT; p++) {
+            if (!rs_nlp_path_is_ipopt(p) || !r->nlp.path_counts[p])
+                continue;
+            snprintf(label, sizeof label, "  by %s", rs_nlp_path_name(p));
+            snprintf(a, sizeof a, "%d", r->nlp.path_counts[p]);
+            row(f, label, a, NULL);
+        }
+        if (r->nlp.stacked_steps) {
+            snprintf(a, sizeof a, "%d", r->nlp.stacked_steps);
+            row(f, "  in a stacked NLP", a, NULL);
+        }
+    }
+    /* NLP: a start point passed the step's KKT test (no IPOPT); Lemke: the previous basis */
+    snprintf(a, sizeof a, "%d", r->nlp.at_start_steps);
+    snprintf(b, sizeof b, "%d", r->lemke.warm_started_steps);
     row(f, "steps solved by their start", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    for (int p = 0; has_nlp && p < RS_PATH_COUNT; p++) {
+        if (rs_nlp_path_is_ipopt(p) || !r->nlp.path_counts[p])
+            continue;
+        snprintf(label, sizeof label, "  by %s", rs_nlp_path_name(p));
+        snprintf(a, sizeof a, "%d", r->nlp.path_counts[p]);
+        row(f, label, a, NULL);
+    }
+    CELLS("%.2f", iterations_mean);
+    row(f, "iterations / pivots, all steps", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%.1f us", us_per_step_median);
-    row(f, "time per step (median)", has_nlp ? a : NULL, has_lemke ? b : NULL);
+    row(f, "time per step, all (median)", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%d", first_contact_step);
+    if (r->nlp.first_contact_step < 0)
+        snprintf(a, sizeof a, "never");
+    if (r->lemke.first_contact_step < 0)
+        snprintf(b, sizeof b, "never");
     row(f, "first contact step", has_nlp ? a : NULL, has_lemke ? b : NULL);
     fmt_time(a, sizeof a, r->nlp.rest_time_s);
     fmt_time(b, sizeof b, r->lemke.rest_time_s);

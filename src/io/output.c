@@ -129,6 +129,21 @@ static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_res
     if (backend == RS_BACKEND_NLP) {
         cJSON_AddNumberToObject(o, "attempts", s->attempts);
         cJSON_AddBoolToObject(o, "at_start", s->at_start);
+        cJSON_AddStringToObject(o, "path", rs_nlp_path_name(s->path));
+        cJSON_AddBoolToObject(o, "stacked", s->stacked);
+        if (s->stacked) {
+            cJSON_AddBoolToObject(o, "split", s->split);
+            cJSON_AddNumberToObject(o, "stack_iterations", s->stack_iterations);
+        }
+        cJSON *paths = cJSON_AddObjectToObject(o, "paths"); /* every path tried */
+        for (int p = 0; p < RS_PATH_COUNT; p++) {
+            if (!s->path_attempts[p])
+                continue;
+            cJSON *pj = cJSON_AddObjectToObject(paths, rs_nlp_path_name(p));
+            cJSON_AddNumberToObject(pj, "attempts", s->path_attempts[p]);
+            if (rs_nlp_path_is_ipopt(p))
+                cJSON_AddNumberToObject(pj, "iterations", s->path_iterations[p]);
+        }
     }
     cJSON_AddNumberToObject(o, "time_us", 1e6 * s->time_s);
     cJSON_AddNumberToObject(o, "primal", s->primal);
@@ -218,6 +233,13 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
         cJSON *n = trajectory_json(r, &r->nlp, 1);
         cJSON_AddNumberToObject(n, "retried_steps", r->nlp.retried_steps);
         cJSON_AddNumberToObject(n, "at_start_steps", r->nlp.at_start_steps);
+        cJSON_AddNumberToObject(n, "ipopt_steps", r->nlp.ipopt_steps);
+        cJSON_AddNumberToObject(n, "us_per_ipopt_step_median", r->nlp.us_per_ipopt_step_median);
+        cJSON_AddNumberToObject(n, "iterations_per_ipopt_step", r->nlp.iterations_per_ipopt_step);
+        cJSON_AddNumberToObject(n, "stacked_steps", r->nlp.stacked_steps);
+        cJSON *paths = cJSON_AddObjectToObject(n, "paths"); /* steps per path that solved them */
+        for (int p = 0; p < RS_PATH_COUNT; p++)
+            cJSON_AddNumberToObject(paths, rs_nlp_path_name(p), r->nlp.path_counts[p]);
         cJSON_AddNumberToObject(n, "fallback_steps", r->fallback_steps);
         cJSON_AddItemToObject(o, "nlp", n);
     }

@@ -262,12 +262,13 @@ static rs_nlp_status map_status(enum ApplicationReturnStatus st)
     }
 }
 
-rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *s, double *x, int warm, int *ipopt_status,
-                             int *iterations)
+rs_nlp_status rs_ipopt_solve_barrier(rs_ipopt_solver *s, double *x, int warm, double mu_init,
+                                     double mu_target, int *ipopt_status, int *iterations)
 {
     IpoptProblem ip = s->ipopt;
     AddIpoptStrOption(ip, "warm_start_init_point", warm ? "yes" : "no");
-    AddIpoptNumOption(ip, "mu_init", warm ? s->s.mu_init : 0.1);
+    AddIpoptNumOption(ip, "mu_init", mu_init);
+    AddIpoptNumOption(ip, "mu_target", mu_target);
     s->iterations = 0;
     double obj = 0.0;
     const enum ApplicationReturnStatus st =
@@ -277,6 +278,13 @@ rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *s, double *x, int warm, int *ipopt
     if (iterations)
         *iterations = s->iterations;
     return map_status(st);
+}
+
+rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *s, double *x, int warm, int *ipopt_status,
+                             int *iterations)
+{
+    return rs_ipopt_solve_barrier(s, x, warm, warm ? s->s.mu_init : 0.1, 0.0, ipopt_status,
+                                  iterations);
 }
 
 void rs_ipopt_set_max_iter(rs_ipopt_solver *s, int max_iter)

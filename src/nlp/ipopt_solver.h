@@ -41,6 +41,12 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
 rs_nlp_status rs_ipopt_solve(rs_ipopt_solver *solver, double *x, int warm, int *ipopt_status,
                              int *iterations);
 
+/* rs_ipopt_solve with the barrier set by the caller: IPOPT starts at barrier parameter mu_init
+ * and drives it down to mu_target (0: the NLP itself; > 0: the interior point of the barrier
+ * problem at mu_target, one stage of a homotopy). */
+rs_nlp_status rs_ipopt_solve_barrier(rs_ipopt_solver *solver, double *x, int warm, double mu_init,
+                                     double mu_target, int *ipopt_status, int *iterations);
+
 /* The iteration limit of the solves that follow (1 .. 100000; the settings' max_iter at first). */
 void rs_ipopt_set_max_iter(rs_ipopt_solver *solver, int max_iter);
 

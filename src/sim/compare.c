@@ -68,15 +68,25 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Median of v[0..n) (sorted in place); NaN if n = 0. */
+static double median(double *v, int n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Statistics of the trajectory made of the results at offset `which` in every step. */
 static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result *r,
                                  size_t which, rs_trajectory_stats *out)
 {
     const rs_model *m = sc->model;
     const int n = r->steps;
-    double *times = malloc(sizeof(double) * (size_t)n);
+    double *times = malloc(sizeof(double) * 2 * (size_t)n); /* all steps, then IPOPT steps */
     if (!times)
         return RS_ERR_NOMEM;
+    double *ipopt_times = times + n, ipopt_iters = 0.0;
     memset(out, 0, sizeof *out);
     out->first_contact_step = -1;
     for (int c = 0; c < r->ncol; c++)
@@ -93,9 +103,16 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         out->split_steps += s->split;
         if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
             out->status_counts[s->status]++;
-        iters += s->iterations;
+        if (s->path >= 0 && s->path < RS_PATH_COUNT)
+            out->path_counts[s->path]++;
+        const double step_iters = s->iterations + s->stack_iterations;
+        iters += step_iters;
         times[k] = 1e6 * s->time_s;
         tsum += times[k];
+        if (s->path != RS_PATH_NONE && !s->at_start) { /* an NLP step that called IPOPT */
+            ipopt_times[out->ipopt_steps++] = times[k];
+            ipopt_iters += step_iters;
+        }
         for (int c = 0; c < r->ncol; c++)
             out->min[c] = fmin(out->min[c], column(m, s, c));
         for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
@@ -117,8 +134,9 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         out->final[c] = column(m, last, c);
     out->iterations_mean = iters / n;
     out->us_per_step_mean = tsum / n;
-    qsort(times, (size_t)n, sizeof *times, cmp_double);
-    out->us_per_step_median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    out->us_per_step_median = median(times, n);
+    out->us_per_ipopt_step_median = median(ipopt_times, out->ipopt_steps);
+    out->iterations_per_ipopt_step = out->ipopt_steps ? ipopt_iters / out->ipopt_steps : NAN;
     free(times);
     return RS_OK;
 }

@@ -50,9 +50,16 @@ typedef struct rs_trajectory_stats {
     int stacked_steps;                  /* NLP steps solved in a stacked NLP (stack.h) */
     int split_steps;                    /* ... whose block failed there and was re-solved alone */
     int status_counts[RS_STATUS_SLOTS]; /* steps per status of the backend */
-    double iterations_mean;      /* IPOPT iterations or Lemke pivots per step */
-    double us_per_step_median;
+    int path_counts[RS_PATH_COUNT];     /* NLP steps per path that gave the answer (stepper.h) */
+    double iterations_mean;      /* IPOPT iterations (own and stacked share) or Lemke pivots per
+                                    step, over all steps */
+    double us_per_step_median;   /* over all steps */
     double us_per_step_mean;
+    /* NLP only: the steps that called IPOPT (any IPOPT path, stacked or not: not solved by a
+     * start point), and the figures over those steps alone: the NLP solver's own speed. */
+    int ipopt_steps;
+    double us_per_ipopt_step_median;   /* NaN if no step called IPOPT */
+    double iterations_per_ipopt_step;  /* NaN if no step called IPOPT */
     int first_contact_step;      /* first step with a closed contact, -1 if none */
     double rest_time_s;          /* from then on every velocity <= rest_speed; NaN if never */
     double final[RS_MAX_COLUMNS];

@@ -50,6 +50,49 @@ typedef struct rs_step_data {
     const rs_nlp_settings *nlp;    /* smoothing eps and the slack penalty */
 } rs_step_data;
 
+/*
+ * The natural units of one step, in which its NLP is posed and its tolerances are stated:
+ * speed V (m/s), the largest speed of the step (state, contact-free prediction) or the speed
+ * gravity adds in one step, whichever is larger; length L = V dt (m); force F = m V / dt (N), the
+ * force that changes the velocity by V within the step. A 1 g body and a 1 t one in the same
+ * motion see the same dimensionless problem.
+ */
+typedef struct rs_step_scales {
+    double speed;   /* V, m/s, > 0 */
+    double length;  /* L = V dt, m */
+    double force;   /* F = m V / dt, N */
+} rs_step_scales;
+
+/* Below this speed (m/s) nothing moves: V is never smaller (a body at rest without gravity). */
+#define RS_STEP_SPEED_FLOOR 1e-12
+
+/* Fill sc from the step's candidate speeds (m/s, absolute values), a floor (g dt, say), the time
+ * step and the mass. */
+static inline void rs_step_scales_set(rs_step_scales *sc, const double *speeds, int nspeeds,
+                                      double floor, double dt, double mass)
+{
+    double v = floor > RS_STEP_SPEED_FLOOR ? floor : RS_STEP_SPEED_FLOOR;
+    for (int i = 0; i < nspeeds; i++)
+        v = speeds[i] > v ? speeds[i] : v; /* a NaN speed is skipped: the step check catches it */
+    sc->speed = v;
+    sc->length = v * dt;
+    sc->force = mass * v / dt;
+}
+
+/* The unit of a position error at position x: the step's length L, or the rounding of x itself
+ * when that is larger (a body far from the origin). */
+static inline double rs_length_unit(const rs_step_scales *sc, double x)
+{
+    const double rounding = 8.0 * 2.220446049250313e-16 * (x < 0 ? -x : x);
+    return sc->length > rounding ? sc->length : rounding;
+}
+
+/* Generic NLP starting points a model can produce (none solves the contact problem). */
+typedef enum rs_nlp_start {
+    RS_NLP_START_CURRENT = 0,      /* the next state = the current one, no contact forces */
+    RS_NLP_START_CONTACT_FREE = 1  /* the integrator with zero contact forces */
+} rs_nlp_start;
+
 /* Tolerances of the mode classification. */
 typedef struct rs_mode_tols {
     double force;  /* a normal force above force * (model's force scale) is contact */
@@ -78,6 +121,9 @@ typedef struct rs_model {
     /* Scale of the contact forces of this model (N), for relative tolerances (m g, say). */
     double (*force_scale)(const double *params);
 
+    /* The step's natural units (NULL: the model's NLP is not scaled). */
+    void (*step_scales)(const rs_step_data *d, rs_step_scales *sc);
+
     /* Check a state and input against the model's domain; returns NULL or a message. */
     const char *(*check_step)(const rs_step_data *d);
 
@@ -90,7 +136,7 @@ typedef struct rs_model {
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). */
     int nlp_n, nlp_m;
     void (*nlp_describe)(rs_nlp_problem *p); /* callbacks; p->ctx is set to the rs_step_data */
-    void (*nlp_guess)(const rs_step_data *d, int attempt, double *x0); /* attempt 0, 1, ... */
+    void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);
     void (*nlp_recover)(const rs_step_data *d, const double *x, double *state_next,
                         double *forces);
 

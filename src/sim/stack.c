@@ -8,9 +8,13 @@
 
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
 {
+    const rs_nlp_settings *x = &a->nlp, *y = &b->nlp;
     return a->model == b->model && a->variant == b->variant && a->steps == b->steps &&
-           a->nlp.tol == b->nlp.tol && a->nlp.max_iter == b->nlp.max_iter &&
-           a->nlp.mu_init == b->nlp.mu_init && a->nlp.warm_start && b->nlp.warm_start;
+           x->tol == y->tol && x->max_iter == y->max_iter && x->eps == y->eps &&
+           x->penalty == y->penalty && x->penalty_weight == y->penalty_weight &&
+           x->warm_start == y->warm_start && x->mu_init == y->mu_init &&
+           x->retries == y->retries && x->cert_tol == y->cert_tol &&
+           x->check_start == y->check_start;
 }
 
 /*
@@ -57,39 +61,42 @@ static rs_error stack_solver(stack *st, const int *group, int count)
     return err;
 }
 
-/* Run b's step by its own solver: the time, iterations and attempts already spent on the step
- * (its start check, its stacked attempts) are kept; after stacked attempts it is split out. */
+/* Run b's step by its own solver: the time, attempts and stacked iterations already spent on
+ * the step (its start check, its stacked paths) are kept; after stacked paths it is split out. */
 static void solve_run_alone(stack *st, int b)
 {
     rs_stepper *run = rs_compare_stepper(st->runs[b]);
     rs_step_result *r = &st->res[b];
-    const double before = r->time_s, t0 = rs_wall_seconds();
-    const int iterations = r->iterations, attempts = r->attempts, stacked = r->stacked;
+    const rs_step_result before = *r;
+    const double t0 = rs_wall_seconds();
     rs_stepper_nlp_solve_alone(run, r);
-    r->time_s = before + (rs_wall_seconds() - t0);
-    r->iterations += iterations;
-    r->attempts += attempts;
-    r->stacked = stacked;
-    r->split = stacked;
+    r->time_s = before.time_s + (rs_wall_seconds() - t0);
+    r->attempts += before.attempts;
+    r->stack_iterations = before.stack_iterations;
+    for (int p = 0; p < RS_PATH_COUNT; p++)
+        r->path_attempts[p] += before.path_attempts[p];
+    r->stacked = before.stacked;
+    r->split = before.stacked;
 }
 
 /*
- * One stacked attempt of the runs group[0..count) (count >= 2): each block starts where its run's
- * attempt number `attempt` starts alone (warm: the previous primal-dual solution; cold: the
- * model's starting point `attempt`); all blocks of one solve are warm or all cold. A block is
- * accepted on IPOPT's success and its certificate, or (IPOPT failed) on its own KKT check. The
- * runs not accepted are moved to the front of group; returns their number.
+ * One stacked solve of the runs group[0..count) (count >= 2) by IPOPT path `path` (ipopt_warm:
+ * each block from its previous primal-dual solution; ipopt_cold: from its contact-free
+ * prediction). When IPOPT succeeds, each block is accepted on its own KKT test at tol and its
+ * certificate (stack.h, 3). The runs not accepted are moved to the front of group; returns their
+ * number.
  */
-static int stack_attempt(stack *st, int *group, int count, int attempt, int warm)
+static int stack_attempt(stack *st, int *group, int count, int path)
 {
     const size_t n = (size_t)st->n, m = (size_t)st->m;
     if (stack_solver(st, group, count) != RS_OK)
         return count; /* no stacked solver (out of memory): every run goes on alone */
     double *mg, *ml, *mu;
     rs_ipopt_multipliers(st->solver, &mg, &ml, &mu);
+    const int warm = path == RS_PATH_IPOPT_WARM;
     for (int i = 0; i < count; i++)
-        rs_stepper_nlp_start_point(rs_compare_stepper(st->runs[group[i]]), attempt,
-                                   st->x + i * n, mg + i * m, ml + i * n, mu + i * n);
+        rs_stepper_nlp_start_point(rs_compare_stepper(st->runs[group[i]]), path, st->x + i * n,
+                                   mg + i * m, ml + i * n, mu + i * n);
     const int max_iter = st->nlp.max_iter;
     rs_ipopt_set_max_iter(st->solver, warm && max_iter > STACK_WARM_MAX_ITER ? STACK_WARM_MAX_ITER
                                                                              : max_iter);
@@ -101,14 +108,13 @@ static int stack_attempt(stack *st, int *group, int count, int attempt, int warm
     for (int i = 0; i < count; i++) {
         rs_stepper *run = rs_compare_stepper(st->runs[group[i]]);
         rs_step_result *r = &st->res[group[i]];
-        const double *xi = st->x + i * n;
-        const int ok = rs_nlp_status_ok(status)
-                           ? rs_stepper_nlp_accept(run, xi, mg + i * m, ml + i * n, mu + i * n,
-                                                   status, r)
-                           : rs_stepper_nlp_check_point(run, xi, mg + i * m, ml + i * n,
-                                                        mu + i * n, r);
+        const int ok = rs_nlp_status_ok(status) &&
+                       rs_stepper_nlp_check_point(run, st->x + i * n, mg + i * m, ml + i * n,
+                                                  mu + i * n, r);
         r->stacked = 1;
-        r->iterations += iters;
+        r->path = path;
+        r->path_attempts[path]++;
+        r->stack_iterations += (double)iters / count;
         r->attempts++;
         r->time_s += share;
         if (!ok)
@@ -118,11 +124,9 @@ static int stack_attempt(stack *st, int *group, int count, int attempt, int warm
 }
 
 /*
- * Solve the NLPs of the runs in need[0..count) (stack.h, steps 2 to 4): attempt by attempt, as
- * alone, but each attempt stacked. Attempt 0 has two stacks, the runs that warm start and the
- * others; later attempts stack every run still unsolved that has that many retries. A run alone
- * in its attempt-0 stack, or unsolved after its last stacked attempt, is solved alone (with all
- * its attempts) and in the second case split out.
+ * Solve the NLPs of the runs in need[0..count) (stack.h, step 2): the warm stack and the cold
+ * stack, then the failed warm runs with a retry left stacked cold; a run alone in its stack is
+ * solved alone, and a run unsolved after its stacked paths is split out and solved alone.
  */
 static void solve_members(stack *st, int *need, int count)
 {
@@ -136,32 +140,22 @@ static void solve_members(stack *st, int *need, int count)
     }
     int left = 0;
     if (nwarm >= 2)
-        left = stack_attempt(st, need, nwarm, 0, 1);
+        left = stack_attempt(st, need, nwarm, RS_PATH_IPOPT_WARM);
     else if (nwarm == 1)
         solve_run_alone(st, need[0]);
-    if (ncold >= 2) {
-        ncold = stack_attempt(st, cold, ncold, 0, 0);
-    } else if (ncold == 1) {
-        solve_run_alone(st, cold[0]);
-        ncold = 0;
+    /* failed warm starts with a retry left join the cold stack */
+    int unsolved_warm = 0;
+    for (int i = 0; i < left; i++) {
+        if (st->scs[need[i]]->nlp.retries >= 1)
+            cold[ncold++] = need[i];
+        else
+            need[unsolved_warm++] = need[i];
     }
+    left = unsolved_warm;
+    if (ncold >= 2)
+        ncold = stack_attempt(st, cold, ncold, RS_PATH_IPOPT_COLD);
     memcpy(need + left, cold, sizeof(int) * (size_t)ncold);
     left += ncold;
-    for (int attempt = 1; left >= 2; attempt++) {
-        int eligible = 0; /* runs with a retry left go first */
-        const int unsolved = left;
-        for (int i = 0; i < left; i++)
-            if (st->scs[need[i]]->nlp.retries >= attempt) {
-                const int t = need[eligible];
-                need[eligible++] = need[i];
-                need[i] = t;
-            }
-        if (eligible < 2)
-            break;
-        const int failed = stack_attempt(st, need, eligible, attempt, 0);
-        memmove(need + failed, need + eligible, sizeof(int) * (size_t)(unsolved - eligible));
-        left = failed + (unsolved - eligible);
-    }
     for (int i = 0; i < left; i++)
         solve_run_alone(st, need[i]);
 }

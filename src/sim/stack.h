@@ -6,31 +6,32 @@
  *
  * One step of the stack:
  *   1. each run tries its start points (nlp.check_start): those that pass need no solver;
- *   2. the others are solved attempt by attempt, as a run alone would be, but each attempt is one
- *      stacked solve: attempt 0 stacks the runs that warm start from their previous primal-dual
- *      solutions, and separately the runs that cannot (their first step, or after a failed
- *      step), from the model's starting point 0; attempt a >= 1 stacks every run still unsolved
- *      that has a retry left, from the model's starting point a. A warm start that fails in
- *      the stack mostly fails alone too (an impact: the contact set changes), so its cold
- *      retries, 50 iterations or more, are shared by all the runs that hit it at once;
- *   3. after each stacked solve, a block is accepted if IPOPT succeeded and the block's own
- *      certificate passes, or, when IPOPT failed, if the block's final point passes the KKT
- *      check on its own;
- *   4. a run alone in its attempt-0 stack, or unsolved after its last stacked attempt, is
- *      solved alone by its run's own solver with the usual retries; in the second case it is
- *      SPLIT OUT and counted (rs_step_result.split).
+ *   2. the others are solved path by path, as a run alone would be (stepper.h), but each IPOPT
+ *      path is one stacked solve: first the runs that warm start from their previous primal-dual
+ *      solutions (ipopt_warm), and separately the runs that cannot (their first step, after a
+ *      failed step, warm starts off), from their contact-free predictions (ipopt_cold); then
+ *      the runs whose warm start failed and that have a retry left, stacked cold. A warm start
+ *      that fails in the stack mostly fails alone too (an impact: the contact set changes), so
+ *      its cold retry is shared by all the runs that hit it at once;
+ *   3. after a stacked solve that IPOPT reports successful, each block is accepted only if it
+ *      passes its own KKT test at nlp.tol (IPOPT's termination test is joint over the stack) and
+ *      its certificate; a block of a failed stacked solve is never accepted there;
+ *   4. a run alone in its stack, or unsolved after its stacked paths, is solved alone by its
+ *      run's own solver along its whole ladder; in the second case it is SPLIT OUT and counted
+ *      (rs_step_result.split).
  * Every step of a stacked run therefore meets the same acceptance rules as an unstacked one; the
- * figures differ only within the solver tolerance (the stack's iterations are shared). A step's
- * time_s is its share of the stacked solves plus its own work.
+ * figures differ only within the solver tolerance. A stacked solve of K blocks charges each run
+ * 1/K of its iterations (rs_step_result.stack_iterations) and of its time.
  */
 #ifndef RS_SIM_STACK_H
 #define RS_SIM_STACK_H
 
 #include "sim/compare.h"
 
-/* 1 if scenarios a and b can share a stack: same model, variant, number of steps and IPOPT
- * options (tol, max_iter, mu_init), both warm-started. Parameters, dt, initial state, inputs,
- * eps and the penalty may differ. */
+/* 1 if scenarios a and b can share a stack: same model, variant, number of steps and every NLP
+ * setting (tolerances, iteration limit, eps, penalty and its weight, barrier, warm start,
+ * retries, start check): blocks must pose and judge the same problem. Parameters, dt, initial
+ * state and inputs may differ. */
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b);
 
 /* Run scenarios scs[0..count) (pairwise compatible, count >= 1) in lock-step with stacked NLP

@@ -115,13 +115,35 @@ static void finish_step(rs_stepper *s, rs_step_result *out)
     m->modes(&s->data, out->state_next, out->forces, &s->cfg.mode_tols, out->modes);
 }
 
-static void nlp_initial_point(rs_stepper *s, int attempt)
+const char *rs_nlp_path_name(int path)
+{
+    static const char *const names[RS_PATH_COUNT] = {"start_previous", "start_contact_free",
+                                                     "ipopt_warm", "ipopt_cold", "ipopt_homotopy"};
+    return path >= 0 && path < RS_PATH_COUNT ? names[path] : "none";
+}
+
+int rs_nlp_path_is_ipopt(int path)
+{
+    return path == RS_PATH_IPOPT_WARM || path == RS_PATH_IPOPT_COLD ||
+           path == RS_PATH_IPOPT_HOMOTOPY;
+}
+
+/* A generic starting point of the model into s->x: the current state or the contact-free
+ * prediction (for an LCP relaxation: z = 1, or no contact impulse z = 0), never a solution. */
+static void nlp_generic_point(rs_stepper *s, rs_nlp_start which)
 {
     const rs_model *m = s->cfg.model;
-    if (m->nlp_n > 0)
-        m->nlp_guess(&s->data, attempt, s->x);
-    else
-        rs_lcp_relaxation_guess(&s->relax, (double)attempt, s->x);
+    if (m->nlp_n > 0) {
+        m->nlp_start(&s->data, which, s->x);
+        return;
+    }
+    const int n = m->lcp_n;
+    if (which == RS_NLP_START_CONTACT_FREE) {
+        for (int i = 0; i < 2 * n; i++)
+            s->x[i] = 0.0;
+    } else {
+        rs_lcp_relaxation_guess(&s->relax, 0.0, s->x);
+    }
 }
 
 static void nlp_recover(rs_stepper *s, rs_step_result *out)
@@ -201,19 +223,21 @@ int rs_stepper_nlp_try_start(rs_stepper *s, rs_step_result *out)
 {
     if (!s->cfg.nlp.check_start)
         return 0;
-    /* candidates: the previous primal-dual solution (a body at rest), then the model's starting
-     * points (its predictors: a free flight, say) with least-squares multipliers */
-    for (int c = s->have_prev ? -1 : 0; c <= s->cfg.nlp.retries; c++) {
+    /* candidates: the previous primal-dual solution (a body at rest), then the contact-free
+     * prediction (a free flight) with least-squares multipliers */
+    for (int path = s->have_prev ? RS_PATH_START_PREVIOUS : RS_PATH_START_CONTACT_FREE;
+         path <= RS_PATH_START_CONTACT_FREE; path++) {
         int passed;
-        if (c < 0) {
+        out->path_attempts[path]++;
+        if (path == RS_PATH_START_PREVIOUS) {
             passed = rs_stepper_nlp_check_point(s, s->x_prev, s->prev_g, s->prev_x_l,
                                                 s->prev_x_u, out);
         } else {
-            nlp_initial_point(s, c);
+            nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
             passed = rs_stepper_nlp_check_point(s, s->x, NULL, NULL, NULL, out);
         }
         if (passed) {
-            out->attempts = 1;
+            out->path = path;
             out->at_start = 1;
             return 1;
         }
@@ -226,25 +250,47 @@ int rs_stepper_nlp_can_warm_start(const rs_stepper *s)
     return s->have_prev && s->cfg.nlp.warm_start;
 }
 
-int rs_stepper_nlp_warm_point(const rs_stepper *s, double *x, double *mult_g, double *mult_x_l,
-                              double *mult_x_u)
+int rs_stepper_nlp_ladder(const rs_stepper *s, int *paths)
 {
-    if (!rs_stepper_nlp_can_warm_start(s))
-        return 0;
-    memcpy(x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
-    copy_multipliers(s, mult_g, mult_x_l, mult_x_u, s->prev_g, s->prev_x_l, s->prev_x_u);
-    return 1;
+    int n = 0;
+    if (rs_stepper_nlp_can_warm_start(s))
+        paths[n++] = RS_PATH_IPOPT_WARM;
+    paths[n++] = RS_PATH_IPOPT_COLD;
+    paths[n++] = RS_PATH_IPOPT_HOMOTOPY;
+    return n < 1 + s->cfg.nlp.retries ? n : 1 + s->cfg.nlp.retries;
 }
 
-int rs_stepper_nlp_start_point(rs_stepper *s, int attempt, double *x, double *mult_g,
+int rs_stepper_nlp_start_point(rs_stepper *s, int path, double *x, double *mult_g,
                                double *mult_x_l, double *mult_x_u)
 {
-    if (attempt == 0 && rs_stepper_nlp_warm_point(s, x, mult_g, mult_x_l, mult_x_u))
+    if (path == RS_PATH_IPOPT_WARM && rs_stepper_nlp_can_warm_start(s)) {
+        memcpy(x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
+        copy_multipliers(s, mult_g, mult_x_l, mult_x_u, s->prev_g, s->prev_x_l, s->prev_x_u);
         return 1;
-    nlp_initial_point(s, attempt);
+    }
+    nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
     if (x != s->x)
         memcpy(x, s->x, sizeof(double) * (size_t)s->nlp_n);
     return 0;
+}
+
+/* The barrier homotopy from the model's current-state point: the barrier problems at mu = 1e-2
+ * and 1e-6 (interior, smooth), then the NLP (mu -> 0), each warm-started from the last stage. */
+static rs_nlp_status nlp_homotopy(rs_stepper *s, int *iterations)
+{
+    static const double mu_stage[] = {1e-2, 1e-6, 0.0};
+    nlp_generic_point(s, RS_NLP_START_CURRENT);
+    rs_nlp_status st = RS_NLP_OTHER_FAILURE;
+    *iterations = 0;
+    for (int k = 0; k < 3; k++) {
+        int iters = 0;
+        const double mu_init = k == 0 ? 0.1 : mu_stage[k - 1];
+        st = rs_ipopt_solve_barrier(s->ipopt, s->x, k > 0, mu_init, mu_stage[k], NULL, &iters);
+        *iterations += iters;
+        if (!rs_nlp_status_ok(st))
+            break;
+    }
+    return st;
 }
 
 void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
@@ -252,12 +298,23 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
     memset(out, 0, sizeof *out);
     double *mult_g, *mult_x_l, *mult_x_u;
     rs_ipopt_multipliers(s->ipopt, &mult_g, &mult_x_l, &mult_x_u);
-    for (int attempt = 0; attempt <= s->cfg.nlp.retries; attempt++) {
-        const int warm = rs_stepper_nlp_start_point(s, attempt, s->x, mult_g, mult_x_l, mult_x_u);
+    int ladder[RS_PATH_COUNT];
+    const int rungs = rs_stepper_nlp_ladder(s, ladder);
+    for (int r = 0; r < rungs; r++) {
+        const int path = ladder[r];
         int iters = 0;
-        const rs_nlp_status st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
+        rs_nlp_status st;
+        if (path == RS_PATH_IPOPT_HOMOTOPY) {
+            st = nlp_homotopy(s, &iters);
+        } else {
+            const int warm = rs_stepper_nlp_start_point(s, path, s->x, mult_g, mult_x_l, mult_x_u);
+            st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
+        }
         out->iterations += iters;
-        out->attempts = attempt + 1;
+        out->attempts++;
+        out->path = path;
+        out->path_attempts[path]++;
+        out->path_iterations[path] += iters;
         if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
             break;
     }
@@ -267,10 +324,15 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
 void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->path = RS_PATH_NONE;
     rs_stepper_nlp_begin(s, state, input);
     const double t0 = rs_wall_seconds();
-    if (!rs_stepper_nlp_try_start(s, out))
+    if (!rs_stepper_nlp_try_start(s, out)) {
+        rs_step_result tried = *out; /* the start check's tries are kept */
         rs_stepper_nlp_solve_alone(s, out);
+        for (int p = 0; p < RS_PATH_COUNT; p++)
+            out->path_attempts[p] += tried.path_attempts[p];
+    }
     out->time_s = rs_wall_seconds() - t0;
 }
 
@@ -291,6 +353,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
                              s->lemke_bytes, s->z, s->w, &info);
     out->time_s = rs_wall_seconds() - t0;
     out->attempts = 1;
+    out->path = RS_PATH_NONE;
     if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
         out->status = RS_LEMKE_BREAKDOWN;
         for (int i = 0; i < m->nstate; i++)

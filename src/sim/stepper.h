@@ -2,13 +2,22 @@
  * stepper.h (internal): one time step of a model, solved by either backend from a given state.
  *
  * NLP backend: the model's NLP (or the relaxation of its LCP) through one IPOPT solver reused for
- * the whole run. With nlp.check_start, the previous step's primal-dual solution and then the
- * model's starting points are first tested against the new step's KKT conditions (kkt_check.h):
- * one that passes is the step's solution, with 0 iterations. Otherwise attempt 0 warm-starts
- * IPOPT from the previous step's primal-dual solution when enabled; on failure, retries are cold
- * starts from the model's other initial guesses. A step counts as solved only if its solution
- * (from IPOPT or the check) passes, and the physical residuals recomputed from the recovered
- * state and forces are within nlp.cert_tol (else status "not_certified").
+ * the whole run. Every answer is IPOPT's own, or a generic start point that passes the step NLP's
+ * KKT test; no path uses a solution of the contact problem. The paths, in the order tried:
+ *   start_previous      (nlp.check_start) the previous step's primal-dual solution passes the KKT
+ *                       test of the new step (a body at rest);
+ *   start_contact_free  (nlp.check_start) the contact-free prediction (the integrator with zero
+ *                       contact forces) passes it (a free flight);
+ *   ipopt_warm          IPOPT from the previous primal-dual solution (nlp.warm_start), mu_init
+ *                       nlp.mu_init, tiny bound pushes;
+ *   ipopt_cold          IPOPT from the contact-free prediction with IPOPT's cold-start settings
+ *                       (mu_init 0.1, its own multipliers);
+ *   ipopt_homotopy      a homotopy on the barrier parameter from the model's current-state point:
+ *                       the barrier problem at mu = 1e-2, then 1e-6, then the NLP, each stage
+ *                       warm-started from the last.
+ * The IPOPT paths after the first failed one are fallbacks, at most nlp.retries of them. A step
+ * counts as solved only if its solution passes, and the physical residuals recomputed from the
+ * recovered state and forces are within nlp.cert_tol (else status "not_certified").
  * Lemke backend: the model's step LCP, solved on a workspace allocated once; with lemke_warm,
  * the basis of the previous Lemke step is tried first (a wrong guess falls back to the cold
  * lexicographic solve, see rs_lemke_solve_warm).
@@ -20,6 +29,22 @@
 #include "relaxsim/nlp.h"
 #include "sim/model.h"
 
+/* How an NLP step was solved (stepper.h above). */
+typedef enum rs_nlp_path {
+    RS_PATH_START_PREVIOUS = 0,
+    RS_PATH_START_CONTACT_FREE = 1,
+    RS_PATH_IPOPT_WARM = 2,
+    RS_PATH_IPOPT_COLD = 3,
+    RS_PATH_IPOPT_HOMOTOPY = 4
+} rs_nlp_path;
+#define RS_PATH_COUNT 5
+#define RS_PATH_NONE (-1)
+
+/* "start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold", "ipopt_homotopy". */
+const char *rs_nlp_path_name(int path);
+/* 1 for the paths that call IPOPT. */
+int rs_nlp_path_is_ipopt(int path);
+
 typedef struct rs_step_result {
     double state_next[RS_MODEL_MAX_STATE];
     double forces[RS_MODEL_MAX_FORCE];
@@ -29,10 +54,16 @@ typedef struct rs_step_result {
     int ok;                  /* solved and certified */
     int status;              /* rs_nlp_status or rs_lemke_status */
     int iterations;          /* IPOPT iterations (all attempts) or Lemke pivots */
-    int attempts;            /* NLP: 1 + retries used; Lemke: 1 */
+    int attempts;            /* NLP: IPOPT solves (all paths, stacked ones included); Lemke: 1 */
+    int path;                /* NLP: the rs_nlp_path that gave the answer (failed step: the last
+                                one tried); RS_PATH_NONE for Lemke */
+    int path_attempts[RS_PATH_COUNT];   /* NLP: tries per path (a KKT test counts as one) */
+    int path_iterations[RS_PATH_COUNT]; /* NLP: IPOPT iterations per path */
     int warm_started;        /* Lemke: the previous step's basis was right (0 pivots) */
-    int at_start;            /* NLP: a start point passed the KKT check; IPOPT was not called */
-    int stacked;             /* NLP: solved in a stacked NLP with other runs (stack.h) */
+    int at_start;            /* NLP: a start point passed the KKT test; IPOPT was not called */
+    int stacked;             /* NLP: went through a stacked NLP with other runs (stack.h) */
+    double stack_iterations; /* NLP: this run's share of the stacked solves' iterations (1/K of
+                                each); `iterations` counts the run's own solves only */
     int split;               /* NLP: its block failed in the stacked NLP; re-solved alone */
     double time_s;           /* wall time of the solve */
 } rs_step_result;
@@ -70,13 +101,12 @@ const rs_nlp_problem *rs_stepper_nlp_problem(const rs_stepper *stepper);
 int rs_stepper_nlp_try_start(rs_stepper *stepper, rs_step_result *out);
 /* 1 if the next solve can be warm-started (nlp.warm_start, and a previous solution exists). */
 int rs_stepper_nlp_can_warm_start(const rs_stepper *stepper);
-/* The previous step's primal-dual solution (n, m, n, n entries); 0 if there is none. */
-int rs_stepper_nlp_warm_point(const rs_stepper *stepper, double *x, double *mult_g,
-                              double *mult_x_l, double *mult_x_u);
-/* The start of attempt `attempt` (0 .. nlp.retries) as a solve alone takes it: at attempt 0 the
- * previous primal-dual solution if the run can warm start (returns 1), else the model's starting
- * point number `attempt` in x (returns 0, multipliers untouched). */
-int rs_stepper_nlp_start_point(rs_stepper *stepper, int attempt, double *x, double *mult_g,
+/* The IPOPT paths this run tries in order, for the current step: ipopt_warm (if it can warm
+ * start), ipopt_cold, ipopt_homotopy, at most 1 + nlp.retries of them; returns their number. */
+int rs_stepper_nlp_ladder(const rs_stepper *stepper, int *paths);
+/* The start of path ipopt_warm (returns 1: x and the multipliers of the previous solution) or
+ * ipopt_cold (returns 0: the contact-free prediction in x, multipliers untouched). */
+int rs_stepper_nlp_start_point(rs_stepper *stepper, int path, double *x, double *mult_g,
                                double *mult_x_l, double *mult_x_u);
 /* Take x (with its multipliers) as the step's solution if status is a success and the
  * certificate passes; fills out's state, forces, residuals, modes, status and ok; returns ok. */
@@ -88,7 +118,7 @@ int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mu
 int rs_stepper_nlp_check_point(rs_stepper *stepper, const double *x, const double *mult_g,
                                const double *mult_x_l, const double *mult_x_u,
                                rs_step_result *out);
-/* The step by this run's own IPOPT solver: warm attempt, then the retries (out reset first). */
+/* The step by this run's own IPOPT solver along its ladder (out reset first). */
 void rs_stepper_nlp_solve_alone(rs_stepper *stepper, rs_step_result *out);
 void rs_stepper_lemke(rs_stepper *stepper, const double *state, const double *input,
                       rs_step_result *out);

@@ -61,10 +61,42 @@ static int rest_from(const rs_compare_result *r, int lemke, double speed)
     return from;
 }
 
-static void test_point2d_default_scenario(void **state)
+/* The IPOPT-step figures recomputed from the step records: the steps not solved by a start
+ * point, their count, mean iterations (own and stacked share) and median time. */
+static void check_ipopt_step_figures(const rs_compare_result *r)
 {
-    (void)state;
-    load("point2d_friction", NULL, 0);
+    int n = 0, by_path[RS_PATH_COUNT] = {0};
+    double iters = 0.0, *t = malloc(sizeof(double) * (size_t)r->steps);
+    assert_non_null(t);
+    for (int k = 0; k < r->steps; k++) {
+        const rs_step_result *s = &r->step[k].nlp;
+        assert_true(s->path >= 0 && s->path < RS_PATH_COUNT);
+        by_path[s->path]++;
+        assert_int_equal(s->at_start, !rs_nlp_path_is_ipopt(s->path));
+        if (rs_nlp_path_is_ipopt(s->path)) {
+            iters += s->iterations + s->stack_iterations;
+            t[n++] = 1e6 * s->time_s;
+        }
+    }
+    assert_int_equal(r->nlp.ipopt_steps, n);
+    for (int p = 0; p < RS_PATH_COUNT; p++)
+        assert_int_equal(r->nlp.path_counts[p], by_path[p]);
+    if (n > 0) {
+        assert_close(r->nlp.iterations_per_ipopt_step, iters / n, 1e-12, 1e-12);
+        int below = 0, above = 0; /* the median splits the IPOPT steps' times in halves */
+        for (int i = 0; i < n; i++) {
+            below += t[i] < r->nlp.us_per_ipopt_step_median;
+            above += t[i] > r->nlp.us_per_ipopt_step_median;
+        }
+        assert_true(below <= n / 2 && above <= n / 2);
+    }
+    free(t);
+}
+
+/* The post's scenario with the given settings: physics, per-step certificates, the contract. */
+static void check_point2d_default(const char *const *sets, int nsets, rs_compare_result *out)
+{
+    load("point2d_friction", sets, nsets);
     rs_compare_result r;
     assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
     const double mg = 10.0 * 9.81;
@@ -102,6 +134,32 @@ static void test_point2d_default_scenario(void **state)
     for (int k = 0; k < r.steps; k++) /* no penetration */
         assert_true(r.step[k].nlp.state_next[z] >= -1e-9);
     assert_true(r.contract_passed);
+    check_ipopt_step_figures(&r);
+    *out = r;
+}
+
+static void test_point2d_default_scenario(void **state)
+{
+    (void)state;
+    rs_compare_result r;
+    check_point2d_default(NULL, 0, &r);
+    rs_compare_free(&r);
+}
+
+/* The NLP on its own: no start check, no fallback. Every step is IPOPT's own answer from the
+ * previous solution (the first from the contact-free prediction), the landing included. */
+static void test_point2d_nlp_stands_on_its_own(void **state)
+{
+    (void)state;
+    const char *sets[] = {"nlp.check_start=no", "nlp.retries=0"};
+    rs_compare_result r;
+    check_point2d_default(sets, 2, &r);
+    assert_int_equal(r.nlp.ipopt_steps, r.steps);
+    assert_int_equal(r.step[0].nlp.path, RS_PATH_IPOPT_COLD);
+    for (int k = 1; k < r.steps; k++) {
+        assert_int_equal(r.step[k].nlp.path, RS_PATH_IPOPT_WARM);
+        assert_int_equal(r.step[k].nlp.attempts, 1);
+    }
     rs_compare_free(&r);
 }
 
@@ -304,6 +362,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point2d_default_scenario),
+        cmocka_unit_test(test_point2d_nlp_stands_on_its_own),
         cmocka_unit_test(test_point2d_blog_failures_are_reported),
         cmocka_unit_test(test_explicit_fallback_is_counted),
         cmocka_unit_test(test_one_d_models_agree_per_step),
