@@ -214,8 +214,12 @@ static rs_error apply_input(const parse_ctx *c, rs_scenario *sc)
         return get_real(c, -1e12, 1e12, &in->lo[i]);
     if (bound == 2)
         return get_real(c, -1e12, 1e12, &in->hi[i]);
-    /* a single value (constant) or a list (piecewise) */
+    /* a single value (constant) or a list (piecewise), bounded as the random range and the
+     * initial state are: beyond 1e12 the step's scales leave double precision's reach */
     TRY(get_list(c, in->values[i], RS_SCENARIO_MAX_PIECES, &in->nvalues[i]));
+    for (int v = 0; v < in->nvalues[i]; v++)
+        if (!(fabs(in->values[i][v]) <= 1e12))
+            return fail(c, "%g is out of range [-1e+12, 1e+12]", in->values[i][v]);
     in->constant[i] = in->values[i][0];
     return RS_OK;
 }

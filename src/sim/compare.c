@@ -56,6 +56,14 @@ static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol)
     return within ? RS_VERDICT_AGREE : RS_VERDICT_RELAXATION_BIAS;
 }
 
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
 /* max that keeps NaN once seen: a NaN difference must stay visible in the summary. */
 static double max_keep_nan(double a, double b)
 {
@@ -113,8 +121,9 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
             ipopt_times[out->ipopt_steps++] = times[k];
             ipopt_iters += step_iters;
         }
-        for (int c = 0; c < r->ncol; c++)
-            out->min[c] = fmin(out->min[c], column(m, s, c));
+        for (int c = 0; c < r->ncol; c++) /* a NaN stays visible: it fails every check */
+            out->min[c] = isnan(column(m, s, c)) ? NAN
+                                                 : fmin(out->min[c], column(m, s, c));
         for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
             if (s->modes[i] != RS_MODE_SEPARATING)
                 out->first_contact_step = k;
@@ -173,12 +182,31 @@ static void add_check(rs_compare_result *r, const rs_check *ck, const char *whic
     r->contract_passed &= cr->passed;
 }
 
-/* The [expect] contract. Checks on a trajectory apply to both trajectories that were run. */
+/* The gates every contract has unless it names its own bound: a failed step fails the run. */
+static const rs_check implied_nlp_gate = {
+    "nlp_failed_steps_max", "nlp_failed_steps_max = 0 (implied)", RS_CHECK_AT_MOST, 0.0, 0.0, 0};
+static const rs_check implied_lemke_gate = {
+    "lemke_failed_steps_max", "lemke_failed_steps_max = 0 (implied)", RS_CHECK_AT_MOST, 0.0, 0.0, 0};
+
+static int names_check(const rs_scenario *sc, const char *key)
+{
+    for (int i = 0; i < sc->ncheck; i++)
+        if (strcmp(sc->checks[i].key, key) == 0)
+            return 1;
+    return 0;
+}
+
+/* The [expect] contract. Checks on a trajectory apply to both trajectories that were run. A
+ * contract that does not bound the failed steps of a backend it ran gets the implied bound 0. */
 static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
 {
     r->contract_passed = 1;
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     const int compare = r->mode == RS_RUN_COMPARE;
+    if (has_nlp && !names_check(sc, "nlp_failed_steps_max"))
+        add_check(r, &implied_nlp_gate, "nlp", r->nlp.failed_steps);
+    if (has_lemke && !names_check(sc, "lemke_failed_steps_max"))
+        add_check(r, &implied_lemke_gate, "lemke", r->lemke.failed_steps + r->shadow_failed_steps);
     for (int i = 0; i < sc->ncheck; i++) {
         const rs_check *ck = &sc->checks[i];
         const char *key = ck->key, *dot = strchr(key, '.');
@@ -305,11 +333,15 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             st->fallback = 1;
             out->fallback_steps++;
         }
-        memcpy(cs->x_nlp, next->state_next, state_bytes);
+        if (all_finite(next->state_next, m->nstate))
+            memcpy(cs->x_nlp, next->state_next, state_bytes);
+        /* else: a failed step with no finite state (counted as failed): the trajectory goes
+         * on from the last finite state, never from a made-up one */
     }
     if (cs->run_lemke) {
         rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
-        memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
+        if (all_finite(st->lemke.state_next, m->nstate))
+            memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
     }
     if (cs->compare) {
         st->verdict = judge(sc, st, out->ncol);

@@ -154,8 +154,8 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
         return;
     }
     const int n = m->lcp_n;
-    for (int i = 0; i < n; i++)
-        s->z[i] = fmax(s->x[i], 0.0);
+    for (int i = 0; i < n; i++) /* z >= 0 up to IPOPT's rounding; a NaN stays a NaN */
+        s->z[i] = s->x[i] < 0.0 ? 0.0 : s->x[i];
     rs_lcp_residual(n, s->M, s->q, s->z, s->w);
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
 }
@@ -194,7 +194,11 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
     nlp_recover(s, out);
     finish_step(s, out);
     const double tol = s->cfg.nlp.cert_tol;
-    if (rs_nlp_status_ok(status) && !(out->primal <= tol && out->complementarity <= tol))
+    const rs_model *m = s->cfg.model;
+    if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
+        !rs_all_finite(out->forces, (size_t)m->nforce))
+        status = RS_NLP_EVAL_ERROR; /* a non-finite answer is never a solution */
+    else if (rs_nlp_status_ok(status) && !(out->primal <= tol && out->complementarity <= tol))
         status = RS_NLP_NOT_CERTIFIED;
     out->status = status;
     out->ok = rs_nlp_status_ok(status);
@@ -369,6 +373,11 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
     finish_step(s, out);
     out->ok = info.status == RS_LEMKE_SOLVED;
+    if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
+        !rs_all_finite(out->forces, (size_t)m->nforce)) { /* overflow in the recovery */
+        out->status = RS_LEMKE_BREAKDOWN;
+        out->ok = 0;
+    }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
     s->have_basis = out->ok;
     for (int i = 0; out->ok && i < m->lcp_n; i++)

@@ -412,10 +412,27 @@ static void test_stacked_batch_matches_unstacked(void **state)
     cJSON_Delete(sb);
 }
 
+/* A scenario with warm starts off (the post's, as published) runs in a batch, stacked or not. */
+static void test_batch_runs_without_warm_starts(void **state)
+{
+    (void)state;
+    write_file(TMP "cold.ini", "[sweep]\nscenario = " SCEN "point2d_friction_blog.ini\n[vary]\n"
+                               "run.steps = 3, 4\nnlp.max_iter = 50\n");
+    for (int stack = 0; stack < 2; stack++) {
+        /* exit 1: 3 and 4 steps cannot meet the 1200-step contract */
+        assert_int_equal(relaxsim(stack ? "batch " TMP "cold.ini -q --stack 2 -o " TMP "cold2"
+                                        : "batch " TMP "cold.ini -q -o " TMP "cold1"), 1);
+        int crashed;
+        check_results(stack ? TMP "cold2/results.jsonl" : TMP "cold1/results.jsonl", 2, &crashed);
+        assert_int_equal(crashed, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_numbering),
+        cmocka_unit_test(test_batch_runs_without_warm_starts),
         cmocka_unit_test(test_bad_sweeps),
         cmocka_unit_test(test_jobs_do_not_change_results),
         cmocka_unit_test(test_stacked_batch_matches_unstacked),

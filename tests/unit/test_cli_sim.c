@@ -95,6 +95,34 @@ static void test_contract_failure_exits_1_and_is_named(void **state)
     cJSON_Delete(s);
 }
 
+/* A failed step fails the run even when [expect] does not bound failed steps (the post's
+ * variant without its contract: its flight steps are infeasible as published). */
+static void test_failed_steps_fail_without_a_contract(void **state)
+{
+    (void)state;
+    write_file(TMP "blog_no_expect.ini",
+               "[model]\nname = point2d_friction\nvariant = blog\n[run]\nsteps = 5\n"
+               "[nlp]\nwarm_start = no\nmax_iter = 50\n");
+    assert_int_equal(run("compare " TMP "blog_no_expect.ini -o " TMP "gate"), 1);
+    assert_non_null(strstr(out_buf, "FAIL nlp_failed_steps_max = 0 (implied)"));
+    cJSON *s = load_json(TMP "gate/summary.json");
+    assert_true(at(s, "nlp", "failed_steps")->valueint > 0);
+    assert_true(cJSON_IsFalse(at(s, "contract", "passed")));
+    cJSON_Delete(s);
+    assert_int_equal(run("run " TMP "blog_no_expect.ini"), 1);
+    /* a contract that allows the failures passes */
+    assert_int_equal(run("compare " TMP "blog_no_expect.ini -o " TMP "gate -q "
+                         "--set expect.nlp_failed_steps_max=5"), 0);
+}
+
+/* Inputs are bounded like states: an absurd force is refused, not simulated. */
+static void test_absurd_input_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --set input.uz=-1e308 -q"), 2);
+    assert_non_null(strstr(err_buf, "input.uz: -1e+308 is out of range [-1e+12, 1e+12]"));
+}
+
 static void test_run_one_backend(void **state)
 {
     (void)state;
@@ -203,6 +231,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_writes_everything),
         cmocka_unit_test(test_contract_failure_exits_1_and_is_named),
+        cmocka_unit_test(test_failed_steps_fail_without_a_contract),
+        cmocka_unit_test(test_absurd_input_is_refused),
         cmocka_unit_test(test_run_one_backend),
         cmocka_unit_test(test_bad_scenarios_exit_2),
         cmocka_unit_test(test_plot),
