@@ -115,6 +115,33 @@ static void test_failed_steps_fail_without_a_contract(void **state)
                          "--set expect.nlp_failed_steps_max=5"), 0);
 }
 
+/* The command's replacements of IPOPT's and MUMPS's per-step overheads (solver_overheads.c)
+ * change no answer: the same trajectories, bit for bit, with them and without them. */
+static void test_solver_overheads_change_no_answer(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"trajectory_nlp.csv", "trajectory_lemke.csv"};
+    static char a[1 << 20], b[1 << 20];
+    const char *args = "compare " SCEN "point2d_friction.ini -q --set run.steps=470 "
+                       "--set nlp.check_start=no -o ";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s" TMP "ovh_off", args);
+    assert_int_equal(run(cmd), 1); /* too short for the contract's rest checks */
+    snprintf(cmd, sizeof cmd, "%s" TMP "ovh_kept", args);
+    assert_int_equal(setenv("RELAXSIM_SOLVER_OVERHEADS", "keep", 1), 0);
+    assert_int_equal(run(cmd), 1);
+    unsetenv("RELAXSIM_SOLVER_OVERHEADS");
+    for (int i = 0; i < 2; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, TMP "ovh_off/%s", files[i]);
+        snprintf(pb, sizeof pb, TMP "ovh_kept/%s", files[i]);
+        const size_t la = slurp(pa, a, sizeof a), lb = slurp(pb, b, sizeof b);
+        assert_true(la > 1000);
+        assert_int_equal(la, lb);
+        assert_memory_equal(a, b, la);
+    }
+}
+
 /* Inputs are bounded like states: an absurd force is refused, not simulated. */
 static void test_absurd_input_is_refused(void **state)
 {
@@ -233,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_contract_failure_exits_1_and_is_named),
         cmocka_unit_test(test_failed_steps_fail_without_a_contract),
         cmocka_unit_test(test_absurd_input_is_refused),
+        cmocka_unit_test(test_solver_overheads_change_no_answer),
         cmocka_unit_test(test_run_one_backend),
         cmocka_unit_test(test_bad_scenarios_exit_2),
         cmocka_unit_test(test_plot),
