@@ -51,7 +51,7 @@ typedef struct rs_nlp_settings {
     double eps;             /**< smoothing of norms, ssqrt(y) = sqrt(y + eps^2) - eps, in the
                                  units of the norm as the NLP poses it: in time stepping, relative
                                  to the step's natural force (dimensionless). Range (0, 1].
-                                 Default 1e-8. */
+                                 Default 1e-10. */
     rs_nlp_penalty penalty; /**< slack penalty shape. Default RS_NLP_PENALTY_L1. */
     double penalty_weight;  /**< weight of the slack penalty. Range (0, 1e12]. Default 1. */
     int warm_start;         /**< 1: start each step from the previous step's primal-dual point

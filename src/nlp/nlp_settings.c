@@ -30,7 +30,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
         return;
     s->tol = 1e-10;
     s->max_iter = 200;
-    s->eps = 1e-8;
+    s->eps = 1e-10;
     s->penalty = RS_NLP_PENALTY_L1;
     s->penalty_weight = 1.0;
     s->warm_start = 1;
