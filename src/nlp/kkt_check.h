@@ -1,8 +1,8 @@
 /*
  * kkt_check.h (internal): is a given point already a solution of an rs_nlp_problem?
  *
- * For a candidate x (the previous step's solution, or a model's predictor) it evaluates IPOPT's
- * own termination test of
+ * For a candidate x (the previous step's solution, or the contact-free prediction) it evaluates
+ * IPOPT's own termination test of
  *
  *     min f(x)  s.t.  x_l <= x <= x_u,  g_l <= g(x) <= g_u,
  *
