@@ -198,8 +198,9 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
 static void modes(const rs_step_data *d, const double *sn, const double *f,
                   const rs_mode_tols *tols, rs_contact_mode *out)
 {
+    (void)d;
     (void)sn;
-    out[0] = f[0] > tols->force * force_scale(d->params) ? RS_MODE_CONTACT : RS_MODE_SEPARATING;
+    out[0] = f[0] > tols->force ? RS_MODE_CONTACT : RS_MODE_SEPARATING;
 }
 
 const rs_model rs_model_falling_block = {

@@ -19,18 +19,23 @@
  * a 1 g body and a 1 t one (rs_step_scales): speed V = the largest of |xd|, |zd|, the free-flight
  * speeds |xd + dt ux/m|, |zd + dt (uz/m - g)| and g dt; length L = V dt; force F = m V / dt (a
  * force that changes the velocity by V within the step). Dimensionless variables:
- *     xh = (x' - x)/L, zh = z'/L, vx = xd'/V, vz = zd'/V, px = fx/F, pz = fz/F, s1, s2, lh = lambda/V
+ *     xh = (x' - x)/L, zh = (z' - z)/L, vx = xd'/V, vz = zd'/V, px = fx/F, pz = fz/F, s1, s2,
+ *     lh = lambda/V
+ * Positions enter as displacements, so that no variable carries the size of the position itself
+ * (a body 1e7 m up: z/L ~ 1e10, whose rounding alone would exceed tol) and the previous step's
+ * solution is close to the next one's; the height after the step is h = z/L + zh.
  * Dividing (D1)-(D4) by L or V (dt f / (m V) = f / F):
  *     min  P(s1) + P(s2)          P: the slack penalty (L1 by default, L2 in the post)
  *     g0  xh - vx                                         = 0   (D3) / L
- *     g1  zh - z/L - vz                                   = 0   (D4) / L
+ *     g1  zh - vz                                         = 0   (D4) / L
  *     g2  vx - xd/V - dt ux/(m V) - px                    = 0   (D1) / V
  *     g3  vz - zd/V - dt (uz/m - g)/V - pz                = 0   (D2) / V
  *     g4  direction (C4), per variant (below), / (F V)    = 0
  *     g5  mu pz - ssqrt(px^2)                             >= 0  (C2) / F
- *     g6  s1 - pz zh                                      >= 0  (C1 relaxed) / (F L)
- *     g7  s2 - lh (mu pz - ssqrt(px^2))                   >= 0  (C3 relaxed) / (F V)
- *     bounds  zh >= 0, pz >= 0, s1 >= 0, s2 >= 0, lh >= 0
+ *     g6  z/L + zh                                        >= 0  z' >= 0, / L
+ *     g7  s1 - pz (z/L + zh)                              >= 0  (C1 relaxed) / (F L)
+ *     g8  s2 - lh (mu pz - ssqrt(px^2))                   >= 0  (C3 relaxed) / (F V)
+ *     bounds  pz >= 0, s1 >= 0, s2 >= 0, lh >= 0
  * eps smooths the norm of the dimensionless force px: ssqrt(fx^2) with eps F in newtons.
  * The post's variant ("blog") is solved as published: in SI units (V = L = F = 1, so the
  * integrator rows carry dt and dt/m), eps in newtons.
@@ -70,7 +75,8 @@ enum { U_X, U_Z };
 enum { F_X, F_Z };
 /* NLP variables and constraints */
 enum { V_X, V_Z, V_XD, V_ZD, V_FX, V_FZ, V_S1, V_S2, V_LAM, NV };
-enum { G_POS_X, G_POS_Z, G_VEL_X, G_VEL_Z, G_DIRECTION, G_CONE, G_NORMAL_SLACK, G_FRICTION_SLACK, NG };
+enum { G_POS_X, G_POS_Z, G_VEL_X, G_VEL_Z, G_DIRECTION, G_CONE, G_HEIGHT, G_NORMAL_SLACK,
+       G_FRICTION_SLACK, NG };
 enum { VARIANT_CORRECTED, VARIANT_BLOG };
 
 static const rs_param_def params[NPARAM] = {
@@ -140,7 +146,7 @@ static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double 
         x_l[j] = -RS_NLP_INF;
         x_u[j] = RS_NLP_INF;
     }
-    x_l[V_Z] = x_l[V_FZ] = x_l[V_S1] = x_l[V_S2] = x_l[V_LAM] = 0.0;
+    x_l[V_FZ] = x_l[V_S1] = x_l[V_S2] = x_l[V_LAM] = 0.0;
     for (int i = 0; i < NG; i++) {
         g_l[i] = 0.0;
         g_u[i] = i <= G_DIRECTION ? 0.0 : RS_NLP_INF; /* equalities, then inequalities >= 0 */
@@ -174,15 +180,17 @@ static void nlp_g(void *ctx, const double *x, double *g)
     integrator_coefficients(d, &sc, &c_pos, &c_vel);
     const double cone = mu * x[V_FZ] - rs_snorm(x[V_FX], eps);
     g[G_POS_X] = x[V_X] - c_pos * x[V_XD];
-    g[G_POS_Z] = x[V_Z] - s[S_Z] / sc.length - c_pos * x[V_ZD];
+    g[G_POS_Z] = x[V_Z] - c_pos * x[V_ZD];
     g[G_VEL_X] = x[V_XD] - xd_free / sc.speed - c_vel * x[V_FX];
     g[G_VEL_Z] = x[V_ZD] - zd_free / sc.speed - c_vel * x[V_FZ];
     if (d->variant == VARIANT_BLOG) /* xd + lambda fx / (ssqrt(fx^2) + eps) = xd + lambda N'(fx) */
         g[G_DIRECTION] = s[S_XD] / sc.speed + x[V_LAM] * rs_snorm_d1(x[V_FX], eps);
     else
         g[G_DIRECTION] = mu * x[V_FZ] * x[V_XD] + x[V_LAM] * x[V_FX];
+    const double height = s[S_Z] / sc.length + x[V_Z];
     g[G_CONE] = cone;
-    g[G_NORMAL_SLACK] = x[V_S1] - x[V_FZ] * x[V_Z];
+    g[G_HEIGHT] = height;
+    g[G_NORMAL_SLACK] = x[V_S1] - x[V_FZ] * height;
     g[G_FRICTION_SLACK] = x[V_S2] - x[V_LAM] * cone;
 }
 
@@ -216,8 +224,10 @@ static void nlp_jac(void *ctx, const double *x, double *J)
     }
     rs_jac_set(J, NG, G_CONE, V_FZ, mu);
     rs_jac_set(J, NG, G_CONE, V_FX, -n1);
+    const double height = d->state[S_Z] / sc.length + x[V_Z];
+    rs_jac_set(J, NG, G_HEIGHT, V_Z, 1.0);
     rs_jac_set(J, NG, G_NORMAL_SLACK, V_S1, 1.0);
-    rs_jac_set(J, NG, G_NORMAL_SLACK, V_FZ, -x[V_Z]);
+    rs_jac_set(J, NG, G_NORMAL_SLACK, V_FZ, -height);
     rs_jac_set(J, NG, G_NORMAL_SLACK, V_Z, -x[V_FZ]);
     rs_jac_set(J, NG, G_FRICTION_SLACK, V_S2, 1.0);
     rs_jac_set(J, NG, G_FRICTION_SLACK, V_LAM, -cone);
@@ -251,7 +261,7 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
         rs_hess_add(H, NV, V_LAM, V_FX, l_dir);
     }
     rs_hess_add(H, NV, V_FX, V_FX, -l_cone * n2);            /* mu pz - N(px) */
-    rs_hess_add(H, NV, V_FZ, V_Z, -l_n);                     /* s1 - pz zh */
+    rs_hess_add(H, NV, V_FZ, V_Z, -l_n);                     /* s1 - pz (z/L + zh) */
     rs_hess_add(H, NV, V_LAM, V_FZ, -l_f * mu);              /* s2 - lh (mu pz - N(px)) */
     rs_hess_add(H, NV, V_LAM, V_FX, l_f * n1);
     rs_hess_add(H, NV, V_FX, V_FX, l_f * x[V_LAM] * n2);
@@ -288,7 +298,7 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     for (int j = 0; j < NV; j++)
         x0[j] = 0.0;
     x0[V_X] = (next[S_X] - s[S_X]) / sc.length;
-    x0[V_Z] = next[S_Z] / sc.length;
+    x0[V_Z] = (next[S_Z] - s[S_Z]) / sc.length;
     x0[V_XD] = next[S_XD] / sc.speed;
     x0[V_ZD] = next[S_ZD] / sc.speed;
 }
@@ -298,7 +308,7 @@ static void nlp_recover(const rs_step_data *d, const double *x, double *state_ne
     rs_step_scales sc;
     step_scales(d, &sc);
     state_next[S_X] = d->state[S_X] + sc.length * x[V_X];
-    state_next[S_Z] = sc.length * x[V_Z];
+    state_next[S_Z] = d->state[S_Z] + sc.length * x[V_Z];
     state_next[S_XD] = sc.speed * x[V_XD];
     state_next[S_ZD] = sc.speed * x[V_ZD];
     forces[F_X] = sc.force * x[V_FX];
@@ -365,7 +375,8 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
 static void modes(const rs_step_data *d, const double *sn, const double *f,
                   const rs_mode_tols *tols, rs_contact_mode *out)
 {
-    out[0] = rs_friction_mode(f[F_Z], force_scale(d->params), sn[S_XD], tols);
+    (void)d;
+    out[0] = rs_friction_mode(f[F_Z], sn[S_XD], tols);
 }
 
 const rs_model rs_model_point2d_friction = {

@@ -30,15 +30,35 @@ static inline double sliding_block_force_scale(const double *p)
     return fmax(p[SB_M] * p[SB_G], 1e-12);
 }
 
+/* The step's natural units (rs_step_scales). Every sliding block's state is x followed by its
+ * velocity components (v, or v+ and v-): V is the largest of their sizes, of the push's speed
+ * change dt |u| / m and of the speed friction can take away in a step, mu g dt. */
+static inline void sliding_block_scales(const rs_step_data *d, int nvelocity, rs_step_scales *sc)
+{
+    const double *p = d->params, m = p[SB_M], dt = d->dt;
+    double speeds[3] = {dt * fabs(d->input[0]) / m, 0.0, 0.0};
+    for (int i = 0; i < nvelocity && i < 2; i++)
+        speeds[1 + i] = fabs(d->state[1 + i]);
+    rs_step_scales_set(sc, speeds, 3, p[SB_MU] * p[SB_G] * dt, dt, m);
+}
+
+/* A model's rs_model.step_scales: its state is x and NSTATE - 1 velocity components. */
+#define SLIDING_BLOCK_STEP_SCALES                                                                  \
+    static void step_scales(const rs_step_data *d, rs_step_scales *sc)                             \
+    {                                                                                              \
+        sliding_block_scales(d, NSTATE - 1, sc);                                                   \
+    }
+
 /* The fields every sliding block shares in its rs_model: parameters, input, friction force, one
- * contact, one variant, the force scale m g; and, from the model's own file, its state arrays
- * (state_names, state_default, velocity_index) and its LCP functions. Each model names its
- * residuals and modes itself. */
+ * contact, one variant, the force scale m g, the step's natural units; and, from the model's own
+ * file, its state arrays (state_names, state_default, velocity_index) and its LCP functions. Each
+ * model names its residuals and modes itself. */
 #define SLIDING_BLOCK_MODEL_FIELDS                                                                 \
     .nparams = SB_NPARAM, .params = sliding_block_params, .ninput = 1,                             \
     .input_names = sliding_block_input_names, .nforce = 1,                                         \
     .force_names = sliding_block_force_names, .ncontacts = 1, .nvariants = 1,                      \
     .variants = sliding_block_variants, .force_scale = sliding_block_force_scale,                  \
+    .step_scales = step_scales,                                                                    \
     .nstate = NSTATE, .state_names = state_names, .state_default = state_default,                  \
     .velocity_index = velocity_index,                                                              \
     .nvelocity = (int)(sizeof velocity_index / sizeof velocity_index[0]),                          \
@@ -52,17 +72,20 @@ static inline void sliding_block_integrate(const rs_step_data *d, double v, doub
     *x_next = x + d->dt * *v_next;
 }
 
-/* Residuals of a step from (x, v) to (x', v') with friction f: integrator and Coulomb's law. */
-static inline void sliding_block_residuals(const rs_step_data *d, double x, double v,
-                                           double x_next, double v_next, double f,
-                                           double *primal, double *complementarity)
+/* Residuals of a step from (x, v) to (x', v') with friction f: integrator and Coulomb's law, in
+ * the step's natural units. */
+static inline void sliding_block_residuals(const rs_step_data *d, const rs_step_scales *sc,
+                                           double x, double v, double x_next, double v_next,
+                                           double f, double *primal, double *complementarity)
 {
     double v_pred, x_pred;
     sliding_block_integrate(d, v, x, f, &v_pred, &x_pred);
-    const double fs = sliding_block_force_scale(d->params);
-    *primal = fmax(fabs(v_next - v_pred), fabs(x_next - x_pred));
+    const double mu_mg = d->params[SB_MU] * d->params[SB_M] * d->params[SB_G];
+    *primal = fmax(fabs(v_next - v_pred) / sc->speed,
+                   fabs(x_next - x_pred) / rs_length_unit(sc, x_pred));
     *complementarity = 0.0;
-    rs_coulomb_residuals(v_next, f, d->params[SB_MU] * fs, fs, primal, complementarity);
+    rs_coulomb_residuals(v_next / sc->speed, f / sc->force, mu_mg / sc->force, 1.0, primal,
+                         complementarity);
 }
 
 /* For the formulations whose state is (x, v), in that order: the residuals and the mode. */
@@ -70,7 +93,9 @@ static inline void sliding_block_xv_residuals(const rs_step_data *d, const doubl
                                               const double *f, double *primal,
                                               double *complementarity)
 {
-    sliding_block_residuals(d, d->state[0], d->state[1], sn[0], sn[1], f[0], primal,
+    rs_step_scales sc;
+    sliding_block_scales(d, 1, &sc);
+    sliding_block_residuals(d, &sc, d->state[0], d->state[1], sn[0], sn[1], f[0], primal,
                             complementarity);
 }
 

@@ -23,6 +23,7 @@ enum { S_X, S_VP, S_VM, NSTATE };
 static const char *const state_names[NSTATE] = {"x_m", "xdp_mps", "xdm_mps"};
 static const double state_default[NSTATE] = {0.0, 2.0, 0.0};
 static const int velocity_index[] = {S_VP, S_VM};
+SLIDING_BLOCK_STEP_SCALES
 
 static const char *check_step(const rs_step_data *d)
 {
@@ -58,9 +59,12 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
 {
-    sliding_block_residuals(d, d->state[S_X], d->state[S_VP] - d->state[S_VM], sn[S_X],
+    rs_step_scales sc;
+    sliding_block_scales(d, 2, &sc);
+    sliding_block_residuals(d, &sc, d->state[S_X], d->state[S_VP] - d->state[S_VM], sn[S_X],
                             sn[S_VP] - sn[S_VM], f[0], primal, complementarity);
-    *primal = fmax(*primal, fmax(-sn[S_VP], -sn[S_VM]));
+    /* v+, v- >= 0, in units of V */
+    *primal = fmax(*primal, fmax(-sn[S_VP], -sn[S_VM]) / sc.speed);
 }
 
 static void modes(const rs_step_data *d, const double *sn, const double *f,

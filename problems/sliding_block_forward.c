@@ -19,6 +19,7 @@ enum { S_X, S_V, NSTATE };
 static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
 static const double state_default[NSTATE] = {0.0, 2.0};
 static const int velocity_index[] = {S_V};
+SLIDING_BLOCK_STEP_SCALES
 
 static const char *check_step(const rs_step_data *d)
 {

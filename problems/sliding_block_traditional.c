@@ -21,6 +21,7 @@ enum { S_X, S_V, NSTATE };
 static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
 static const double state_default[NSTATE] = {0.0, 2.0};
 static const int velocity_index[] = {S_V};
+SLIDING_BLOCK_STEP_SCALES
 
 static void lcp_build(const rs_step_data *d, double *M, double *q)
 {

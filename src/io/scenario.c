@@ -181,6 +181,10 @@ static rs_error apply_input(const parse_ctx *c, rs_scenario *sc)
         in->kind = (rs_input_kind)k;
         return RS_OK;
     }
+    if (strcmp(key, "unit") == 0) {
+        static const char *const units[] = {"newton", "weight"};
+        return get_choice(c, units, 2, &in->in_weights);
+    }
     if (strcmp(key, "times") == 0)
         return get_list(c, in->times, RS_SCENARIO_MAX_PIECES, &in->npieces);
     if (strcmp(key, "seed") == 0) {
@@ -206,7 +210,7 @@ static rs_error apply_input(const parse_ctx *c, rs_scenario *sc)
         base[len - 4] = '\0';
     const int i = rs_column_index(m->input_names, m->ninput, base);
     if (i < 0)
-        return fail(c, "unknown input for model %s (expected type, times, seed, hold_steps, or an "
+        return fail(c, "unknown input for model %s (expected type, unit, times, seed, hold_steps, or an "
                        "input name such as %.*s, optionally with _min / _max)",
                     m->name, (int)(strchr(m->input_names[0], '_') - m->input_names[0]),
                     m->input_names[0]);
@@ -347,6 +351,33 @@ static rs_error get_near(const parse_ctx *c, double *value, double *tol)
     return RS_OK;
 }
 
+/* "atol" or "atol + rtol%": a mixed tolerance atol + rtol/100 |reference|. */
+static rs_error get_mixed_bound(const parse_ctx *c, double *atol, double *rtol)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c->e->value);
+    char *plus = strstr(buf, " + ");
+    *rtol = 0.0;
+    if (plus) {
+        *plus = '\0';
+        char *r = plus + 3;
+        while (*r == ' ')
+            r++;
+        size_t len = strlen(r);
+        while (len > 0 && r[len - 1] == ' ')
+            r[--len] = '\0';
+        if (len == 0 || r[len - 1] != '%' || (r[len - 1] = '\0', !parse_real_text(r, rtol)) ||
+            !(*rtol >= 0.0 && *rtol <= 100.0))
+            return fail(c, "expected 'atol' or 'atol + rtol%%' with 0 <= rtol <= 100, got '%s'",
+                        c->e->value);
+        *rtol /= 100.0;
+    }
+    if (!parse_real_text(buf, atol) || !(*atol >= 0.0) || !isfinite(*atol))
+        return fail(c, "expected 'atol' or 'atol + rtol%%' with a finite atol >= 0, got '%s'",
+                    c->e->value);
+    return RS_OK;
+}
+
 static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
 {
     const rs_model *m = sc->model;
@@ -387,9 +418,9 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         ck->kind = RS_CHECK_RANGE;
     } else {
         static const char *const prefixes[] = {"shadow_max_abs", "drift_max_abs", "min_nlp",
-                                               "final_nlp", "final_lemke"};
+                                               "final_nlp", "final_lemke", "final_diff"};
         int found = -1;
-        for (int p = 0; p < 5 && found < 0; p++) {
+        for (int p = 0; p < 6 && found < 0; p++) {
             const int r = column_key(m, key, prefixes[p]);
             if (r < 0)
                 return fail(c, "no column '%s' in model %s", strchr(key, '.') + 1, m->name);
@@ -401,7 +432,7 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
                            "lemke_failed_steps_max, mode_agreement_min, mode_agreement_max, "
                            "first_contact_step, rest_time_s, or "
                            "shadow_max_abs. / drift_max_abs. / min_nlp. / final_nlp. / "
-                           "final_lemke. followed by a column such as %s)",
+                           "final_lemke. / final_diff. followed by a column such as %s)",
                         m->state_names[0]);
         if (found <= 1) {
             TRY(get_real(c, 0.0, INFINITY, &ck->a));
@@ -409,6 +440,9 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         } else if (found == 2) {
             TRY(get_real(c, -INFINITY, INFINITY, &ck->a));
             ck->kind = RS_CHECK_AT_LEAST;
+        } else if (found == 5) {
+            TRY(get_mixed_bound(c, &ck->a, &ck->b));
+            ck->kind = RS_CHECK_AT_MOST; /* the bound atol + rtol |Lemke| is applied in sim */
         } else {
             TRY(get_near(c, &ck->a, &ck->b));
             ck->kind = RS_CHECK_NEAR;
@@ -615,5 +649,10 @@ void rs_scenario_input(const rs_scenario *sc, int k, double *u)
             u[i] = rs_rng_range(&rng, in->lo[i], in->hi[i]);
         break;
     }
+    }
+    if (in->in_weights) {
+        const double weight = sc->model->force_scale(sc->params);
+        for (int i = 0; i < n; i++)
+            u[i] *= weight;
     }
 }

@@ -4,7 +4,7 @@
  * Sections and keys (every unknown section or key is an error naming file and line):
  *   [model]    name = <model>; variant = <variant>; one key per model parameter (m, g, mu, ...)
  *   [initial]  one key per state component, named without its unit (x, z, xd, zd, ...)
- *   [input]    type = constant | piecewise | random
+ *   [input]    type = constant | piecewise | random; unit = newton | weight (m g)
  *              constant:  <input> = value                     (input names without unit: ux, u)
  *              piecewise: times = t0, t1, ...; <input> = v0, v1, ... (value from t_i on)
  *              random:    seed = S; hold_steps = H; <input>_min = a; <input>_max = b
@@ -20,6 +20,7 @@
  *              rest_time_s = lo .. hi               shadow_max_abs.<column> = bound
  *              drift_max_abs.<column> = bound       min_nlp.<column> = bound
  *              final_nlp.<column> = value +- tol    final_lemke.<column> = value +- tol
+ *              final_diff.<column> = atol [+ rtol%] (|final NLP - final Lemke| <= atol + rtol |Lemke|)
  *              (tol may be written as a percentage of |value|: "98.1 +- 0.1%")
  */
 #ifndef RS_IO_SCENARIO_H
@@ -47,6 +48,8 @@ typedef struct rs_input_schedule {
     int nvalues[RS_MODEL_MAX_INPUT];
     uint64_t seed;
     int hold_steps;
+    int in_weights;       /* [input] unit = weight: every value is in multiples of the model's
+                             weight m g (rs_model.force_scale), else newtons */
     double lo[RS_MODEL_MAX_INPUT], hi[RS_MODEL_MAX_INPUT];
 } rs_input_schedule;
 

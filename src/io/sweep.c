@@ -46,6 +46,24 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
         return 1;
     }
     used = 0;
+    if (sscanf(text, " lograndom %lf .. %lf / %d seed %llu %n", &lo, &hi, &n, &seed, &used) == 4 &&
+        text[used] == '\0') { /* log-uniform: uniform in log(value) */
+        if (!(lo > 0.0) || !isfinite(hi) || lo > hi || n < 1 || n > RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, "lograndom: need finite 0 < lo <= hi and 1 <= n <= %d",
+                     RS_SWEEP_MAX_VALUES);
+            return 0;
+        }
+        key->values = malloc(sizeof(double) * (size_t)n);
+        if (!key->values)
+            return 0;
+        rs_rng rng;
+        rs_rng_seed(&rng, (uint64_t)seed);
+        for (int i = 0; i < n; i++)
+            key->values[i] = exp(rs_rng_range(&rng, log(lo), log(hi)));
+        key->nvalues = n;
+        return 1;
+    }
+    used = 0;
     if (sscanf(text, " %lf .. %lf / %d %n", &lo, &hi, &n, &used) == 3 && text[used] == '\0') {
         if (!isfinite(lo) || !isfinite(hi) || n < 1 || n > RS_SWEEP_MAX_VALUES) {
             snprintf(why, why_len, "range: need finite ends and 1 <= n <= %d", RS_SWEEP_MAX_VALUES);
@@ -72,8 +90,8 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
         while (*end == ' ' || *end == '\t')
             end++;
         if (end == tok || *end != '\0' || !isfinite(v) || n >= RS_SWEEP_MAX_VALUES) {
-            snprintf(why, why_len, "expected a list 'a, b, c', a range 'lo .. hi / n' or "
-                                   "'random lo .. hi / n seed s'");
+            snprintf(why, why_len, "expected a list 'a, b, c', a range 'lo .. hi / n', "
+                                   "'random lo .. hi / n seed s' or 'lograndom lo .. hi / n seed s'");
             return 0;
         }
         key->values[n++] = v;
@@ -128,10 +146,20 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
                                      e->line, e->key, why, e->value);
             }
             sw->nkeys++;
+        } else if (strcmp(e->section, "set") == 0) {
+            if (sw->nsets >= RS_SWEEP_MAX_SETS)
+                return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: more than %d fixed keys",
+                                     path, e->line, RS_SWEEP_MAX_SETS);
+            if (!strchr(e->key, '.') || strlen(e->key) > 60 || strlen(e->value) > 66)
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: set.%s: expected a scenario key section.key "
+                                     "(e.g. nlp.check_start) and a value of at most 66 "
+                                     "characters", path, e->line, e->key);
+            snprintf(sw->sets[sw->nsets++], 128, "%.60s=%.66s", e->key, e->value);
         } else {
             return rs_detail_set(detail, RS_ERR_PARSE,
-                                 "%s:%d: %s.%s: unknown section [%s] (expected sweep, vary)", path,
-                                 e->line, e->section, e->key, e->section);
+                                 "%s:%d: %s.%s: unknown section [%s] (expected sweep, vary, set)",
+                                 path, e->line, e->section, e->key, e->section);
         }
     }
     if (!have_scenario)
@@ -176,6 +204,11 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
         err = rs_scenario_load(out->scenario, NULL, 0, &sc, &d);
         if (err != RS_OK)
             rs_detail_set(detail, err, "%s: sweep.scenario: %s", path, d.message);
+        for (int i = 0; err == RS_OK && i < out->nsets; i++) { /* fixed keys: valid as given */
+            const char *set = out->sets[i];
+            if (rs_scenario_load(out->scenario, &set, 1, &sc, &d) != RS_OK)
+                err = rs_detail_set(detail, RS_ERR_PARSE, "%s: set: %s", path, d.message);
+        }
         for (int k = 0; err == RS_OK && k < out->nkeys; k++) {
             char one[128];
             snprintf(one, sizeof one, "%.90s=%.17g", out->keys[k].name, out->keys[k].values[0]);
@@ -204,10 +237,13 @@ void rs_sweep_run_values(const rs_sweep *sw, long run, double *values)
     }
 }
 
-void rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
+int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
 {
     double v[RS_SWEEP_MAX_KEYS] = {0};
     rs_sweep_run_values(sw, run, v);
+    for (int i = 0; i < sw->nsets; i++)
+        memcpy(buf[i], sw->sets[i], 128);
     for (int k = 0; k < sw->nkeys; k++)
-        snprintf(buf[k], 128, "%.90s=%.17g", sw->keys[k].name, v[k]);
+        snprintf(buf[sw->nsets + k], 128, "%.90s=%.17g", sw->keys[k].name, v[k]);
+    return sw->nsets + sw->nkeys;
 }

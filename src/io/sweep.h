@@ -9,6 +9,9 @@
  *   model.mu = 0.05, 0.1, 0.2             an explicit list
  *   initial.xd = 0.5 .. 2 / 4             a range: 4 values from 0.5 to 2 inclusive
  *   model.m = random 5 .. 20 / 3 seed 7   3 seeded uniform samples in [5, 20)
+ *   run.dt = lograndom 1e-4 .. 1e-2 / 3 seed 8   3 seeded log-uniform samples (0 < lo)
+ *   [set]
+ *   nlp.check_start = no                  fixed for every run (any scenario value)
  *
  * Run i is numbered in the order of the product with the first key varying slowest; its
  * overrides are "section.key=value" strings with values printed exactly (%.17g).
@@ -21,6 +24,8 @@
 #define RS_SWEEP_MAX_KEYS 8
 #define RS_SWEEP_MAX_VALUES 10000
 #define RS_SWEEP_MAX_RUNS 10000000
+#define RS_SWEEP_MAX_SETS 8
+#define RS_SWEEP_MAX_OVERRIDES (RS_SWEEP_MAX_SETS + RS_SWEEP_MAX_KEYS)
 
 typedef struct rs_sweep_key {
     char name[96];        /* section.key */
@@ -34,6 +39,8 @@ typedef struct rs_sweep {
     int zip;              /* 1: combine = zip */
     int nkeys;
     rs_sweep_key keys[RS_SWEEP_MAX_KEYS];
+    int nsets;                              /* [set]: "section.key=value" for every run */
+    char sets[RS_SWEEP_MAX_SETS][128];
     long nruns;
 } rs_sweep;
 
@@ -44,7 +51,8 @@ void rs_sweep_free(rs_sweep *sweep);
 /* The values of run i, one per key, into values[nkeys]. */
 void rs_sweep_run_values(const rs_sweep *sweep, long run, double *values);
 
-/* Override strings of run i: "section.key=value", written into buf (nkeys * 128 bytes). */
-void rs_sweep_run_overrides(const rs_sweep *sweep, long run, char (*buf)[128]);
+/* Override strings of run i: the [set] ones, then one "section.key=value" per varied key,
+ * written into buf (RS_SWEEP_MAX_OVERRIDES * 128 bytes); returns their number. */
+int rs_sweep_run_overrides(const rs_sweep *sweep, long run, char (*buf)[128]);
 
 #endif

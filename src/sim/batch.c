@@ -124,13 +124,13 @@ void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **
         loaded[i] = 0;
         if (!scs)
             continue;
-        char sets[RS_SWEEP_MAX_KEYS][128];
-        const char *ptrs[RS_SWEEP_MAX_KEYS];
-        rs_sweep_run_overrides(sw, runs[i], sets);
-        for (int k = 0; k < sw->nkeys; k++)
+        char sets[RS_SWEEP_MAX_OVERRIDES][128];
+        const char *ptrs[RS_SWEEP_MAX_OVERRIDES];
+        const int nsets = rs_sweep_run_overrides(sw, runs[i], sets);
+        for (int k = 0; k < nsets; k++)
             ptrs[k] = sets[k];
         rs_error_detail d;
-        if (rs_scenario_load(sw->scenario, ptrs, sw->nkeys, &scs[i], &d) == RS_OK)
+        if (rs_scenario_load(sw->scenario, ptrs, nsets, &scs[i], &d) == RS_OK)
             loaded[i] = 1;
         else
             lines[i] = bad_input_line(sw, runs[i], d.message);

@@ -37,14 +37,35 @@ static double column(const rs_model *m, const rs_step_result *s, int c)
     return c < m->nstate ? s->state_next[c] : s->forces[c - m->nstate];
 }
 
+/* 1 if state column c is a velocity. */
+static int is_velocity(const rs_model *m, int c)
+{
+    for (int v = 0; v < m->nvelocity; v++)
+        if (m->velocity_index[v] == c)
+            return 1;
+    return 0;
+}
+
+/* The natural unit of column c at the value ref: speed, length (or the rounding of a large
+ * position) or force of the step. */
+static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, double ref)
+{
+    if (c >= m->nstate)
+        return sc->force;
+    return is_velocity(m, c) ? sc->speed : rs_length_unit(sc, ref);
+}
+
+/* Same modes and every column within agree_atol (in the step's natural units) + agree_rtol
+ * |Lemke|: agree. */
 static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol)
 {
     const rs_model *m = sc->model;
     int within = 1;
     for (int c = 0; c < ncol; c++) {
         const double ref = column(m, &st->shadow, c);
+        const double unit = column_unit(m, &st->shadow.scales, c, ref);
         st->diff[c] = fabs(column(m, &st->nlp, c) - ref);
-        if (!(st->diff[c] <= sc->agree_atol + sc->agree_rtol * fabs(ref)))
+        if (!(st->diff[c] <= sc->agree_atol * unit + sc->agree_rtol * fabs(ref)))
             within = 0;
     }
     if (!st->nlp.ok)
@@ -130,9 +151,9 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
     }
     for (int k = n - 1; k >= 0; k--) {
         const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
-        int at_rest = 1;
+        int at_rest = 1; /* rest_speed is in units of the step's natural speed */
         for (int v = 0; v < m->nvelocity; v++)
-            at_rest &= fabs(s->state_next[m->velocity_index[v]]) <= sc->rest_speed;
+            at_rest &= fabs(s->state_next[m->velocity_index[v]]) <= sc->rest_speed * s->scales.speed;
         if (!at_rest)
             break;
         rest_from = k;
@@ -179,6 +200,20 @@ static void add_check(rs_compare_result *r, const rs_check *ck, const char *whic
     cr->actual = actual;
     cr->passed = check_passes(ck, actual); /* NaN never passes */
     snprintf(cr->which, sizeof cr->which, "%s", which);
+    r->contract_passed &= cr->passed;
+}
+
+/* final_diff: |nlp - lemke| <= a + b |lemke| (NaN fails). */
+static void add_final_diff_check(rs_compare_result *r, const rs_check *ck, double nlp,
+                                 double lemke)
+{
+    if (r->nchecks >= RS_SCENARIO_MAX_CHECKS)
+        return;
+    rs_check_result *cr = &r->checks[r->nchecks++];
+    cr->check = ck;
+    cr->actual = fabs(nlp - lemke);
+    cr->passed = cr->actual <= ck->a + ck->b * fabs(lemke);
+    snprintf(cr->which, sizeof cr->which, "final");
     r->contract_passed &= cr->passed;
 }
 
@@ -241,6 +276,11 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         } else if (strncmp(key, "final_lemke.", 12) == 0) {
             if (has_lemke)
                 add_check(r, ck, "lemke", r->lemke.final[col]);
+        } else if (strncmp(key, "final_diff.", 11) == 0) {
+            /* |NLP - Lemke| at the end of the independent trajectories, judged against
+             * atol + rtol |Lemke| as a ratio: actual <= 1 passes, printed as the difference */
+            if (compare)
+                add_final_diff_check(r, ck, r->nlp.final[col], r->lemke.final[col]);
         }
     }
 }

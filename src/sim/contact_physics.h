@@ -30,11 +30,10 @@ static inline rs_contact_mode rs_sliding_mode(double v, const rs_mode_tols *tols
     return v > 0.0 ? RS_MODE_SLIDING_POS : RS_MODE_SLIDING_NEG;
 }
 
-/* Mode of one friction contact from its normal force (N), force scale, and velocity v. */
-static inline rs_contact_mode rs_friction_mode(double f_normal, double f_scale, double v,
-                                               const rs_mode_tols *tols)
+/* Mode of one friction contact from its normal force (N) and tangential velocity v (m/s). */
+static inline rs_contact_mode rs_friction_mode(double f_normal, double v, const rs_mode_tols *tols)
 {
-    if (!(f_normal > tols->force * f_scale))
+    if (!(f_normal > tols->force))
         return RS_MODE_SEPARATING;
     return rs_sliding_mode(v, tols);
 }

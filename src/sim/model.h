@@ -93,10 +93,11 @@ typedef enum rs_nlp_start {
     RS_NLP_START_CONTACT_FREE = 1  /* the integrator with zero contact forces */
 } rs_nlp_start;
 
-/* Tolerances of the mode classification. */
+/* Thresholds of the mode classification. A scenario states them relative to the step's natural
+ * units (rs_step_scales); the stepper hands the model absolute ones (N, m/s) for each step. */
 typedef struct rs_mode_tols {
-    double force;  /* a normal force above force * (model's force scale) is contact */
-    double speed;  /* a tangential speed above speed (m/s) is sliding */
+    double force;  /* a normal force above this is contact */
+    double speed;  /* a tangential speed above this is sliding */
 } rs_mode_tols;
 
 typedef struct rs_model {
@@ -121,7 +122,8 @@ typedef struct rs_model {
     /* Scale of the contact forces of this model (N), for relative tolerances (m g, say). */
     double (*force_scale)(const double *params);
 
-    /* The step's natural units (NULL: the model's NLP is not scaled). */
+    /* The step's natural units: its NLP (if it has its own), its residuals and every tolerance
+     * of the comparison are stated in them. */
     void (*step_scales)(const rs_step_data *d, rs_step_scales *sc);
 
     /* Check a state and input against the model's domain; returns NULL or a message. */

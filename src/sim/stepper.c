@@ -107,12 +107,16 @@ void rs_stepper_reset(rs_stepper *s)
     s->have_basis = 0;
 }
 
-/* Residuals and modes: the same for both backends, from the physical outputs. */
+/* Residuals and modes: the same for both backends, from the physical outputs; the mode
+ * thresholds in the step's natural units. */
 static void finish_step(rs_stepper *s, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
+    m->step_scales(&s->data, &out->scales);
+    const rs_mode_tols tols = {s->cfg.mode_tols.force * out->scales.force,
+                               s->cfg.mode_tols.speed * out->scales.speed};
     m->residuals(&s->data, out->state_next, out->forces, &out->primal, &out->complementarity);
-    m->modes(&s->data, out->state_next, out->forces, &s->cfg.mode_tols, out->modes);
+    m->modes(&s->data, out->state_next, out->forces, &tols, out->modes);
 }
 
 const char *rs_nlp_path_name(int path)
@@ -359,6 +363,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     out->attempts = 1;
     out->path = RS_PATH_NONE;
     if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
+        m->step_scales(&s->data, &out->scales);
         out->status = RS_LEMKE_BREAKDOWN;
         for (int i = 0; i < m->nstate; i++)
             out->state_next[i] = NAN;

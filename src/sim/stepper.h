@@ -49,6 +49,7 @@ typedef struct rs_step_result {
     double state_next[RS_MODEL_MAX_STATE];
     double forces[RS_MODEL_MAX_FORCE];
     rs_contact_mode modes[RS_MODEL_MAX_CONTACTS];
+    rs_step_scales scales;   /* the step's natural units (rs_model.step_scales) */
     double primal;           /* physical residuals, see rs_model.residuals */
     double complementarity;
     int ok;                  /* solved and certified */
@@ -76,7 +77,7 @@ typedef struct rs_stepper_config {
     rs_nlp_settings nlp;
     rs_lemke_settings lemke;
     int lemke_warm;          /* 1: try the previous step's basis first (rs_lemke_solve_warm) */
-    rs_mode_tols mode_tols;
+    rs_mode_tols mode_tols;  /* relative to the step's natural force and speed */
 } rs_stepper_config;
 
 typedef struct rs_stepper rs_stepper;

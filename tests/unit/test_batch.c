@@ -42,9 +42,25 @@ static void test_run_numbering(void **state)
     rs_sweep_run_values(&sw, 11, v);
     assert_close(v[0], 2.0, 0.0, 0.0);
     assert_close(v[1], 1.5, 0.0, 0.0);
-    char sets[RS_SWEEP_MAX_KEYS][128];
-    rs_sweep_run_overrides(&sw, 3, sets);
+    char sets[RS_SWEEP_MAX_OVERRIDES][128];
+    assert_int_equal(rs_sweep_run_overrides(&sw, 3, sets), 3);
     assert_string_equal(sets[1], "initial.x=1");
+    rs_sweep_free(&sw);
+    /* [set]: fixed for every run, before the varied keys; log-uniform samples within range */
+    write_file(TMP "set.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[set]\n"
+                              "nlp.check_start = no\n[vary]\n"
+                              "model.m = lograndom 1e-3 .. 1e3 / 200 seed 4\n");
+    assert_int_equal(rs_sweep_load(TMP "set.ini", &sw, &d), RS_OK);
+    assert_int_equal(rs_sweep_run_overrides(&sw, 7, sets), 2);
+    assert_string_equal(sets[0], "nlp.check_start=no");
+    assert_true(strncmp(sets[1], "model.m=", 8) == 0);
+    int below_one = 0;
+    for (long r = 0; r < sw.nruns; r++) {
+        rs_sweep_run_values(&sw, r, v);
+        assert_true(v[0] >= 1e-3 && v[0] < 1e3);
+        below_one += v[0] < 1.0;
+    }
+    assert_true(below_one > 60 && below_one < 140); /* half the decades: about 100 of 200 */
     rs_sweep_free(&sw);
     write_file(TMP "zip.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\ncombine = zip\n"
                               "[vary]\nmodel.m = 1, 2, 3\ninitial.x = 4, 5, 6\n");
@@ -85,6 +101,10 @@ static void test_bad_sweeps(void **state)
                        "model.m = 1 .. 2 / 0\n", "range: need finite ends and 1 <= n");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\nthreads = 3\n[vary]\nmodel.m = 1\n",
                        "badsweep.ini:3: sweep.threads: unknown key");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                       "model.m = lograndom 0 .. 2 / 3 seed 1\n", "lograndom: need finite 0 < lo");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[set]\nnlp.warm = 2\n"
+                       "[vary]\nmodel.m = 1\n", "set: --set nlp.warm: unknown key");
 }
 
 /* Run the command; returns its exit code. */

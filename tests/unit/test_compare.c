@@ -47,14 +47,15 @@ static double max_shadow_diff(const rs_compare_result *r, int c)
     return m;
 }
 
-/* The first step from which every velocity stays at or below `speed`; steps if never. */
+/* The first step from which every velocity stays at or below `speed` times the step's natural
+ * speed; steps if never. */
 static int rest_from(const rs_compare_result *r, int lemke, double speed)
 {
     int from = r->steps;
     for (int k = r->steps - 1; k >= 0; k--) {
         const rs_step_result *s = lemke ? &r->step[k].lemke : &r->step[k].nlp;
         for (int v = 0; v < sc.model->nvelocity; v++)
-            if (fabs(s->state_next[sc.model->velocity_index[v]]) > speed)
+            if (fabs(s->state_next[sc.model->velocity_index[v]]) > speed * s->scales.speed)
                 return from;
         from = k;
     }
