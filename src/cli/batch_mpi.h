@@ -2,7 +2,7 @@
 #ifndef RS_CLI_BATCH_MPI_H
 #define RS_CLI_BATCH_MPI_H
 
-#include "sim/batch.h"
+#include "batch/batch.h"
 
 /* 1 when this process was started by mpirun with more than one rank. */
 int rs_cli_mpi_launched(void);

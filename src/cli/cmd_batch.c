@@ -16,7 +16,7 @@
 
 #include "cli/cli.h"
 #include "io/batch_summary.h"
-#include "sim/batch.h"
+#include "batch/batch.h"
 #ifdef RS_HAVE_MPI
 #include "cli/batch_mpi.h"
 #endif

@@ -69,9 +69,10 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1024, n = 0;
     run_entry *runs = malloc(cap * sizeof *runs);
-    static char line[1 << 16];
-    rs_error err = runs ? RS_OK : RS_ERR_NOMEM;
-    while (err == RS_OK && fgets(line, sizeof line, f)) {
+    enum { LINE_CAP = 1 << 16 };
+    char *line = malloc(LINE_CAP);
+    rs_error err = runs && line ? RS_OK : RS_ERR_NOMEM;
+    while (err == RS_OK && fgets(line, LINE_CAP, f)) {
         cJSON *o = cJSON_Parse(line);
         const cJSON *run = cJSON_GetObjectItem(o, "run");
         if (!cJSON_IsNumber(run)) {
@@ -80,6 +81,7 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
             break;
         }
         cJSON_DeleteItemFromObject(o, "time_s"); /* timings vary; the summary must not */
+        cJSON_DeleteItemFromObject(o, "nlp_step_max_us");
         if (n == cap) {
             run_entry *more = realloc(runs, 2 * cap * sizeof *runs);
             if (!more) {
@@ -93,6 +95,7 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
         runs[n].run = (long)run->valuedouble;
         runs[n++].json = o;
     }
+    free(line);
     fclose(f);
     if (err == RS_OK)
         qsort(runs, n, sizeof *runs, by_run);

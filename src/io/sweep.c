@@ -199,24 +199,27 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
         /* The base scenario must load, and every varied key must be one of its keys (checked
          * with the key's first value). Values out of range are failures of their runs, recorded
          * by the batch, not errors of the sweep. */
-        static rs_scenario sc;
+        rs_scenario *sc = malloc(sizeof *sc); /* large: not on the stack */
         rs_error_detail d;
-        err = rs_scenario_load(out->scenario, NULL, 0, &sc, &d);
-        if (err != RS_OK)
+        err = sc ? rs_scenario_load(out->scenario, NULL, 0, sc, &d) : RS_ERR_NOMEM;
+        if (err == RS_ERR_NOMEM)
+            rs_detail_set(detail, err, "%s: out of memory", path);
+        else if (err != RS_OK)
             rs_detail_set(detail, err, "%s: sweep.scenario: %s", path, d.message);
         for (int i = 0; err == RS_OK && i < out->nsets; i++) { /* fixed keys: valid as given */
             const char *set = out->sets[i];
-            if (rs_scenario_load(out->scenario, &set, 1, &sc, &d) != RS_OK)
+            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK)
                 err = rs_detail_set(detail, RS_ERR_PARSE, "%s: set: %s", path, d.message);
         }
         for (int k = 0; err == RS_OK && k < out->nkeys; k++) {
             char one[128];
             snprintf(one, sizeof one, "%.90s=%.17g", out->keys[k].name, out->keys[k].values[0]);
             const char *set = one;
-            if (rs_scenario_load(out->scenario, &set, 1, &sc, &d) != RS_OK && strstr(d.message, "unknown"))
+            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK && strstr(d.message, "unknown"))
                 err = rs_detail_set(detail, RS_ERR_PARSE, "%s: vary.%s: %s", path,
                                     out->keys[k].name, d.message);
         }
+        free(sc);
     }
     if (err != RS_OK)
         rs_sweep_free(out);

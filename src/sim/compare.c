@@ -138,6 +138,7 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         iters += step_iters;
         times[k] = 1e6 * s->time_s;
         tsum += times[k];
+        out->us_per_step_max = fmax(out->us_per_step_max, times[k]);
         if (s->path != RS_PATH_NONE && !s->at_start) { /* an NLP step that called IPOPT */
             ipopt_times[out->ipopt_steps++] = times[k];
             ipopt_iters += step_iters;

@@ -11,7 +11,7 @@
 #ifndef RS_SIM_COMPARE_H
 #define RS_SIM_COMPARE_H
 
-#include "io/scenario.h"
+#include "sim/run_config.h"
 #include "sim/stepper.h"
 
 #define RS_MAX_COLUMNS (RS_MODEL_MAX_STATE + RS_MODEL_MAX_FORCE)
@@ -55,6 +55,7 @@ typedef struct rs_trajectory_stats {
                                     step, over all steps */
     double us_per_step_median;   /* over all steps */
     double us_per_step_mean;
+    double us_per_step_max;      /* the slowest step, a failing one included */
     /* NLP only: the steps that called IPOPT (any IPOPT path, stacked or not: not solved by a
      * start point), and the figures over those steps alone: the NLP solver's own speed. */
     int ipopt_steps;

@@ -153,6 +153,10 @@ typedef struct rs_model {
                   const rs_mode_tols *tols, rs_contact_mode *modes);
 } rs_model;
 
+/* NULL if the model's sizes fit relaxsim's fixed capacities (RS_MODEL_MAX_*) and every callback
+ * it needs is there; else what is wrong. The stepper refuses a model that fails it. */
+const char *rs_model_check(const rs_model *m);
+
 /* The registry: every model, and lookup by name (NULL if unknown). */
 int rs_model_count(void);
 const rs_model *rs_model_at(int i);

@@ -35,6 +35,41 @@ const rs_model *rs_model_find(const char *name)
     return NULL;
 }
 
+const char *rs_model_check(const rs_model *m)
+{
+    if (!m || !m->name || !m->params || !m->state_names || !m->state_default ||
+        !m->velocity_index || !m->force_scale || !m->step_scales || !m->lcp_build ||
+        !m->lcp_recover || !m->residuals || !m->modes)
+        return "a name, an array or a callback is missing";
+    if (m->nparams < 0 || m->nparams > RS_MODEL_MAX_PARAMS)
+        return "nparams out of range [0, RS_MODEL_MAX_PARAMS]";
+    if (m->nstate < 1 || m->nstate > RS_MODEL_MAX_STATE)
+        return "nstate out of range [1, RS_MODEL_MAX_STATE]";
+    if (m->nvelocity < 0 || m->nvelocity > m->nstate)
+        return "nvelocity out of range [0, nstate]";
+    for (int v = 0; v < m->nvelocity; v++)
+        if (m->velocity_index[v] < 0 || m->velocity_index[v] >= m->nstate)
+            return "a velocity index is not a state component";
+    if (m->ninput < 0 || m->ninput > RS_MODEL_MAX_INPUT || (m->ninput > 0 && !m->input_names))
+        return "ninput out of range [0, RS_MODEL_MAX_INPUT]";
+    if (m->nforce < 0 || m->nforce > RS_MODEL_MAX_FORCE || (m->nforce > 0 && !m->force_names))
+        return "nforce out of range [0, RS_MODEL_MAX_FORCE]";
+    if (m->ncontacts < 0 || m->ncontacts > RS_MODEL_MAX_CONTACTS)
+        return "ncontacts out of range [0, RS_MODEL_MAX_CONTACTS]";
+    if (m->nvariants < 1 || !m->variants)
+        return "no variant";
+    if (m->lcp_n < 1 || m->lcp_n > RS_MODEL_MAX_LCP)
+        return "lcp_n out of range [1, RS_MODEL_MAX_LCP]";
+    if (m->nlp_n == 0)
+        return NULL; /* the relaxation of the LCP: 2 lcp_n variables and constraints */
+    if (m->nlp_n < 1 || m->nlp_n > RS_MODEL_MAX_NLP || m->nlp_m < 0 ||
+        m->nlp_m > RS_MODEL_MAX_NLP)
+        return "nlp_n or nlp_m out of range [1, RS_MODEL_MAX_NLP]";
+    if (!m->nlp_describe || !m->nlp_start || !m->nlp_recover)
+        return "an NLP callback is missing";
+    return NULL;
+}
+
 const char *rs_contact_mode_name(rs_contact_mode mode)
 {
     switch (mode) {

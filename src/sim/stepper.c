@@ -48,6 +48,8 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     *out = NULL;
     if (!(cfg->dt > 0.0) || !isfinite(cfg->dt))
         return RS_ERR_BAD_SETTING;
+    if (rs_model_check(cfg->model) != NULL)
+        return RS_ERR_DIMENSION; /* no fixed-capacity array may overflow */
     rs_stepper *s = calloc(1, sizeof *s);
     if (!s)
         return RS_ERR_NOMEM;

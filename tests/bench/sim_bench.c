@@ -27,7 +27,7 @@
 
 #include "io/scenario.h"
 #include "io/sweep.h"
-#include "sim/batch.h"
+#include "batch/batch.h"
 #include "sim/compare.h"
 #include "sim/stack.h"
 #include "bench_util.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "io/sweep.h"
-#include "sim/batch.h"
+#include "batch/batch.h"
 
 #define TMP RS_TEST_TMPDIR "/"
 #define SCEN RS_SOURCE_DIR "/problems/scenarios/"

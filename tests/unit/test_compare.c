@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/scenario.h"
 #include "sim/compare.h"
 
 static rs_scenario sc;
@@ -359,6 +360,36 @@ static void test_deterministic(void **state)
     rs_compare_free(&b);
 }
 
+/* Every registered model fits the fixed capacities; one that does not is refused by the
+ * stepper instead of overflowing its arrays. */
+static void test_models_are_checked(void **state)
+{
+    (void)state;
+    for (int i = 0; i < rs_model_count(); i++) {
+        const char *why = rs_model_check(rs_model_at(i));
+        if (why)
+            print_error("%s: %s\n", rs_model_at(i)->name, why);
+        assert_null(why);
+    }
+    load("point2d_friction", NULL, 0);
+    rs_model too_big = *sc.model;
+    rs_stepper_config cfg = {&too_big, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols};
+    rs_stepper *stepper = NULL;
+    too_big.lcp_n = RS_MODEL_MAX_LCP + 1;
+    assert_non_null(rs_model_check(&too_big));
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
+    assert_null(stepper);
+    too_big = *sc.model;
+    too_big.ncontacts = RS_MODEL_MAX_CONTACTS + 1;
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
+    too_big = *sc.model;
+    too_big.nlp_m = RS_MODEL_MAX_NLP + 1;
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
+    too_big = *sc.model;
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
+    rs_stepper_destroy(stepper);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_lemma_2_1),
         cmocka_unit_test(test_lemke_warm_start_keeps_the_trajectory),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_models_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/scenario.h"
 #include "sim/stack.h"
 
 #define RUNS 6

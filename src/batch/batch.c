@@ -13,10 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/batch.h"
+#include "batch/batch.h"
 #include "core/detail.h"
 #include "core/timer.h"
 #include "io/output.h"
+#include "io/scenario.h"
 #include "sim/compare.h"
 #include "sim/stack.h"
 
@@ -79,6 +80,8 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
     cJSON_AddNumberToObject(o, "mode_agreement", r->mode_agreement);
     cJSON_AddNumberToObject(o, "nlp_iterations_mean", r->nlp.iterations_mean);
     cJSON_AddNumberToObject(o, "at_start_steps", r->nlp.at_start_steps);
+    cJSON_AddNumberToObject(o, "ipopt_steps", r->nlp.ipopt_steps);
+    cJSON_AddNumberToObject(o, "iterations_per_ipopt_step", r->nlp.iterations_per_ipopt_step);
     cJSON_AddNumberToObject(o, "stack", stack);
     cJSON_AddNumberToObject(o, "split_steps", r->nlp.split_steps);
     cJSON *worst = cJSON_AddObjectToObject(o, "shadow_max_abs");
@@ -88,6 +91,7 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
     for (int c = 0; c < r->ncol; c++)
         cJSON_AddNumberToObject(fin, r->col_names[c], r->nlp.final[c]);
     cJSON_AddNumberToObject(o, "time_s", time_s);
+    cJSON_AddNumberToObject(o, "nlp_step_max_us", r->nlp.us_per_step_max);
     return print_line(o);
 }
 
@@ -296,10 +300,15 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns, 
     if (!f)
         return errno == ENOENT ? RS_OK
                                : rs_detail_set(detail, RS_ERR_IO, "%s: %s", path, strerror(errno));
-    static char line[1 << 16];
+    enum { LINE_CAP = 1 << 16 };
+    char *line = malloc(LINE_CAP);
+    if (!line) {
+        fclose(f);
+        return RS_ERR_NOMEM;
+    }
     long good_end = 0;
     for (;;) {
-        if (!fgets(line, sizeof line, f))
+        if (!fgets(line, LINE_CAP, f))
             break;
         const size_t len = strlen(line);
         if (len == 0 || line[len - 1] != '\n')
@@ -320,6 +329,7 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns, 
         cJSON_Delete(o);
         good_end = ftell(f);
     }
+    free(line);
     fclose(f);
     if (truncate(path, good_end) != 0)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot drop a torn line: %s", path,

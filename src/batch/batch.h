@@ -9,8 +9,8 @@
  * included) leaves only whole lines; --resume also drops a torn last line should one exist
  * (a full disk, say). A worker that dies is replaced and its run recorded as "crashed".
  */
-#ifndef RS_SIM_BATCH_H
-#define RS_SIM_BATCH_H
+#ifndef RS_BATCH_BATCH_H
+#define RS_BATCH_BATCH_H
 
 #include "io/sweep.h"
 

@@ -1,0 +1,78 @@
+/*
+ * run_config.h (internal): the configuration of one run, owned by sim: the model and its
+ * parameters, the initial state, the input schedule, the horizon, the solver settings, the
+ * comparison's tolerances and the tolerance contract. io fills it from a scenario file
+ * (io/scenario.h, which documents the file's sections and keys); sim never includes io.
+ */
+#ifndef RS_SIM_RUN_CONFIG_H
+#define RS_SIM_RUN_CONFIG_H
+
+#include <stdint.h>
+
+#include "relaxsim/lcp.h"
+#include "relaxsim/nlp.h"
+#include "sim/model.h"
+
+#define RS_SCENARIO_MAX_PIECES 64
+#define RS_SCENARIO_MAX_CHECKS 64
+#define RS_SCENARIO_MAX_STEPS 100000000
+
+typedef enum rs_input_kind { RS_INPUT_CONSTANT, RS_INPUT_PIECEWISE, RS_INPUT_RANDOM } rs_input_kind;
+
+typedef struct rs_input_schedule {
+    rs_input_kind kind;
+    double constant[RS_MODEL_MAX_INPUT];
+    int npieces;
+    double times[RS_SCENARIO_MAX_PIECES];
+    double values[RS_MODEL_MAX_INPUT][RS_SCENARIO_MAX_PIECES];
+    int nvalues[RS_MODEL_MAX_INPUT];
+    uint64_t seed;
+    int hold_steps;
+    int in_weights;       /* [input] unit = weight: every value is in multiples of the model's
+                             weight m g (rs_model.force_scale), else newtons */
+    double lo[RS_MODEL_MAX_INPUT], hi[RS_MODEL_MAX_INPUT];
+} rs_input_schedule;
+
+typedef enum rs_check_kind {
+    RS_CHECK_AT_MOST,   /* actual <= bound */
+    RS_CHECK_AT_LEAST,  /* actual >= bound */
+    RS_CHECK_NEAR,      /* |actual - value| <= tol */
+    RS_CHECK_RANGE,     /* lo <= actual <= hi */
+    RS_CHECK_EQUAL      /* actual == value (integers) */
+} rs_check_kind;
+
+typedef struct rs_check {
+    char key[96];       /* as written, e.g. "shadow_max_abs.xd_mps" */
+    char text[160];     /* the line as a person reads it, for reports */
+    rs_check_kind kind;
+    double a, b;        /* bound; or value and tol; or lo and hi */
+    int line;
+} rs_check;
+
+typedef enum rs_failure_policy { RS_ON_FAILURE_CONTINUE, RS_ON_FAILURE_LEMKE } rs_failure_policy;
+
+typedef struct rs_scenario {
+    char path[512];
+    const rs_model *model;
+    int variant;
+    double params[RS_MODEL_MAX_PARAMS];
+    double initial[RS_MODEL_MAX_STATE];
+    rs_input_schedule input;
+    int steps;
+    double dt;
+    int backend_lemke;            /* `relaxsim run`: 0 nlp, 1 lemke */
+    rs_nlp_settings nlp;
+    rs_lemke_settings lemke;
+    int lemke_warm;               /* [lemke] warm_start: previous step's basis first */
+    rs_mode_tols mode_tols;
+    double rest_speed;            /* m/s: at rest when every velocity is at most this */
+    double agree_atol, agree_rtol;/* per-step agreement of the shadow comparison */
+    rs_failure_policy on_nlp_failure;
+    int ncheck;
+    rs_check checks[RS_SCENARIO_MAX_CHECKS];
+} rs_scenario;
+
+/* The input u_k of step k (0-based) into u (model->ninput values). */
+void rs_scenario_input(const rs_scenario *sc, int k, double *u);
+
+#endif
