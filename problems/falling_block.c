@@ -127,8 +127,10 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
     rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - ph xh */
 }
 
-static void nlp_describe(rs_nlp_problem *p)
+static void nlp_describe(rs_nlp_problem *p, int variant)
 {
+    (void)variant;
+    p->natural_units = 1;
     p->n = NV;
     p->m = NG;
     p->bounds = nlp_bounds;

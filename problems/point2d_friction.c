@@ -267,8 +267,9 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
     rs_hess_add(H, NV, V_FX, V_FX, l_f * x[V_LAM] * n2);
 }
 
-static void nlp_describe(rs_nlp_problem *p)
+static void nlp_describe(rs_nlp_problem *p, int variant)
 {
+    p->natural_units = variant != VARIANT_BLOG; /* the post's variant: SI units, as published */
     p->n = NV;
     p->m = NG;
     p->bounds = nlp_bounds;

@@ -106,7 +106,7 @@ static void run_group(const rs_sweep *sw, const long *runs, rs_scenario *scs, co
     for (int i = 0; i < count; i++)
         group[i] = &scs[idx[i]];
     const rs_error err = count == 1 ? rs_compare_run(group[0], RS_RUN_COMPARE, NULL, NULL, &r[0])
-                                    : rs_compare_run_stacked(group, count, RS_RUN_COMPARE, r);
+                                    : rs_compare_run_stacked(group, count, RS_RUN_COMPARE, NULL, r);
     const double each = (rs_wall_seconds() - t0) / count;
     for (int i = 0; i < count; i++) {
         const long run = runs[idx[i]];

@@ -213,6 +213,7 @@ static cJSON *trajectory_json(const rs_compare_result *r, const rs_trajectory_st
     cJSON_AddNumberToObject(o, nlp ? "iterations_mean" : "pivots_mean", t->iterations_mean);
     cJSON_AddNumberToObject(o, "us_per_step_median", t->us_per_step_median);
     cJSON_AddNumberToObject(o, "us_per_step_mean", t->us_per_step_mean);
+    cJSON_AddNumberToObject(o, "us_per_step_max", t->us_per_step_max);
     cJSON_AddNumberToObject(o, "first_contact_step", t->first_contact_step);
     cJSON_AddNumberToObject(o, "rest_time_s", t->rest_time_s);
     cJSON_AddItemToObject(o, "min", columns_json(r, t->min));

@@ -95,6 +95,7 @@ void rs_lcp_relaxation_problem(rs_lcp_relaxation *r, rs_nlp_problem *p)
 {
     p->n = 2 * r->n;
     p->m = 2 * r->n;
+    p->natural_units = 0; /* M and q as given (rs_lcp_solve_relaxed equilibrates its own copy) */
     p->ctx = r;
     p->bounds = relax_bounds;
     p->eval_f = relax_f;

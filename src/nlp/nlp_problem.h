@@ -17,6 +17,9 @@
 typedef struct rs_nlp_problem {
     int n;      /* variables, >= 1 */
     int m;      /* constraints, >= 0 */
+    int natural_units; /* 1: posed in natural units (variables and constraints of size 1 at a
+                          typical solution): IPOPT's own gradient scaling and MUMPS's scaling
+                          are turned off, they only cost time then */
     void *ctx;  /* passed to every callback */
     void (*bounds)(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u);
     double (*eval_f)(void *ctx, const double *x);

@@ -137,7 +137,8 @@ typedef struct rs_model {
 
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). */
     int nlp_n, nlp_m;
-    void (*nlp_describe)(rs_nlp_problem *p); /* callbacks; p->ctx is set to the rs_step_data */
+    /* callbacks and p->natural_units for the variant; p->ctx is set to the rs_step_data */
+    void (*nlp_describe)(rs_nlp_problem *p, int variant);
     void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);
     void (*nlp_recover)(const rs_step_data *d, const double *x, double *state_next,
                         double *forces);

@@ -18,13 +18,15 @@ int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
 }
 
 /*
- * Iteration limit of a stacked warm attempt. The warm starts that succeed take at most 30
- * iterations in the point2d sweeps (4 typically); one that stalls (an impact: the contact set
- * changes) runs on to max_iter, 200 iterations of the whole stack, before its cold retry solves
- * it in about 15. A warm attempt stopped here goes on to those retries, then alone with the full
- * limit, so no step is given up earlier than alone.
+ * Default iteration limit of a stacked warm solve. A warm start that stalls (an impact: the
+ * contact set changes) would run on to max_iter, 200 iterations of the whole stack, before its
+ * cold retry. A warm solve stopped here goes on to that retry, then alone with the full limit,
+ * so no step is given up earlier than alone.
  */
-#define STACK_WARM_MAX_ITER 50
+void rs_stack_options_default(rs_stack_options *opts)
+{
+    opts->warm_max_iter = 50;
+}
 
 typedef struct stack {
     int count;                   /* runs */
@@ -39,6 +41,7 @@ typedef struct stack {
     rs_nlp_problem *blocks;
     double *x;                   /* the stack's iterate */
     rs_nlp_settings nlp;
+    int warm_max_iter;           /* rs_stack_options */
     int n, m;                    /* one block */
 } stack;
 
@@ -98,8 +101,8 @@ static int stack_attempt(stack *st, int *group, int count, int path)
         rs_stepper_nlp_start_point(rs_compare_stepper(st->runs[group[i]]), path, st->x + i * n,
                                    mg + i * m, ml + i * n, mu + i * n);
     const int max_iter = st->nlp.max_iter;
-    rs_ipopt_set_max_iter(st->solver, warm && max_iter > STACK_WARM_MAX_ITER ? STACK_WARM_MAX_ITER
-                                                                             : max_iter);
+    rs_ipopt_set_max_iter(st->solver, warm && max_iter > st->warm_max_iter ? st->warm_max_iter
+                                                                           : max_iter);
     const double t0 = rs_wall_seconds();
     int iters = 0;
     const rs_nlp_status status = rs_ipopt_solve(st->solver, st->x, warm, NULL, &iters);
@@ -191,18 +194,25 @@ static void stack_free(stack *st)
 }
 
 rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run_mode mode,
-                                rs_compare_result *outs)
+                                const rs_stack_options *opts, rs_compare_result *outs)
 {
     if (!scs || !outs)
         return RS_ERR_NULL_ARG;
     if (count < 1)
         return RS_ERR_DIMENSION;
+    rs_stack_options defaults;
+    rs_stack_options_default(&defaults);
+    if (!opts)
+        opts = &defaults;
+    if (opts->warm_max_iter < 1)
+        return RS_ERR_BAD_SETTING;
     for (int b = 1; b < count; b++)
         if (!rs_stack_compatible(scs[0], scs[b]))
             return RS_ERR_BAD_ARG;
     stack st = {0};
     st.count = count;
     st.nlp = scs[0]->nlp;
+    st.warm_max_iter = opts->warm_max_iter;
     st.runs = calloc((size_t)count, sizeof *st.runs);
     st.res = calloc((size_t)count, sizeof *st.res);
     st.scs = scs;

@@ -34,9 +34,19 @@
  * state and inputs may differ. */
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b);
 
+/* How stacked solves are run. */
+typedef struct rs_stack_options {
+    int warm_max_iter; /* iteration limit of a stacked warm solve (1 .. max_iter; default 50: a
+                          warm start that succeeds takes far fewer, one that stalls goes on to
+                          its stacked cold retry sooner) */
+} rs_stack_options;
+
+void rs_stack_options_default(rs_stack_options *opts);
+
 /* Run scenarios scs[0..count) (pairwise compatible, count >= 1) in lock-step with stacked NLP
- * solves; outs[i] is what rs_compare_run(scs[i], mode) reports. On error every out is freed. */
+ * solves (opts NULL: the defaults); outs[i] is what rs_compare_run(scs[i], mode) reports. On
+ * error every out is freed. */
 rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run_mode mode,
-                                rs_compare_result *outs);
+                                const rs_stack_options *opts, rs_compare_result *outs);
 
 #endif

@@ -83,7 +83,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->z = s->q + nl;
     s->w = s->z + nl;
     if (m->nlp_n > 0) {
-        m->nlp_describe(&s->problem);
+        m->nlp_describe(&s->problem, cfg->variant);
         s->problem.ctx = &s->data;
     } else {
         s->relax.n = nl;

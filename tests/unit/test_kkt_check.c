@@ -54,7 +54,9 @@ static void qp_hess(void *ctx, const double *x, double of, const double *l, doub
     H[1] = H[2] = 0.0;
 }
 
-static const rs_nlp_problem qp = {2, 1, NULL, qp_bounds, qp_f, qp_grad, qp_g, qp_jac, qp_hess};
+static const rs_nlp_problem qp = {.n = 2, .m = 1, .bounds = qp_bounds, .eval_f = qp_f,
+                                  .eval_grad_f = qp_grad, .eval_g = qp_g, .eval_jac = qp_jac,
+                                  .eval_hess = qp_hess};
 
 static void test_qp_solution_and_non_solutions(void **state)
 {

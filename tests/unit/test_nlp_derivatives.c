@@ -109,7 +109,7 @@ static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty
             input[i] = rs_rng_range(&rng, -1.0, 1.0);
         rs_step_data d = {params, state, input, 1e-2, variant, &s};
         rs_nlp_problem p;
-        mdl->nlp_describe(&p);
+        mdl->nlp_describe(&p, variant);
         p.ctx = &d;
         assert_int_equal(p.n, mdl->nlp_n);
         assert_int_equal(p.m, mdl->nlp_m);

@@ -75,8 +75,12 @@ typedef struct stack_counts {
 /* Stacked against alone, run by run and step by step. Tolerances: states 1e-7 (m, m/s), forces
  * 1e-4 N (the weight is 98.1 N); the IPOPT tolerance is 1e-10 but the two solves stop at
  * different iterates, and a sliding step's force is conditioned by dt = 1e-3. */
-static stack_counts compare_stacked_with_alone(const char *const *extras)
+static stack_counts compare_stacked_with_alone(const char *const *extras, int warm_max_iter)
 {
+    rs_stack_options opts;
+    rs_stack_options_default(&opts);
+    if (warm_max_iter > 0)
+        opts.warm_max_iter = warm_max_iter;
     const rs_scenario *group[RUNS];
     rs_compare_result alone[RUNS], stack[RUNS];
     for (int r = 0; r < RUNS; r++) {
@@ -84,7 +88,7 @@ static stack_counts compare_stacked_with_alone(const char *const *extras)
         group[r] = &scs[r];
         assert_int_equal(rs_compare_run(&scs[r], RS_RUN_COMPARE, NULL, NULL, &alone[r]), RS_OK);
     }
-    assert_int_equal(rs_compare_run_stacked(group, RUNS, RS_RUN_COMPARE, stack), RS_OK);
+    assert_int_equal(rs_compare_run_stacked(group, RUNS, RS_RUN_COMPARE, &opts, stack), RS_OK);
     stack_counts n = {0, 0, 0};
     for (int r = 0; r < RUNS; r++) {
         const rs_compare_result *a = &alone[r], *b = &stack[r];
@@ -129,9 +133,19 @@ static void test_stacked_ipopt_every_step(void **state)
 {
     (void)state;
     const char *const extras[] = {"nlp.check_start=no", NULL};
-    const stack_counts n = compare_stacked_with_alone(extras);
-    /* Every step goes into a stack: the first cold (no previous solution), the others warm.
-     * At the landing the warm start fails for every run and the cold retry is stacked too. */
+    const stack_counts n = compare_stacked_with_alone(extras, 0);
+    /* Every step goes into a stack: the first cold (no previous solution), the others warm. */
+    assert_int_equal(n.stacked, RUNS * 600);
+}
+
+static void test_failed_warm_stack_is_retried_cold_in_the_stack(void **state)
+{
+    (void)state;
+    /* Stacked warm solves stopped after 3 iterations: at the landing (about 25 iterations
+     * warm) the stacked warm solve fails for the runs that land, and their cold retry is one
+     * stacked solve too. */
+    const char *const extras[] = {"nlp.check_start=no", NULL};
+    const stack_counts n = compare_stacked_with_alone(extras, 3);
     assert_int_equal(n.stacked, RUNS * 600);
     assert_true(n.retried >= RUNS);
 }
@@ -139,12 +153,12 @@ static void test_stacked_ipopt_every_step(void **state)
 static void test_failed_stack_is_split_out(void **state)
 {
     (void)state;
-    /* No fallback paths: a run whose block fails in the stacked warm solve (at most 50
-     * iterations; at the landing the blocks share IPOPT's step lengths and together need more)
-     * has no stacked cold retry. It is split out, re-solved alone (its warm start alone
-     * converges) and counted, and certified and compared with the unstacked runs above. */
+    /* No fallback paths, and stacked warm solves stopped after 3 iterations: a run whose block
+     * fails in the stacked warm solve (the landing) has no stacked cold retry. It is split out,
+     * re-solved alone (its warm start alone converges within max_iter) and counted, and
+     * certified and compared with the unstacked runs above. */
     const char *const extras[] = {"nlp.check_start=no", "nlp.retries=0", NULL};
-    const stack_counts n = compare_stacked_with_alone(extras);
+    const stack_counts n = compare_stacked_with_alone(extras, 3);
     assert_int_equal(n.stacked, RUNS * 600);
     assert_true(n.split > 0);
 }
@@ -152,7 +166,7 @@ static void test_failed_stack_is_split_out(void **state)
 static void test_stacked_with_start_checks(void **state)
 {
     (void)state;
-    const stack_counts n = compare_stacked_with_alone(NULL);
+    const stack_counts n = compare_stacked_with_alone(NULL, 0);
     assert_true(n.stacked > 0); /* the landing and the sliding: warm starts in the stack */
 }
 
@@ -181,14 +195,15 @@ static void test_incompatible_runs_are_refused(void **state)
     assert_true(rs_stack_compatible(&scs[0], &scs[4]));
     const rs_scenario *group[2] = {&scs[0], &scs[1]};
     rs_compare_result out[2];
-    assert_int_equal(rs_compare_run_stacked(group, 2, RS_RUN_COMPARE, out), RS_ERR_BAD_ARG);
-    assert_int_equal(rs_compare_run_stacked(group, 0, RS_RUN_COMPARE, out), RS_ERR_DIMENSION);
+    assert_int_equal(rs_compare_run_stacked(group, 2, RS_RUN_COMPARE, NULL, out), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_compare_run_stacked(group, 0, RS_RUN_COMPARE, NULL, out), RS_ERR_DIMENSION);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stacked_ipopt_every_step),
+        cmocka_unit_test(test_failed_warm_stack_is_retried_cold_in_the_stack),
         cmocka_unit_test(test_failed_stack_is_split_out),
         cmocka_unit_test(test_stacked_with_start_checks),
         cmocka_unit_test(test_incompatible_runs_are_refused),

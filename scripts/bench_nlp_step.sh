@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bench_nlp_step.sh: the NLP step of the default scenario (point2d_friction.ini, 1200 steps) by
+# the relaxsim command of this tree against the command built from a baseline commit, side by
+# side in one run, with the start check off (IPOPT on every step) and on. Per variant: the steps
+# that called IPOPT, their median time (median of 3 interleaved runs), their mean iterations,
+# instructions per IPOPT step (callgrind, the first 200 steps, start check off: deterministic on a
+# busy machine), the largest per-step shadow |xd| difference, and the contract. Then the slowest
+# NLP step of every shipped scenario (the post's variant as published included, reported as is).
+#   scripts/bench_nlp_step.sh [BASELINE_COMMIT]      (default 079ebe6: main before issue 9)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base_rev="${1:-079ebe6}"
+scripts/setup.sh >/dev/null
+command -v valgrind >/dev/null || scripts/setup.sh --test-tools --no-build >/dev/null
+base_src=build-baseline-src
+if [ ! -d "$base_src" ] || [ "$(git -C "$base_src" rev-parse --short HEAD 2>/dev/null)" != "$(git rev-parse --short "$base_rev")" ]; then
+  rm -rf "$base_src"
+  git worktree prune
+  git worktree add --detach "$base_src" "$base_rev" >/dev/null 2>&1
+fi
+cmake -S "$base_src" -B "$base_src/build" -DCMAKE_BUILD_TYPE=Release -DRS_BUILD_TESTS=OFF \
+  -DRS_BUILD_BENCH=OFF >/dev/null
+cmake --build "$base_src/build" -j"$(nproc)" --target relaxsim_cli >/dev/null
+new=build/relaxsim
+old="$base_src/build/relaxsim"
+scen=problems/scenarios/point2d_friction.ini
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "commit $(git rev-parse --short HEAD) against baseline $(git rev-parse --short "$base_rev"); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo
+# steps.jsonl -> IPOPT steps, their median time and mean iterations (old files: not at_start)
+figures() {
+  python3 - "$1" <<'PY'
+import json, statistics, sys
+steps = [json.loads(l)["nlp"] for l in open(sys.argv[1] + "/steps.jsonl")]
+ipopt = [s for s in steps if (s["path"].startswith("ipopt") if "path" in s else not s["at_start"])]
+summary = json.load(open(sys.argv[1] + "/summary.json"))
+print(len(ipopt), statistics.median(s["time_us"] for s in ipopt) if ipopt else float("nan"),
+      sum(s["iterations"] for s in ipopt) / max(len(ipopt), 1),
+      summary["shadow"]["max_abs_diff"]["xd_mps"], summary["contract"]["passed"])
+PY
+}
+declare -A med iters steps_n xd contract
+for rep in 1 2 3; do
+  for who in old new; do
+    bin=$old; [ "$who" = new ] && bin=$new
+    for cs in no yes; do
+      "$bin" compare "$scen" --set nlp.check_start=$cs -q -o "$out/$who-$cs" >/dev/null || true
+      read -r n m it x c < <(figures "$out/$who-$cs")
+      med[$who-$cs]="${med[$who-$cs]:-} $m"; iters[$who-$cs]=$it; steps_n[$who-$cs]=$n
+      xd[$who-$cs]=$x; contract[$who-$cs]=$c
+    done
+  done
+done
+median3() { python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" $1; }
+# instructions per IPOPT step: callgrind over the first 200 steps, start check off
+instr() {
+  local bin=$1 tag=$2
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg-$tag" "$bin" run "$scen" \
+    --set nlp.check_start=no --set run.steps=200 -q >/dev/null 2>"$out/cg-$tag.log" || true
+  grep -m1 '^summary:' "$out/cg-$tag" | awk '{print $2}'
+}
+ir_old=$(instr "$old" old); ir_new=$(instr "$new" new)
+printf '| %-34s | %11s | %15s | %10s | %13s | %15s | %-8s |\n' "" "IPOPT steps" "us/IPOPT step" "iter/IPOPT" "instr/IPOPT" "shadow max|xd|" contract
+printf '| %-34s | %11s | %15s | %10s | %13s | %15s | %-8s |\n' "" "" "median (3 runs)" "step" "step (200)" "m/s" ""
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..36})" ------------- ----------------- ------------ --------------- ----------------- ----------
+row() { # label key instructions
+  printf '| %-34s | %11s | %15.1f | %10.2f | %13s | %15.3g | %-8s |\n' "$1" "${steps_n[$2]}" \
+    "$(median3 "${med[$2]}")" "${iters[$2]}" "$3" "${xd[$2]}" "$([ "${contract[$2]}" = True ] && echo passed || echo FAILED)"
+}
+row "baseline $base_rev, start check off" old-no "$(( ir_old / 200 ))"
+row "this tree, start check off" new-no "$(( ir_new / 200 ))"
+row "baseline $base_rev, start check on" old-yes "-"
+row "this tree, start check on" new-yes "-"
+r_time=$(python3 -c "print('%.3f' % ($(median3 "${med[new-no]}") / $(median3 "${med[old-no]}")))")
+r_ir=$(python3 -c "print('%.3f' % ($ir_new / $ir_old))")
+printf '| %-34s | %11s | %15s | %10s | %13s | %15s | %-8s |\n' "ratio this / baseline, check off" "" "$r_time" \
+  "$(python3 -c "print('%.3f' % (${iters[new-no]} / ${iters[old-no]}))")" "$r_ir" "" ""
+echo
+ok_iter=$(python3 -c "print(${iters[new-no]} <= 1.5)"); ok_time=$(python3 -c "print($r_time <= 0.2)")
+ok_xd=$(python3 -c "print(${xd[new-no]} <= 1e-9 and ${xd[new-yes]} <= 1e-9)")
+echo "targets (issue 9), start check off: iterations per IPOPT step <= 1.5: $([ "$ok_iter" = True ] && echo met || echo NOT met);"
+echo "  median time per IPOPT step <= 1/5 of the baseline's: $([ "$ok_time" = True ] && echo met || echo NOT met) ($r_time);"
+echo "  shadow |xd| <= 1e-9 m/s with the start check off and on: $([ "$ok_xd" = True ] && echo met || echo NOT met)"
+echo
+echo "Slowest NLP step of each shipped scenario (this tree, default settings):"
+echo
+printf '| %-34s | %12s | %11s | %-8s |\n' scenario "max step ms" "NLP failed" contract
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..36})" -------------- ------------- ----------
+for f in problems/scenarios/*.ini; do
+  name=$(basename "$f" .ini)
+  "$new" compare "$f" -q -o "$out/s-$name" >/dev/null || true
+  python3 - "$out/s-$name/summary.json" "$name" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("| %-34s | %12.2f | %11d | %-8s |" % (sys.argv[2], s["nlp"]["us_per_step_max"] / 1000.0,
+      s["nlp"]["failed_steps"], "passed" if s["contract"]["passed"] else "FAILED"))
+PY
+done
