@@ -360,6 +360,82 @@ static void test_deterministic(void **state)
     rs_compare_free(&b);
 }
 
+/* Count the steps of r with verdict v. */
+static int count_verdict(const rs_compare_result *r, rs_verdict v)
+{
+    int n = 0;
+    for (int k = 0; k < r->steps; k++)
+        n += r->step[k].verdict == v;
+    return n;
+}
+
+/* A light body with high friction landing at 3 m/s sideways, and the same motion at 10,000
+ * times the mass: every step solved and certified (residuals recomputed here), every step
+ * `agree`, and the two runs see the same dimensionless problems (the same iterations and the
+ * same verdicts step by step), because each step is posed and judged in its natural units. */
+static void test_light_and_heavy_bodies_are_judged_alike(void **state)
+{
+    (void)state;
+    rs_compare_result r[2];
+    const char *mass[2] = {"model.m=0.05", "model.m=500"};
+    for (int i = 0; i < 2; i++) {
+        const char *sets[] = {mass[i], "model.mu=1.5", "run.dt=5e-4", "initial.xd=3",
+                              "run.steps=2000", "nlp.check_start=no"};
+        load("point2d_friction", sets, 6);
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r[i]), RS_OK);
+        double state_k[RS_MODEL_MAX_STATE];
+        memcpy(state_k, sc.initial, sizeof state_k);
+        for (int k = 0; k < r[i].steps; k++) {
+            const rs_step_result *s = &r[i].step[k].nlp;
+            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp};
+            double primal, compl;
+            sc.model->residuals(&d, s->state_next, s->forces, &primal, &compl);
+            assert_true(s->ok && primal <= sc.nlp.cert_tol && compl <= sc.nlp.cert_tol);
+            memcpy(state_k, s->state_next, sizeof state_k);
+        }
+        assert_int_equal(count_verdict(&r[i], RS_VERDICT_AGREE), r[i].steps);
+    }
+    for (int k = 0; k < r[0].steps; k++) {
+        assert_int_equal(r[0].step[k].nlp.iterations, r[1].step[k].nlp.iterations);
+        assert_int_equal(r[0].step[k].verdict, r[1].step[k].verdict);
+    }
+    rs_compare_free(&r[0]);
+    rs_compare_free(&r[1]);
+}
+
+/* Values inside the documented ranges work: a 1 mg body, a body 1e7 m up or moving at 1e9 m/s,
+ * a time step of 1e-12 s (the state still moves: 1 m/s for 100 steps is 1e-10 m), and the
+ * forward sliding block without gravity: every NLP step solved and every verdict `agree`. */
+static void test_extreme_values_in_range_work(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {{"model.m=1e-6", NULL},
+                                            {"initial.z=1e7", NULL},
+                                            {"initial.xd=1e9", NULL},
+                                            {"run.dt=1e-12", "nlp.check_start=no"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *sets[] = {"run.steps=100", cases[c][0], cases[c][1]};
+        load("point2d_friction", sets, cases[c][1] ? 3 : 2);
+        rs_compare_result r;
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+        if (r.nlp.failed_steps || count_verdict(&r, RS_VERDICT_AGREE) != r.steps)
+            print_error("%s: %d failed steps, %d of %d agree\n", cases[c][0], r.nlp.failed_steps,
+                        count_verdict(&r, RS_VERDICT_AGREE), r.steps);
+        assert_int_equal(r.nlp.failed_steps, 0);
+        assert_int_equal(count_verdict(&r, RS_VERDICT_AGREE), r.steps);
+        if (c == 3) /* dt = 1e-12: x moves by dt xd per step, not frozen */
+            assert_close(r.step[r.steps - 1].nlp.state_next[0], 100 * 1e-12, 0.0, 1e-9);
+        rs_compare_free(&r);
+    }
+    const char *sets[] = {"model.g=0"};
+    load("sliding_block_forward", sets, 1);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.nlp.failed_steps, 0);
+    assert_int_equal(count_verdict(&r, RS_VERDICT_AGREE), r.steps);
+    rs_compare_free(&r);
+}
+
 /* Every registered model fits the fixed capacities; one that does not is refused by the
  * stepper instead of overflowing its arrays. */
 static void test_models_are_checked(void **state)
@@ -404,6 +480,8 @@ int main(void)
         cmocka_unit_test(test_lemke_warm_start_keeps_the_trajectory),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_models_are_checked),
+        cmocka_unit_test(test_light_and_heavy_bodies_are_judged_alike),
+        cmocka_unit_test(test_extreme_values_in_range_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
