@@ -12,13 +12,16 @@
  * so M = m/dt^2 and q = -(m/dt^2) (x + dt xd + dt^2 (u/m - g)) (the note has m = 1, u = 0).
  *
  * NLP form, in the step's natural units (rs_step_scales: speed V = max(|xd|, |xd_free|, g dt)
- * with xd_free = xd + dt (u/m - g), length L = V dt, force F = m V / dt); variables
- * xh = x'/L, vh = xd'/V, ph = lambda/F and the slack s:
+ * with xd_free = xd + dt (u/m - g), length L = V dt, force F = m V / dt); variables the
+ * displacement xh = (x' - x)/L (no variable carries the size of the height itself, which is
+ * 1e6 L near the top of a throw), vh = xd'/V, ph = lambda/F and the slack s; the height after
+ * the step is h = x/L + xh:
  *     min  P(s)
- *     g0  xh - x/L - vh                             = 0   (D2) / L
+ *     g0  xh - vh                                   = 0   (D2) / L
  *     g1  vh - xd_free/V - ph                       = 0   (D1) / V
- *     g2  s - ph xh                                 >= 0  (C1 relaxed) / (F L)
- *     bounds  xh >= 0, ph >= 0, s >= 0
+ *     g2  x/L + xh                                  >= 0  x' >= 0, / L
+ *     g3  s - ph (x/L + xh)                         >= 0  (C1 relaxed) / (F L)
+ *     bounds  ph >= 0, s >= 0
  */
 #include <math.h>
 
@@ -29,7 +32,7 @@
 enum { P_M, P_G, NPARAM };
 enum { S_X, S_XD, NSTATE };
 enum { V_X, V_XD, V_LAMBDA, V_S, NV };
-enum { G_POS, G_VEL, G_SLACK, NG };
+enum { G_POS, G_VEL, G_HEIGHT, G_SLACK, NG };
 
 static const rs_param_def params[NPARAM] = {
     {"m", 1.0, 1e-6, 1e6, "mass, kg"},
@@ -71,12 +74,12 @@ static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double 
 {
     (void)ctx;
     for (int j = 0; j < NV; j++) {
-        x_l[j] = j == V_XD ? -RS_NLP_INF : 0.0;
+        x_l[j] = j == V_X || j == V_XD ? -RS_NLP_INF : 0.0;
         x_u[j] = RS_NLP_INF;
     }
     for (int i = 0; i < NG; i++) {
         g_l[i] = 0.0;
-        g_u[i] = i == G_SLACK ? RS_NLP_INF : 0.0;
+        g_u[i] = i >= G_HEIGHT ? RS_NLP_INF : 0.0; /* equalities, then inequalities >= 0 */
     }
 }
 
@@ -99,21 +102,27 @@ static void nlp_g(void *ctx, const double *x, double *g)
     const rs_step_data *d = ctx;
     rs_step_scales sc;
     step_scales(d, &sc);
-    g[G_POS] = x[V_X] - d->state[S_X] / sc.length - x[V_XD];
+    const double height = d->state[S_X] / sc.length + x[V_X];
+    g[G_POS] = x[V_X] - x[V_XD];
     g[G_VEL] = x[V_XD] - free_velocity(d) / sc.speed - x[V_LAMBDA];
-    g[G_SLACK] = x[V_S] - x[V_LAMBDA] * x[V_X];
+    g[G_HEIGHT] = height;
+    g[G_SLACK] = x[V_S] - x[V_LAMBDA] * height;
 }
 
 static void nlp_jac(void *ctx, const double *x, double *J)
 {
-    (void)ctx;
+    const rs_step_data *d = ctx;
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    const double height = d->state[S_X] / sc.length + x[V_X];
     rs_dense_zero(J, NG, NV);
     rs_jac_set(J, NG, G_POS, V_X, 1.0);
     rs_jac_set(J, NG, G_POS, V_XD, -1.0);
     rs_jac_set(J, NG, G_VEL, V_XD, 1.0);
     rs_jac_set(J, NG, G_VEL, V_LAMBDA, -1.0);
+    rs_jac_set(J, NG, G_HEIGHT, V_X, 1.0);
     rs_jac_set(J, NG, G_SLACK, V_S, 1.0);
-    rs_jac_set(J, NG, G_SLACK, V_LAMBDA, -x[V_X]);
+    rs_jac_set(J, NG, G_SLACK, V_LAMBDA, -height);
     rs_jac_set(J, NG, G_SLACK, V_X, -x[V_LAMBDA]);
 }
 
@@ -124,7 +133,7 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
     const rs_step_data *d = ctx;
     rs_dense_zero(H, NV, NV);
     rs_hess_add(H, NV, V_S, V_S, obj_factor * rs_penalty_d2(d->nlp));
-    rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - ph xh */
+    rs_hess_add(H, NV, V_LAMBDA, V_X, -lambda[G_SLACK]); /* s - ph (x/L + xh) */
 }
 
 static void nlp_describe(rs_nlp_problem *p, int variant)
@@ -150,7 +159,7 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     double next[NSTATE] = {d->state[S_X], d->state[S_XD]};
     if (which == RS_NLP_START_CONTACT_FREE)
         integrate(d, 0.0, next);
-    x0[V_X] = next[S_X] / sc.length;
+    x0[V_X] = (next[S_X] - d->state[S_X]) / sc.length;
     x0[V_XD] = next[S_XD] / sc.speed;
     x0[V_LAMBDA] = 0.0;
     x0[V_S] = 0.0;
@@ -160,7 +169,7 @@ static void nlp_recover(const rs_step_data *d, const double *x, double *sn, doub
 {
     rs_step_scales sc;
     step_scales(d, &sc);
-    sn[S_X] = sc.length * x[V_X];
+    sn[S_X] = d->state[S_X] + sc.length * x[V_X];
     sn[S_XD] = sc.speed * x[V_XD];
     forces[0] = sc.force * x[V_LAMBDA];
 }
@@ -194,7 +203,9 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
                     fabs(sn[S_XD] - pred[S_XD]) / sc.speed);
     p = fmax(p, fmax(-xh, -ph));
     *primal = p;
-    *complementarity = fmax(ph, 0.0) * fmax(xh, 0.0);
+    /* lambda _|_ x': the natural residual min(ph, x'/L), not the product, which would weigh a
+     * vanishing force by a height of 1e6 L near the top of a throw */
+    *complementarity = fmin(fmax(ph, 0.0), fmax(xh, 0.0));
 }
 
 static void modes(const rs_step_data *d, const double *sn, const double *f,

@@ -367,7 +367,9 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     }
     const double zh = sn[S_Z] / sc.length, pz = f[F_Z] / sc.force;
     p = fmax(p, fmax(-zh, -pz));                  /* z' >= 0, fz >= 0 */
-    c = fmax(c, fmax(pz, 0.0) * fmax(zh, 0.0));   /* fz z' */
+    /* fz _|_ z': the natural residual min(pz, z'/L), not the product, which would weigh a
+     * vanishing force by a height of 1e6 L near the top of a throw */
+    c = fmax(c, fmin(fmax(pz, 0.0), fmax(zh, 0.0)));
     rs_coulomb_residuals(sn[S_XD] / sc.speed, f[F_X] / sc.force, mu * fmax(pz, 0.0), 1.0, &p, &c);
     *primal = p;
     *complementarity = c;
