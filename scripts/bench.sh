@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench.sh: build Release (via setup.sh) and run the benchmarks in tests/bench; prints tables,
-# each figure beside its baseline and their ratio. About 2 minutes on 2 cores.
+# bench.sh: build Release (via setup.sh) and run the benchmarks in tests/bench and
+# scripts/bench_nlp_step.sh; prints tables, each figure beside its baseline and their ratio.
+# About 12 minutes on 2 cores. (The robustness sweeps: scripts/robustness.sh.)
 #   scripts/bench.sh              all benchmarks
 #   scripts/bench.sh --lemke      the Lemke tables only
 # The Siconos comparison needs Debian's libsiconos-numerics-dev (an optional, benchmark-only
@@ -28,3 +29,7 @@ if [ -x build/tests/bench/lemke_vs_siconos ]; then
 fi
 [ "$only_lemke" = 1 ] && exit 0
 build/tests/bench/sim_bench "$PWD"
+echo
+echo "6. The NLP step through the relaxsim command, against a baseline build (scripts/bench_nlp_step.sh)"
+echo
+scripts/bench_nlp_step.sh
