@@ -64,6 +64,15 @@ static void step_scales(const rs_step_data *d, rs_step_scales *sc)
     rs_step_scales_set(sc, speeds, 2, p[P_G] * d->dt, d->dt, p[P_M]);
 }
 
+/* A block that starts inside the surface would be expelled within one step: refused. */
+static const char *check_step(const rs_step_data *d)
+{
+    if (d->state[S_X] < 0.0)
+        return "x < 0: the block starts below the surface (start at x >= 0; contact is at "
+               "position level)";
+    return NULL;
+}
+
 static void integrate(const rs_step_data *d, double lambda, double *sn)
 {
     sn[S_XD] = free_velocity(d) + d->dt * lambda / d->params[P_M];
@@ -236,7 +245,7 @@ const rs_model rs_model_falling_block = {
     .variants = variants,
     .force_scale = force_scale,
     .step_scales = step_scales,
-    .check_step = NULL,
+    .check_step = check_step,
     .lcp_n = 1,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,

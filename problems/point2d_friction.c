@@ -127,6 +127,16 @@ static void integrator_coefficients(const rs_step_data *d, const rs_step_scales 
     *c_vel = sc->force * d->dt / (d->params[P_M] * sc->speed);
 }
 
+/* Contact is at position level: a body that starts below the ground would be expelled within
+ * one step (z = -1 m: at 1000 m/s with dt = 1 ms). Refused rather than treated. */
+static const char *check_step(const rs_step_data *d)
+{
+    if (d->state[S_Z] < 0.0)
+        return "z < 0: the body starts below the ground (start at z >= 0; contact is at "
+               "position level)";
+    return NULL;
+}
+
 /* The next state from the forces by the integrator (D1)-(D4). */
 static void integrate(const rs_step_data *d, const double *forces, double *state_next)
 {
@@ -402,7 +412,7 @@ const rs_model rs_model_point2d_friction = {
     .variants = variants,
     .force_scale = force_scale,
     .step_scales = step_scales,
-    .check_step = NULL,
+    .check_step = check_step,
     .lcp_n = 4,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,

@@ -15,10 +15,20 @@ typedef struct rs_ini_entry {
 } rs_ini_entry;
 
 /*
- * Read the entries of the file at path into entries[0..max-1]. Syntax errors and files with
- * more than max entries fail with "PATH:LINE: ..." in detail; a missing file with RS_ERR_IO.
+ * Read the entries of the file at path into entries[0..max-1]. Syntax errors, lines longer
+ * than libinih reads at once (INI_MAX_LINE, 200 bytes in Debian's build) and files with more
+ * than max entries fail with "PATH:LINE: ..." in detail; a missing file or a directory with
+ * RS_ERR_IO. Comments: a line starting with ';' or '#', and from ';' or '#' after a blank to
+ * the end of the line.
  */
 rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, int *count,
                              rs_error_detail *detail);
+
+/* A decimal real (no hexadecimal), the whole text but blanks: 1 and *out if it is a finite one,
+ * -1 if it is infinite or not a number (inf, nan, 1e999), 0 if it is no number. */
+int rs_parse_real(const char *text, double *out);
+
+/* A decimal integer in [lo, hi], the whole text but blanks (no overflow); 1 if it is one. */
+int rs_parse_count(const char *text, long lo, long hi, long *out);
 
 #endif

@@ -1,4 +1,5 @@
 /* sweep.c: reading sweep files and numbering their runs (see sweep.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,16 +24,46 @@ void rs_sweep_free(rs_sweep *sw)
     sw->nkeys = 0;
 }
 
-/* Parse "a, b, c", "lo .. hi / n" or "random lo .. hi / n seed s" into key->values. */
+/* The parts of "[random | lograndom] lo .. hi / n [seed s]" (text after the keyword), each
+ * parsed strictly (decimal reals, counts without overflow); 0 if the text is not of that form. */
+static int parse_range(const char *text, int with_seed, double *lo, double *hi, long *n,
+                       long *seed)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *dots = strstr(buf, ".."), *slash = strchr(buf, '/');
+    if (!dots || !slash || slash < dots)
+        return 0;
+    *dots = '\0';
+    *slash = '\0';
+    char *count = slash + 1, *seed_text = NULL;
+    if (with_seed) {
+        seed_text = strstr(count, "seed");
+        if (!seed_text)
+            return 0;
+        *seed_text = '\0';
+        seed_text += 4;
+    }
+    return rs_parse_real(buf, lo) == 1 && rs_parse_real(dots + 2, hi) == 1 &&
+           rs_parse_count(count, 1, RS_SWEEP_MAX_VALUES, n) &&
+           (!with_seed || rs_parse_count(seed_text, 0, LONG_MAX, seed));
+}
+
+/* Parse "a, b, c", "lo .. hi / n", "random lo .. hi / n seed s" or "lograndom lo .. hi / n seed
+ * s" into key->values. */
 static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t why_len)
 {
     double lo, hi;
-    int n = 0, used = 0;
-    unsigned long long seed = 0;
-    if (sscanf(text, " random %lf .. %lf / %d seed %llu %n", &lo, &hi, &n, &seed, &used) == 4 &&
-        text[used] == '\0') {
-        if (!isfinite(lo) || !isfinite(hi) || lo > hi || n < 1 || n > RS_SWEEP_MAX_VALUES) {
-            snprintf(why, why_len, "random: need finite lo <= hi and 1 <= n <= %d", RS_SWEEP_MAX_VALUES);
+    long n = 0, seed = 0;
+    while (*text == ' ' || *text == '\t')
+        text++;
+    const int is_random = strncmp(text, "random ", 7) == 0;
+    const int is_log = strncmp(text, "lograndom ", 10) == 0;
+    if (is_random || is_log) {
+        if (!parse_range(text + (is_log ? 10 : 7), 1, &lo, &hi, &n, &seed) || lo > hi ||
+            (is_log && !(lo > 0.0))) {
+            snprintf(why, why_len, "%s: need finite %slo <= hi, 1 <= n <= %d and a seed >= 0",
+                     is_log ? "lograndom" : "random", is_log ? "0 < " : "", RS_SWEEP_MAX_VALUES);
             return 0;
         }
         key->values = malloc(sizeof(double) * (size_t)n);
@@ -40,41 +71,24 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
             return 0;
         rs_rng rng;
         rs_rng_seed(&rng, (uint64_t)seed);
-        for (int i = 0; i < n; i++)
-            key->values[i] = rs_rng_range(&rng, lo, hi);
-        key->nvalues = n;
+        for (long i = 0; i < n; i++) /* log-uniform: uniform in log(value) */
+            key->values[i] = is_log ? exp(rs_rng_range(&rng, log(lo), log(hi)))
+                                    : rs_rng_range(&rng, lo, hi);
+        key->nvalues = (int)n;
         return 1;
     }
-    used = 0;
-    if (sscanf(text, " lograndom %lf .. %lf / %d seed %llu %n", &lo, &hi, &n, &seed, &used) == 4 &&
-        text[used] == '\0') { /* log-uniform: uniform in log(value) */
-        if (!(lo > 0.0) || !isfinite(hi) || lo > hi || n < 1 || n > RS_SWEEP_MAX_VALUES) {
-            snprintf(why, why_len, "lograndom: need finite 0 < lo <= hi and 1 <= n <= %d",
+    if (strstr(text, "..")) {
+        if (!parse_range(text, 0, &lo, &hi, &n, &seed)) {
+            snprintf(why, why_len, "range: need 'lo .. hi / n' with finite ends and 1 <= n <= %d",
                      RS_SWEEP_MAX_VALUES);
             return 0;
         }
         key->values = malloc(sizeof(double) * (size_t)n);
         if (!key->values)
             return 0;
-        rs_rng rng;
-        rs_rng_seed(&rng, (uint64_t)seed);
-        for (int i = 0; i < n; i++)
-            key->values[i] = exp(rs_rng_range(&rng, log(lo), log(hi)));
-        key->nvalues = n;
-        return 1;
-    }
-    used = 0;
-    if (sscanf(text, " %lf .. %lf / %d %n", &lo, &hi, &n, &used) == 3 && text[used] == '\0') {
-        if (!isfinite(lo) || !isfinite(hi) || n < 1 || n > RS_SWEEP_MAX_VALUES) {
-            snprintf(why, why_len, "range: need finite ends and 1 <= n <= %d", RS_SWEEP_MAX_VALUES);
-            return 0;
-        }
-        key->values = malloc(sizeof(double) * (size_t)n);
-        if (!key->values)
-            return 0;
-        for (int i = 0; i < n; i++)
-            key->values[i] = n == 1 ? lo : lo + (hi - lo) * i / (n - 1);
-        key->nvalues = n;
+        for (long i = 0; i < n; i++)
+            key->values[i] = n == 1 ? lo : lo + (hi - lo) * (double)i / (double)(n - 1);
+        key->nvalues = (int)n;
         return 1;
     }
     /* an explicit list */
@@ -83,23 +97,20 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
     key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
     if (!key->values)
         return 0;
-    n = 0;
+    int count = 0;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        char *end;
-        const double v = strtod(tok, &end);
-        while (*end == ' ' || *end == '\t')
-            end++;
-        if (end == tok || *end != '\0' || !isfinite(v) || n >= RS_SWEEP_MAX_VALUES) {
+        double v;
+        if (rs_parse_real(tok, &v) != 1 || count >= RS_SWEEP_MAX_VALUES) {
             snprintf(why, why_len, "expected a list 'a, b, c', a range 'lo .. hi / n', "
                                    "'random lo .. hi / n seed s' or 'lograndom lo .. hi / n seed s'");
             return 0;
         }
-        key->values[n++] = v;
+        key->values[count++] = v;
     }
-    key->nvalues = n;
-    if (n == 0)
+    key->nvalues = count;
+    if (count == 0)
         snprintf(why, why_len, "no values");
-    return n > 0;
+    return count > 0;
 }
 
 static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_error_detail *detail)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "relaxsim/lcp_file.h"
 #include "core/detail.h"
@@ -289,6 +290,16 @@ static rs_error parse_lcp(token_reader *tr, rs_lcp **out)
         TRY(read_shape(tr, n));
         TRY(require_tokens(tr, n * n + n, "a dense M and q"));
     }
+    /* relaxsim solves LCPs densely: a sparse-block file may not make it build a dense matrix far
+     * larger than its own data (a 30 KB file declaring n = 10000 would ask for 800 MB) */
+    if (storage == 1 && n * n > 1000000 && n * n > 64 * tr->total)
+        return rs_detail_set(tr->detail, RS_ERR_PARSE,
+                             "%s: sparse-block storage with n = %ld would need a dense %ld x %ld "
+                             "matrix (%.0f MB) for a file of %ld numbers; relaxsim solves LCPs "
+                             "densely and accepts at most 64 matrix entries per number in the "
+                             "file beyond n^2 = 10^6",
+                             tr->name, n, n, n, 8.0 * (double)n * (double)n / 1e6,
+                             tr->total);
     rs_lcp *lcp;
     TRY(rs_lcp_create((int)n, &lcp));
     rs_error err = storage == 0 ? read_values(tr, lcp->M, n, 0, n, 0, n) : read_sparse_block(tr, lcp);
@@ -327,6 +338,9 @@ rs_error rs_lcp_read_file(const char *path, rs_lcp **out, rs_error_detail *detai
     *out = NULL;
     if (!path)
         return RS_ERR_NULL_ARG;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: is a directory, not an LCP file", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));

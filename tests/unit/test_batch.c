@@ -98,11 +98,16 @@ static void test_bad_sweeps(void **state)
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\ncombine = zip\n[vary]\n"
                        "model.m = 1, 2\ninitial.x = 1\n", "combine = zip needs equal counts");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
-                       "model.m = 1 .. 2 / 0\n", "range: need finite ends and 1 <= n");
+                       "model.m = 1 .. 2 / 0\n", "range: need 'lo .. hi / n' with finite ends and 1 <= n");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\nthreads = 3\n[vary]\nmodel.m = 1\n",
                        "badsweep.ini:3: sweep.threads: unknown key");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
                        "model.m = lograndom 0 .. 2 / 3 seed 1\n", "lograndom: need finite 0 < lo");
+    /* counts never overflow, reals are decimal */
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                       "model.m = 0.1 .. 0.2 / 4294967298\n", "range: need 'lo .. hi / n'");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                       "model.m = 0x10, 2\n", "vary.model.m: expected a list");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[set]\nnlp.warm = 2\n"
                        "[vary]\nmodel.m = 1\n", "set: --set nlp.warm: unknown key");
 }
@@ -194,7 +199,7 @@ static void test_jobs_do_not_change_results(void **state)
     assert_int_equal(cJSON_GetObjectItem(counts, "passed")->valueint, 1); /* m = 1, x = 1 */
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "results"), 0);
     assert_non_null(strstr(cJSON_GetObjectItem(first, "reason")->valuestring,
-                           "run.dt: the time step must be in (0, 10] s"));
+                           "run.dt: the time step must be in [1e-12, 10] s"));
     assert_null(cJSON_GetObjectItem(first, "time_s")); /* timings stay out of the summary */
     cJSON_Delete(s);
 }

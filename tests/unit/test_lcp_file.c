@@ -138,9 +138,22 @@ static void test_file_errors(void **state)
     assert_int_equal(rs_lcp_read_file(NULL, &lcp, &detail), RS_ERR_NULL_ARG);
     assert_int_equal(rs_lcp_read_file("x", NULL, &detail), RS_ERR_NULL_ARG);
     assert_int_equal(rs_lcp_read_text(NULL, 0, "x", &lcp, NULL), RS_ERR_NULL_ARG);
-    /* A directory cannot be read as a file. */
-    assert_int_not_equal(rs_lcp_read_file(RS_TEST_TMPDIR, &lcp, NULL), RS_OK);
+    /* A directory cannot be read as a file, and says so. */
+    assert_int_equal(rs_lcp_read_file(RS_TEST_TMPDIR, &lcp, &detail), RS_ERR_IO);
+    assert_non_null(strstr(detail.message, "is a directory, not an LCP file"));
     assert_null(lcp);
+    /* A small sparse-block file may not ask for a huge dense matrix: n = 10000, no blocks. */
+    size_t cap = 200000, len = 0;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    len += (size_t)snprintf(big + len, cap - len, "10000 1 10000 10000 0 1 1 10000 10000 2 0 0 0");
+    for (int i = 0; i < 10000; i++)
+        len += (size_t)snprintf(big + len, cap - len, " 1");
+    assert_int_equal(rs_lcp_read_text(big, len, "big.dat", &lcp, &detail), RS_ERR_PARSE);
+    assert_non_null(strstr(detail.message, "big.dat: sparse-block storage with n = 10000 would "
+                                           "need a dense 10000 x 10000 matrix (800 MB)"));
+    assert_null(lcp);
+    free(big);
 
     rs_lcp *ok;
     assert_int_equal(rs_lcp_create(2, &ok), RS_OK);

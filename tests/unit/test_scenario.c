@@ -92,8 +92,8 @@ static void test_nan_and_inf(void **state)
 static void test_time_step_and_steps(void **state)
 {
     (void)state;
-    expect_error("dt = -1\n", "bad.ini:7: run.dt: the time step must be in (0, 10] s, got -1");
-    expect_error("dt = 0\n", "run.dt: the time step must be in (0, 10] s");
+    expect_error("dt = -1\n", "bad.ini:7: run.dt: the time step must be in [1e-12, 10] s, got -1");
+    expect_error("dt = 0\n", "run.dt: the time step must be in [1e-12, 10] s");
     expect_error("steps = 0\n", "bad.ini:7: run.steps: 0 is out of range [1,");
     expect_error("steps = 1.5\n", "run.steps: expected an integer");
 }
@@ -163,7 +163,7 @@ static void test_model_domain(void **state)
     rs_error_detail d;
     write_file(TMP "fw.ini", "[model]\nname = sliding_block_forward\n[input]\nu = -1\n");
     assert_int_not_equal(rs_scenario_load(TMP "fw.ini", NULL, 0, &sc, &d), RS_OK);
-    assert_non_null(strstr(d.message, "fw.ini: input: sliding_block_forward needs u >= 0"));
+    assert_non_null(strstr(d.message, "fw.ini: initial state and input: sliding_block_forward needs u >= 0"));
 }
 
 static void test_set_overrides(void **state)
@@ -217,6 +217,43 @@ static void test_input_schedules(void **state)
     assert_close(a[1], 0.0, 0.0, 0.0); /* uz: lo = hi = 0 */
 }
 
+/* No line is cut: a 205-character comment ending in 'mu = 5' is refused with its line, never
+ * read as mu = 5; '#' after a blank is a comment as ';' is; numbers are decimal and counts do
+ * not overflow; a directory is named as such; a body below the ground and a time step below
+ * 1e-12 s are refused. */
+static void test_input_is_read_whole_and_strictly(void **state)
+{
+    (void)state;
+    char line[400];
+    memset(line, 'x', sizeof line);
+    memcpy(line, "; ", 2);
+    memcpy(line + 205 - 7, "mu = 5\n", 8);
+    char text[1024];
+    snprintf(text, sizeof text, "[model]\nname = point2d_friction\n%s[run]\nsteps = 3\n", line);
+    write_file(TMP "long.ini", text);
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load(TMP "long.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "long.ini:3: line longer than"));
+    /* inline comments with '#' and ';' */
+    write_file(TMP "hash.ini", "[model]\nname = point2d_friction  # the post's model\n"
+                               "mu = 0.3 # friction\n[run]\nsteps = 7 ; short\n");
+    assert_int_equal(rs_scenario_load(TMP "hash.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_close(sc.params[2], 0.3, 0.0, 0.0);
+    assert_int_equal(sc.steps, 7);
+    expect_error("steps = 0x10\n", "run.steps: expected an integer, got '0x10'");
+    expect_error("dt = 0x1p-10\n", "run.dt: expected a number, got '0x1p-10'");
+    expect_error("steps = 4294967298\n", "run.steps: 4294967298 is out of range");
+    expect_error("dt = 4.9e-324\n", "run.dt: the time step must be in [1e-12, 10] s");
+    assert_int_equal(rs_scenario_load(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
+    assert_non_null(strstr(d.message, "problems: is a directory, not a file"));
+    write_file(TMP "below.ini", "[model]\nname = point2d_friction\n[initial]\nz = -1\n");
+    assert_int_equal(rs_scenario_load(TMP "below.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "below.ini: initial state and input: z < 0: the body starts below the ground"));
+    write_file(TMP "below.ini", "[model]\nname = falling_block\n[initial]\nx = -0.5\n");
+    assert_int_equal(rs_scenario_load(TMP "below.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "x < 0: the block starts below the surface"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_model_domain),
         cmocka_unit_test(test_set_overrides),
         cmocka_unit_test(test_input_schedules),
+        cmocka_unit_test(test_input_is_read_whole_and_strictly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
