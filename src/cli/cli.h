@@ -48,6 +48,12 @@ int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int all
 int rs_cli_load_scenario(int argc, char **argv, const char *usage, int allow_backend,
                          rs_cli_scenario_args *a, rs_scenario *sc);
 
+/* On SIGINT or SIGTERM: remove the tracked temporary files, print "relaxsim: interrupted;
+ * WHAT_IS_KEPT" and exit 130 (cli_interrupt.c). */
+void rs_cli_on_interrupt(const char *what_is_kept);
+void rs_cli_track_temp(const char *path);
+void rs_cli_untrack_temps(void);
+
 /* Subcommands: argv[0] is the subcommand's own name. */
 int rs_cmd_lcp_solve(int argc, char **argv);
 int rs_cmd_lcp_gen(int argc, char **argv);

@@ -118,6 +118,11 @@ int rs_cmd_batch(int argc, char **argv)
         snprintf(dir, sizeof dir, "out/%.*s", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
         o.out_dir = dir;
     }
+    char kept[2600];
+    snprintf(kept, sizeof kept, "the finished runs are kept in %s/results.jsonl; "
+             "'relaxsim batch %s --resume -o %s' continues the batch", o.out_dir, sweep_path,
+             o.out_dir);
+    rs_cli_on_interrupt(kept);
     rs_batch_counts c;
     rs_error run_err;
 #ifdef RS_HAVE_MPI

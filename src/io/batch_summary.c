@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/batch_summary.h"
+#include "io/output.h"
 #include "core/detail.h"
 
 typedef struct run_entry {
@@ -110,10 +112,15 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     for (int k = 0; k < sw->nkeys; k++)
         cJSON_AddItemToArray(keys, cJSON_CreateString(sw->keys[k].name));
     cJSON *results = cJSON_AddArrayToObject(sum, "results");
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    FILE *csv = err == RS_OK ? fopen(path, "w") : NULL;
+    /* results.csv and summary.json are written under temporary names and renamed into place
+     * (output.h): never torn, also on a full disk */
+    char csv_path[1200], csv_temp[1300];
+    snprintf(csv_path, sizeof csv_path, "%s/results.csv", dir);
+    rs_temp_path(csv_path, csv_temp, sizeof csv_temp);
+    FILE *csv = err == RS_OK ? fopen(csv_temp, "w") : NULL;
     if (err == RS_OK && !csv)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", csv_path,
+                            strerror(errno));
     if (csv) {
         fprintf(csv, "run");
         for (int k = 0; k < sw->nkeys; k++)
@@ -163,16 +170,29 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     cJSON_AddNumberToObject(c, "contract_failed", (double)out->contract_failed);
     cJSON_AddNumberToObject(c, "bad_input", (double)out->bad_input);
     cJSON_AddNumberToObject(c, "crashed", (double)out->crashed);
-    if (csv && fclose(csv) != 0 && err == RS_OK)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+    if (csv) {
+        const rs_error e = rs_close_written(csv, csv_path, detail);
+        if (err == RS_OK)
+            err = e;
+        err = err == RS_OK ? rs_rename_into_place(csv_temp, csv_path, detail) : err;
+        unlink(csv_temp);
+    }
     if (err == RS_OK) {
+        char sum_temp[1300];
         snprintf(path, sizeof path, "%s/summary.json", dir);
+        rs_temp_path(path, sum_temp, sizeof sum_temp);
         char *text = cJSON_Print(sum);
-        FILE *sf = fopen(path, "w");
-        if (!text || !sf || fprintf(sf, "%s\n", text) < 0)
-            err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write", path);
-        if (sf && fclose(sf) != 0 && err == RS_OK)
-            err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+        FILE *sf = text ? fopen(sum_temp, "w") : NULL;
+        if (!sf)
+            err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
+                                text ? strerror(errno) : "out of memory");
+        else {
+            fprintf(sf, "%s\n", text);
+            err = rs_close_written(sf, path, detail);
+        }
+        if (err == RS_OK)
+            err = rs_rename_into_place(sum_temp, path, detail);
+        unlink(sum_temp);
         free(text);
     }
     cJSON_Delete(sum);

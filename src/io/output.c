@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/output.h"
 #include "core/detail.h"
@@ -33,6 +34,43 @@ rs_error rs_make_directory(const char *path, rs_error_detail *detail)
     return RS_OK;
 }
 
+void rs_temp_path(const char *path, char *tmp, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    const int dir_len = slash ? (int)(slash - path + 1) : 0;
+    snprintf(tmp, len, "%.*s.%s.tmp-%ld", dir_len, path, slash ? slash + 1 : path,
+             (long)getpid());
+}
+
+rs_error rs_rename_into_place(const char *tmp, const char *path, rs_error_detail *detail)
+{
+    if (rename(tmp, path) != 0) {
+        const int e = errno;
+        unlink(tmp);
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return RS_OK;
+}
+
+rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: is a file, not a directory", dir);
+    const rs_error err = rs_make_directory(dir, detail);
+    if (err != RS_OK)
+        return err;
+    char probe[1200];
+    snprintf(probe, sizeof probe, "%s/.relaxsim-probe-%ld", dir, (long)getpid());
+    FILE *f = fopen(probe, "w");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write there: %s", dir, strerror(errno));
+    fclose(f);
+    unlink(probe);
+    return RS_OK;
+}
+
+/* The writers below write to the path given (the caller's temporary name). */
 static FILE *open_for_writing(const char *path, rs_error_detail *detail)
 {
     FILE *f = fopen(path, "w");
@@ -41,11 +79,21 @@ static FILE *open_for_writing(const char *path, rs_error_detail *detail)
     return f;
 }
 
-static rs_error close_checked(FILE *f, const char *path, rs_error_detail *detail)
+/* Flush and close, naming the OS error of a failed write (a full disk: ENOSPC). */
+rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
 {
-    const int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+    int e = ferror(f) ? errno : 0; /* the error of the write that failed, still in errno */
+    int bad = e != 0 || ferror(f);
+    if (fflush(f) != 0) {
+        bad = 1;
+        e = e ? e : errno;
+    }
+    if (fclose(f) != 0) {
+        bad = 1;
+        e = e ? e : errno;
+    }
+    if (bad)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(e ? e : EIO));
     return RS_OK;
 }
 
@@ -93,7 +141,7 @@ rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
         put_number(f, s->complementarity);
         fputc('\n', f);
     }
-    return close_checked(f, path, detail);
+    return rs_close_written(f, path, detail);
 }
 
 rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
@@ -117,7 +165,7 @@ rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_c
         put_number(f, 1e6 * st->nlp.time_s);
         fputc('\n', f);
     }
-    return close_checked(f, path, detail);
+    return rs_close_written(f, path, detail);
 }
 
 static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
@@ -188,7 +236,7 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
         free(text);
         cJSON_Delete(o);
     }
-    return close_checked(f, path, detail);
+    return rs_close_written(f, path, detail);
 }
 
 static cJSON *columns_json(const rs_compare_result *r, const double *values)
@@ -302,5 +350,5 @@ rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs
     }
     fprintf(f, "%s\n", text);
     free(text);
-    return close_checked(f, path, detail);
+    return rs_close_written(f, path, detail);
 }

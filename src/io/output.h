@@ -12,6 +12,8 @@
 #ifndef RS_IO_OUTPUT_H
 #define RS_IO_OUTPUT_H
 
+#include <stdio.h>
+
 #include "sim/compare.h"
 
 typedef enum rs_backend { RS_BACKEND_NLP, RS_BACKEND_LEMKE } rs_backend;
@@ -34,5 +36,20 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
 
 /* Create a directory and its parents (like mkdir -p). */
 rs_error rs_make_directory(const char *path, rs_error_detail *detail);
+
+/*
+ * Outputs are never torn: each is written under a temporary name in its own directory
+ * (DIR/.NAME.tmp-PID) and renamed into place once complete, so a reader sees the previous file
+ * or the new one, never a part. Messages name the OS error ("No space left on device").
+ */
+/* Flush and close a written file; on failure the message names path and the OS error. */
+rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail);
+/* The temporary twin of path. */
+void rs_temp_path(const char *path, char *tmp, size_t len);
+/* Rename tmp onto path (the same directory: atomic). */
+rs_error rs_rename_into_place(const char *tmp, const char *path, rs_error_detail *detail);
+/* Fail early, before any work, if no file can be created in dir (made if missing): a probe file
+ * is created and removed. */
+rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail);
 
 #endif

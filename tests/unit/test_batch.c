@@ -340,6 +340,39 @@ static void test_resume_after_sigkill(void **state)
     check_results(TMP "killed/results.jsonl", 20, &crashed);
 }
 
+/* Ctrl-C: the batch says what it kept and how to continue, exits 130, and leaves whole lines. */
+static void test_interrupted_batch_says_how_to_resume(void **state)
+{
+    (void)state;
+    write_file(TMP "long.ini", long_sweep);
+    system("rm -rf '" TMP "sigint'");
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen(TMP "sigint_err.txt", "w", stderr);
+        execl(RS_CLI_PATH, "relaxsim", "batch", TMP "long.ini", "-j", "2", "-q", "-o",
+              TMP "sigint", (char *)NULL);
+        _exit(127);
+    }
+    wait_for_lines(TMP "sigint/results.jsonl", 1); /* the handler is in place by now */
+    kill(pid, SIGINT);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    static char text[4096];
+    slurp(TMP "sigint_err.txt", text, sizeof text);
+    assert_non_null(strstr(text, "interrupted; the finished runs are kept in"));
+    assert_non_null(strstr(text, "--resume -o " TMP "sigint' continues the batch"));
+    const long kept = count_lines(TMP "sigint/results.jsonl");
+    assert_true(kept >= 1 && kept < 20);
+    assert_int_equal(relaxsim("batch " TMP "long.ini -q --resume -o " TMP "sigint"), 0);
+    int crashed;
+    check_results(TMP "sigint/results.jsonl", 20, &crashed);
+    assert_int_equal(crashed, 0);
+}
+
 /* A torn last line (as a full disk could leave) is dropped by --resume and its run redone. */
 static void test_resume_repairs_a_torn_line(void **state)
 {
@@ -466,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_shards_partition_the_runs),
         cmocka_unit_test(test_resume_after_sigkill),
         cmocka_unit_test(test_resume_repairs_a_torn_line),
+        cmocka_unit_test(test_interrupted_batch_says_how_to_resume),
         cmocka_unit_test(test_a_crashing_worker_does_not_stop_the_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,34 @@ static void test_solver_overheads_change_no_answer(void **state)
     }
 }
 
+/* Outputs: an unwritable -o is refused before the simulation; a failed write (here a file size
+ * limit, as a full disk would) names the OS error and leaves the previous outputs whole. */
+static void test_outputs_are_checked_first_and_never_torn(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "falling_block.ini -q -o " SCEN "falling_block.ini"), 2);
+    assert_non_null(strstr(err_buf, "falling_block.ini: is a file, not a directory"));
+    assert_int_equal(run("run " SCEN "falling_block.ini -q -o " TMP), 2);
+    assert_non_null(strstr(err_buf, "is a directory (give a file name)"));
+    assert_int_equal(run("compare " SCEN "falling_block.ini -q -o " TMP "whole"), 0);
+    static char before[1 << 17], after[1 << 17];
+    const size_t len = slurp(TMP "whole/steps.jsonl", before, sizeof before);
+    assert_true(len > 40000);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 40; '%s' compare " SCEN "falling_block.ini "
+             "-q --set run.steps=90 -o " TMP "whole 2>'%sdisk_err.txt'", RS_CLI_PATH, TMP);
+    const int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    slurp(TMP "disk_err.txt", err_buf, sizeof err_buf);
+    assert_non_null(strstr(err_buf, "cannot write: File too large"));
+    assert_int_equal(slurp(TMP "whole/steps.jsonl", after, sizeof after), len);
+    assert_memory_equal(before, after, len); /* the previous set, untouched */
+    cJSON *s = load_json(TMP "whole/summary.json");
+    assert_int_equal(at(s, "steps", NULL)->valueint, 100); /* the previous run's */
+    cJSON_Delete(s);
+    assert_int_equal(system("ls -a '" TMP "whole' | grep -q tmp"), 256); /* no temporary left */
+}
+
 /* Inputs are bounded like states: an absurd force is refused, not simulated. */
 static void test_absurd_input_is_refused(void **state)
 {
@@ -261,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_failed_steps_fail_without_a_contract),
         cmocka_unit_test(test_absurd_input_is_refused),
         cmocka_unit_test(test_solver_overheads_change_no_answer),
+        cmocka_unit_test(test_outputs_are_checked_first_and_never_torn),
         cmocka_unit_test(test_run_one_backend),
         cmocka_unit_test(test_bad_scenarios_exit_2),
         cmocka_unit_test(test_plot),
