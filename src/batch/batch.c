@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -227,8 +228,10 @@ static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
     _exit(0); /* a forked worker ends here; it never returns into the caller's code */
 }
 
-/* Start a worker; it closes every descriptor of the parent's that is not its own. */
-static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall, int results_fd)
+/* Start a worker; it closes every descriptor of the parent's that is not its own (the results
+ * file and the directory's lock stay the parent's alone). */
+static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall,
+                 const rs_batch_results *res)
 {
     int task[2], result[2];
     if (pipe(task) != 0)
@@ -255,7 +258,9 @@ static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall, int
                 close(all[i].task_fd);
                 close(all[i].result_fd);
             }
-        close(results_fd);
+        close(res->fd);
+        if (res->lock_fd >= 0)
+            close(res->lock_fd);
         close(task[1]);
         close(result[0]);
         worker_main(sw, task[0], result[1]);
@@ -292,48 +297,189 @@ static void tally_outcome(rs_batch_counts *c, const char *outcome)
         c->crashed++;
 }
 
-/* Mark the runs already in results.jsonl; drop a torn last line. */
-static rs_error scan_results(const char *path, unsigned char *done, long nruns, rs_batch_counts *c,
-                             rs_error_detail *detail)
+/*
+ * --resume: mark the runs already in results.jsonl. Every valid line is kept; a line that is not
+ * a result (corrupt, torn, a run number outside the sweep, a repeat) is dropped and reported by
+ * number; with retry_crashed, crashed runs are dropped to be run again. When anything was
+ * dropped, the kept lines are written back under a temporary name and renamed into place.
+ */
+static rs_error scan_results(const char *path, unsigned char *done, long nruns,
+                             int retry_crashed, rs_batch_counts *c, rs_error_detail *detail)
 {
-    FILE *f = fopen(path, "r+");
+    FILE *f = fopen(path, "r");
     if (!f)
         return errno == ENOENT ? RS_OK
                                : rs_detail_set(detail, RS_ERR_IO, "%s: %s", path, strerror(errno));
     enum { LINE_CAP = 1 << 16 };
     char *line = malloc(LINE_CAP);
-    if (!line) {
+    char temp[1300];
+    rs_temp_path(path, temp, sizeof temp);
+    FILE *kept = line ? fopen(temp, "w") : NULL;
+    if (!kept) {
+        free(line);
         fclose(f);
-        return RS_ERR_NOMEM;
+        return line ? rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", temp,
+                                    strerror(errno))
+                    : RS_ERR_NOMEM;
     }
-    long good_end = 0;
-    for (;;) {
-        if (!fgets(line, LINE_CAP, f))
-            break;
-        const size_t len = strlen(line);
-        if (len == 0 || line[len - 1] != '\n')
-            break; /* torn: no newline */
-        cJSON *o = cJSON_Parse(line);
+    long number = 0, dropped = 0;
+    while (fgets(line, LINE_CAP, f)) {
+        number++;
+        size_t len = strlen(line);
+        int whole = len > 0 && line[len - 1] == '\n';
+        if (!whole) { /* torn, or longer than any result line: skip to its end */
+            int ch;
+            while (len == LINE_CAP - 1 && (ch = fgetc(f)) != EOF && ch != '\n')
+                ;
+        }
+        cJSON *o = whole ? cJSON_Parse(line) : NULL;
         const cJSON *run = cJSON_GetObjectItem(o, "run");
         const cJSON *outcome = cJSON_GetObjectItem(o, "outcome");
-        if (!cJSON_IsNumber(run) || !cJSON_IsString(outcome)) {
-            cJSON_Delete(o);
-            break;
+        const long r = cJSON_IsNumber(run) ? (long)run->valuedouble : -1;
+        int keep = cJSON_IsString(outcome) && r >= 0 && r < nruns && !done[r];
+        if (!keep) {
+            if (c->bad_lines < 8)
+                c->bad_line[c->bad_lines] = number;
+            c->bad_lines++;
+        } else if (retry_crashed && strcmp(outcome->valuestring, "crashed") == 0) {
+            keep = 0;
+            c->retried++;
         }
-        const long r = (long)run->valuedouble;
-        if (r >= 0 && r < nruns && !done[r]) {
+        if (keep) {
             done[r] = 1;
             c->skipped++;
             tally_outcome(c, outcome->valuestring);
+            fputs(line, kept);
+        } else {
+            dropped++;
         }
         cJSON_Delete(o);
-        good_end = ftell(f);
     }
     free(line);
     fclose(f);
-    if (truncate(path, good_end) != 0)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot drop a torn line: %s", path,
-                             strerror(errno));
+    rs_error err = rs_close_written(kept, temp, detail);
+    if (err == RS_OK && dropped > 0)
+        err = rs_rename_into_place(temp, path, detail);
+    unlink(temp);
+    return err;
+}
+
+/* ---- one batch per directory, and which sweep wrote it ------------------------------------- */
+
+/* 64-bit FNV-1a of a file's bytes (0 if it cannot be read). */
+static uint64_t file_hash(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    uint64_t h = 1469598103934665603ULL;
+    int ch;
+    while ((ch = fgetc(f)) != EOF)
+        h = (h ^ (unsigned char)ch) * 1099511628211ULL;
+    fclose(f);
+    return h;
+}
+
+/* What a sweep is, one line per item; every run's parameters follow from it. */
+static char *sweep_description(const rs_sweep *sw)
+{
+    size_t cap = 4096, len = 0;
+    for (int k = 0; k < sw->nkeys; k++)
+        cap += 32 * (size_t)sw->keys[k].nvalues + 128;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text + len, cap - len, "relaxsim sweep 1\nscenario %s\n"
+                            "scenario bytes fnv1a %016llx\ncombine %s\n", sw->scenario,
+                            (unsigned long long)file_hash(sw->scenario), sw->zip ? "zip" : "product");
+    for (int i = 0; i < sw->nsets; i++)
+        len += (size_t)snprintf(text + len, cap - len, "set %s\n", sw->sets[i]);
+    for (int k = 0; k < sw->nkeys; k++) {
+        len += (size_t)snprintf(text + len, cap - len, "vary %s =", sw->keys[k].name);
+        for (int v = 0; v < sw->keys[k].nvalues; v++)
+            len += (size_t)snprintf(text + len, cap - len, " %.17g", sw->keys[k].values[v]);
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    return text;
+}
+
+/* Fresh batch: record the sweep in DIR/sweep.txt. --resume: refuse a directory written by a
+ * different sweep (or by none that says what it was), naming the first line that differs. */
+static rs_error check_sweep_record(const rs_sweep *sw, const char *dir, int resume,
+                                   rs_error_detail *detail)
+{
+    char path[1200], temp[1300];
+    snprintf(path, sizeof path, "%s/sweep.txt", dir);
+    char *now = sweep_description(sw);
+    if (!now)
+        return RS_ERR_NOMEM;
+    rs_error err = RS_OK;
+    if (resume) {
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            char results[1200];
+            snprintf(results, sizeof results, "%s/results.jsonl", dir);
+            if (access(results, F_OK) == 0)
+                err = rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: no sweep.txt: cannot tell which "
+                                    "sweep wrote this directory, so it cannot be resumed", dir);
+        } else {
+            const char *p = now;
+            char line[512];
+            long number = 0;
+            while (err == RS_OK && fgets(line, sizeof line, f)) {
+                number++;
+                const char *nl = strchr(p, '\n');
+                const size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+                if (strlen(line) != n || strncmp(line, p, n) != 0) {
+                    line[strcspn(line, "\n")] = '\0';
+                    err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                        "%s: written by a different sweep (sweep.txt line %ld: "
+                                        "'%.120s' then, '%.*s' now); resume only the sweep that "
+                                        "wrote it, or choose another -o",
+                                        dir, number, line, (int)(n > 120 ? 120 : n ? n - 1 : 0), p);
+                }
+                p += n;
+            }
+            if (err == RS_OK && *p)
+                err = rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: written by a different sweep "
+                                    "(sweep.txt ends before '%.60s')", dir, p);
+            fclose(f);
+        }
+        free(now);
+        return err;
+    }
+    rs_temp_path(path, temp, sizeof temp);
+    FILE *f = fopen(temp, "w");
+    if (!f)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    else {
+        fputs(now, f);
+        err = rs_close_written(f, path, detail);
+        if (err == RS_OK)
+            err = rs_rename_into_place(temp, path, detail);
+        unlink(temp);
+    }
+    free(now);
+    return err;
+}
+
+/* The directory's lock for the batch's life (released by close, also when the batch dies). */
+static rs_error lock_directory(const char *dir, int *fd_out, rs_error_detail *detail)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/.lock", dir);
+    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: another batch is writing into this "
+                                 "directory; wait for it to end, or choose another -o", dir);
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot lock: %s", path, strerror(e));
+    }
+    *fd_out = fd;
     return RS_OK;
 }
 
@@ -390,17 +536,26 @@ rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
     memset(res, 0, sizeof *res);
     memset(counts, 0, sizeof *counts);
     res->fd = -1;
+    res->lock_fd = -1;
     res->t0 = rs_wall_seconds();
     res->next = o->shard_index;
     rs_error err = rs_make_directory(o->out_dir, detail);
-    if (err != RS_OK)
+    if (err == RS_OK)
+        err = lock_directory(o->out_dir, &res->lock_fd, detail);
+    if (err == RS_OK)
+        err = check_sweep_record(sw, o->out_dir, o->resume, detail);
+    if (err != RS_OK) {
+        if (res->lock_fd >= 0)
+            close(res->lock_fd);
+        res->lock_fd = -1;
         return err;
+    }
     snprintf(res->path, sizeof res->path, "%s/results.jsonl", o->out_dir);
     res->done = calloc((size_t)sw->nruns, 1);
     if (!res->done)
         return RS_ERR_NOMEM;
     if (o->resume)
-        err = scan_results(res->path, res->done, sw->nruns, counts, detail);
+        err = scan_results(res->path, res->done, sw->nruns, o->retry_crashed, counts, detail);
     if (err == RS_OK) {
         res->fd = open(res->path, O_WRONLY | O_CREAT | O_APPEND | (o->resume ? 0 : O_TRUNC), 0666);
         if (res->fd < 0)
@@ -410,6 +565,8 @@ rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
     if (err != RS_OK) {
         free(res->done);
         res->done = NULL;
+        close(res->lock_fd);
+        res->lock_fd = -1;
         return err;
     }
     counts->done = counts->skipped;
@@ -446,6 +603,9 @@ rs_error rs_batch_results_close(rs_batch_results *res, rs_error_detail *detail)
     if (res->fd >= 0 && close(res->fd) != 0)
         err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", res->path);
     res->fd = -1;
+    if (res->lock_fd >= 0)
+        close(res->lock_fd);
+    res->lock_fd = -1;
     free(res->done);
     res->done = NULL;
     return err;
@@ -458,14 +618,13 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
     rs_error err = rs_batch_results_open(sw, o, &res, counts, detail);
     if (err != RS_OK)
         return err;
-    const int fd = res.fd;
     worker ws[MAX_JOBS];
     for (int i = 0; i < o->jobs; i++)
         ws[i].pid = -1;
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a dead worker is an EOF, not a signal */
     int alive = 0;
     for (int i = 0; i < o->jobs; i++)
-        alive += spawn(sw, &ws[i], ws, o->jobs, fd);
+        alive += spawn(sw, &ws[i], ws, o->jobs, &res);
     if (alive == 0)
         err = rs_detail_set(detail, RS_ERR_IO, "cannot start worker processes: %s", strerror(errno));
     struct pollfd pfd[MAX_JOBS];
@@ -497,7 +656,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                     res.next = (long)task[1 + j];
             }
             retire(&ws[i]);
-            if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0)
+            if (!spawn(sw, &ws[i], ws, o->jobs, &res) && --alive == 0)
                 err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
                                     strerror(errno));
             break;
@@ -543,7 +702,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                         err = append_err;
                     free(line);
                 }
-                if (!spawn(sw, &ws[i], ws, o->jobs, fd) && --alive == 0 && err == RS_OK)
+                if (!spawn(sw, &ws[i], ws, o->jobs, &res) && --alive == 0 && err == RS_OK)
                     err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
                                         strerror(errno));
             }

@@ -8,6 +8,14 @@
  * to a regular file is not interrupted by signals, so a batch killed at any moment (SIGKILL
  * included) leaves only whole lines; --resume also drops a torn last line should one exist
  * (a full disk, say). A worker that dies is replaced and its run recorded as "crashed".
+ *
+ * One batch at a time per directory: the batch holds an exclusive lock (flock) on DIR/.lock for
+ * its whole life, and a second batch into the same directory is refused. DIR/sweep.txt records
+ * what the sweep is (its combine mode, fixed keys, every varied key with all its values, and a
+ * hash of the base scenario file); --resume refuses a directory written by a different sweep,
+ * naming the first difference. --resume keeps every valid line of results.jsonl, drops and
+ * reports the lines that are not (by line number), and with retry_crashed runs the crashed runs
+ * again.
  */
 #ifndef RS_BATCH_BATCH_H
 #define RS_BATCH_BATCH_H
@@ -18,6 +26,7 @@ typedef struct rs_batch_options {
     int jobs;              /* worker processes, 1..256 */
     const char *out_dir;   /* created if missing */
     int resume;            /* skip runs already in results.jsonl */
+    int retry_crashed;     /* with resume: run again the runs recorded as crashed */
     int shard_index;       /* this shard, 0..shard_count-1: runs i with i % shard_count == index */
     int shard_count;       /* >= 1 */
     int stack;             /* 1..RS_BATCH_MAX_STACK: runs handed to a worker together; their
@@ -35,6 +44,9 @@ typedef struct rs_batch_counts {
     long contract_failed;
     long bad_input;        /* the parameter combination is invalid (e.g. dt = -1) */
     long crashed;          /* the worker died */
+    long retried;          /* crashed runs found by --resume and run again (retry_crashed) */
+    long bad_lines;        /* lines of results.jsonl that were not a result, dropped */
+    long bad_line[8];      /* the first of them, by line number (1-based) */
     double wall_s;
 } rs_batch_counts;
 
@@ -50,6 +62,7 @@ rs_error rs_batch_run(const rs_sweep *sweep, const rs_batch_options *options,
  */
 typedef struct rs_batch_results {
     int fd;                 /* DIR/results.jsonl, O_APPEND */
+    int lock_fd;            /* DIR/.lock, flock'ed for the batch's life */
     char path[1200];
     unsigned char *done;    /* per run: complete or handed out */
     long next;              /* cursor over this shard's runs */

@@ -22,7 +22,7 @@
 #endif
 
 static const char usage[] =
-    "relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [--stack K] [-q]";
+    "relaxsim batch SWEEP [-j N] [-o DIR] [--resume [--retry-crashed]] [--shard I/N] [--stack K] [-q]";
 
 static void progress(void *ctx, const rs_batch_counts *c)
 {
@@ -85,6 +85,8 @@ int rs_cmd_batch(int argc, char **argv)
                 return RS_EXIT_USAGE;
         } else if (strcmp(a, "--resume") == 0) {
             o.resume = 1;
+        } else if (strcmp(a, "--retry-crashed") == 0) {
+            o.retry_crashed = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             quiet = 1;
         } else if (strcmp(a, "--shard") == 0) {
@@ -107,6 +109,8 @@ int rs_cmd_batch(int argc, char **argv)
     if (!sweep_path)
         return rs_cli_usage_error("batch: missing SWEEP (usage: %s)", usage);
     static rs_sweep sw;
+    if (o.retry_crashed && !o.resume)
+        return rs_cli_usage_error("batch: --retry-crashed goes with --resume");
     rs_error_detail d;
     if (rs_sweep_load(sweep_path, &sw, &d) != RS_OK)
         return rs_cli_usage_error("%s", d.message);
@@ -150,6 +154,16 @@ int rs_cmd_batch(int argc, char **argv)
         rs_sweep_free(&sw);
         return rs_cli_usage_error("batch: %s", d.message);
     }
+    if (c.bad_lines > 0) { /* said even with -q: lines of results were not results */
+        fprintf(stderr, "relaxsim batch: %s/results.jsonl: %ld line%s not a run result, dropped "
+                "(line", o.out_dir, c.bad_lines, c.bad_lines > 1 ? "s were" : " was");
+        for (long i = 0; i < c.bad_lines && i < 8; i++)
+            fprintf(stderr, "%s %ld", i ? "," : (c.bad_lines > 1 ? "s" : ""), c.bad_line[i]);
+        fprintf(stderr, "%s); their runs ran again\n", c.bad_lines > 8 ? ", ..." : "");
+    }
+    if (c.retried > 0 && !quiet)
+        printf("batch: %ld crashed run%s ran again (--retry-crashed)\n", c.retried,
+               c.retried > 1 ? "s" : "");
     static rs_batch_summary s;
     const rs_error err = rs_batch_summarize(o.out_dir, &sw, &s, &d);
     if (err == RS_OK && !quiet) {

@@ -39,8 +39,13 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
 {
     const cJSON *params = cJSON_GetObjectItem(o, "params");
     fprintf(f, "%ld", (long)cJSON_GetObjectItem(o, "run")->valuedouble);
-    for (int k = 0; k < sw->nkeys; k++)
-        fprintf(f, ",%.17g", cJSON_GetObjectItem(params, sw->keys[k].name)->valuedouble);
+    for (int k = 0; k < sw->nkeys; k++) {
+        const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
+        if (cJSON_IsNumber(value))
+            fprintf(f, ",%.17g", value->valuedouble);
+        else
+            fputc(',', f);
+    }
     fprintf(f, ",%s", cJSON_GetObjectItem(o, "outcome")->valuestring);
     const cJSON *nf = cJSON_GetObjectItem(o, "nlp_failed_steps");
     const cJSON *ma = cJSON_GetObjectItem(o, "mode_agreement");
@@ -77,7 +82,7 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     while (err == RS_OK && fgets(line, LINE_CAP, f)) {
         cJSON *o = cJSON_Parse(line);
         const cJSON *run = cJSON_GetObjectItem(o, "run");
-        if (!cJSON_IsNumber(run)) {
+        if (!cJSON_IsNumber(run) || !cJSON_IsString(cJSON_GetObjectItem(o, "outcome"))) {
             cJSON_Delete(o);
             err = rs_detail_set(detail, RS_ERR_PARSE, "%s: a line is not a run result", path);
             break;
@@ -151,8 +156,9 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
             }
         const cJSON *params = cJSON_GetObjectItem(o, "params");
         for (int k = 0; k < sw->nkeys; k++) {
-            rs_batch_group *g = group_of(out, k, cJSON_GetObjectItem(params, sw->keys[k].name)->valuedouble);
-            if (!g)
+            const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
+            rs_batch_group *g = cJSON_IsNumber(value) ? group_of(out, k, value->valuedouble) : NULL;
+            if (!g) /* a line without this key's value (written by hand): in no group */
                 continue;
             g->runs++;
             g->passed += passed;

@@ -340,6 +340,73 @@ static void test_resume_after_sigkill(void **state)
     check_results(TMP "killed/results.jsonl", 20, &crashed);
 }
 
+/* --resume refuses a directory written by another sweep, naming what changed; a second batch
+ * into a directory in use is refused; a corrupt line in the middle of results.jsonl costs only
+ * its own run (reported by line number), and crashed runs can be run again. */
+static void test_resume_is_safe(void **state)
+{
+    (void)state;
+    write_file(TMP "fp.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                             "model.m = 0.5, 1, 2\nrun.steps = 20\n");
+    system("rm -rf '" TMP "fp'");
+    assert_int_equal(relaxsim("batch " TMP "fp.ini -q -o " TMP "fp"), 1); /* short: contracts fail */
+    /* the same keys, one value changed */
+    write_file(TMP "fp2.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                              "model.m = 0.5, 3, 2\nrun.steps = 20\n");
+    assert_int_equal(relaxsim("batch " TMP "fp2.ini -q --resume -o " TMP "fp"), 2);
+    static char err[4096];
+    slurp(TMP "batch_err.txt", err, sizeof err);
+    assert_non_null(strstr(err, "written by a different sweep (sweep.txt line 5: 'vary model.m = "
+                                "0.5 1 2' then, 'vary model.m = 0.5 3 2' now)"));
+    /* other keys altogether (used to dereference NULL) */
+    write_file(TMP "fp3.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                              "initial.x = 1, 2\n");
+    assert_int_equal(relaxsim("batch " TMP "fp3.ini -q --resume -o " TMP "fp"), 2);
+    /* a corrupt line in the middle, and a run recorded as crashed */
+    static char text[1 << 16];
+    slurp(TMP "fp/results.jsonl", text, sizeof text);
+    char *second = strchr(text, '\n') + 1, *third = strchr(second, '\n') + 1;
+    char edited[1 << 16];
+    snprintf(edited, sizeof edited, "%.*s{\"run\": 1, \"outc\n%s", (int)(second - text), text,
+             third);
+    write_file(TMP "fp/results.jsonl", edited);
+    assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume -o " TMP "fp"), 1);
+    slurp(TMP "batch_err.txt", err, sizeof err);
+    assert_non_null(strstr(err, "results.jsonl: 1 line was not a run result, dropped (line 2)"));
+    int crashed;
+    check_results(TMP "fp/results.jsonl", 3, &crashed); /* the two valid lines kept, run 1 redone */
+    slurp(TMP "fp/results.jsonl", text, sizeof text);
+    char *run0_end = strchr(text, '\n');
+    snprintf(edited, sizeof edited, "{\"run\":0,\"params\":{},\"outcome\":\"crashed\"}%s", run0_end);
+    write_file(TMP "fp/results.jsonl", edited);
+    assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume -o " TMP "fp"), 1);
+    check_results(TMP "fp/results.jsonl", 3, &crashed);
+    assert_int_equal(crashed, 1); /* kept as it was without --retry-crashed */
+    assert_int_equal(relaxsim("batch " TMP "fp.ini -q --retry-crashed -o " TMP "fp"), 2);
+    assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume --retry-crashed -o " TMP "fp"), 1);
+    check_results(TMP "fp/results.jsonl", 3, &crashed);
+    assert_int_equal(crashed, 0);
+}
+
+/* One batch at a time in a directory: a second one is refused while the first runs. */
+static void test_one_batch_per_directory(void **state)
+{
+    (void)state;
+    write_file(TMP "long.ini", long_sweep);
+    system("rm -rf '" TMP "locked'");
+    const pid_t pid = start_batch(TMP "long.ini", TMP "locked", NULL, NULL);
+    wait_for_lines(TMP "locked/results.jsonl", 1); /* the lock is held by now */
+    assert_int_equal(relaxsim("batch " TMP "long.ini -q -o " TMP "locked"), 2);
+    static char err[4096];
+    slurp(TMP "batch_err.txt", err, sizeof err);
+    assert_non_null(strstr(err, "another batch is writing into this directory"));
+    int status;
+    waitpid(pid, &status, 0);
+    int crashed;
+    check_results(TMP "locked/results.jsonl", 20, &crashed); /* the first batch was not disturbed */
+    assert_int_equal(crashed, 0);
+}
+
 /* Ctrl-C: the batch says what it kept and how to continue, exits 130, and leaves whole lines. */
 static void test_interrupted_batch_says_how_to_resume(void **state)
 {
@@ -500,6 +567,8 @@ int main(void)
         cmocka_unit_test(test_resume_after_sigkill),
         cmocka_unit_test(test_resume_repairs_a_torn_line),
         cmocka_unit_test(test_interrupted_batch_says_how_to_resume),
+        cmocka_unit_test(test_resume_is_safe),
+        cmocka_unit_test(test_one_batch_per_directory),
         cmocka_unit_test(test_a_crashing_worker_does_not_stop_the_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
