@@ -22,7 +22,10 @@ struct rs_stepper {
     double *mult_g, *mult_x_l, *mult_x_u; /* multipliers found by the KKT check */
     double *x_prev, *prev_g, *prev_x_l, *prev_x_u; /* last accepted primal-dual solution */
     int have_prev;
-    double *M, *q, *z, *w;      /* step LCP; the relaxation reads M and q too */
+    double *M, *q, *z, *w;      /* step LCP */
+    /* the relaxation's LCP in natural units: Ms = D M C, qs = D q / sigma, so that z = sigma C zs
+     * with zs and ws of size 1 (Ruiz equilibration, then the size of D q) */
+    double *Ms, *qs, *D, *C, sigma;
     void *lemke_work;
     size_t lemke_bytes;
     unsigned char lemke_basis[RS_MODEL_MAX_LCP]; /* 1: z_i basic in the last Lemke answer */
@@ -65,7 +68,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
     /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
     s->x = malloc(sizeof(double) * (n + 2 * (3 * n + mm) + 1));
-    s->M = malloc(sizeof(double) * (size_t)(nl * nl + 3 * nl));
+    s->M = malloc(sizeof(double) * (size_t)(2 * nl * nl + 6 * nl));
     s->lemke_bytes = rs_lemke_workspace_size(nl);
     s->lemke_work = malloc(s->lemke_bytes);
     if (!s->x || !s->M || !s->lemke_work) {
@@ -82,15 +85,20 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->q = s->M + nl * nl;
     s->z = s->q + nl;
     s->w = s->z + nl;
+    s->Ms = s->w + nl;
+    s->qs = s->Ms + nl * nl;
+    s->D = s->qs + nl;
+    s->C = s->D + nl;
     if (m->nlp_n > 0) {
         m->nlp_describe(&s->problem, cfg->variant);
         s->problem.ctx = &s->data;
     } else {
         s->relax.n = nl;
-        s->relax.M = s->M;
-        s->relax.q = s->q;
+        s->relax.M = s->Ms;
+        s->relax.q = s->qs;
         s->relax.settings = s->cfg.nlp;
         rs_lcp_relaxation_problem(&s->relax, &s->problem);
+        s->problem.natural_units = 1;
     }
     rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->ipopt);
     if (err == RS_OK)
@@ -161,7 +169,7 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
     }
     const int n = m->lcp_n;
     for (int i = 0; i < n; i++) /* z >= 0 up to IPOPT's rounding; a NaN stays a NaN */
-        s->z[i] = s->x[i] < 0.0 ? 0.0 : s->x[i];
+        s->z[i] = s->sigma * s->C[i] * (s->x[i] < 0.0 ? 0.0 : s->x[i]);
     rs_lcp_residual(n, s->M, s->q, s->z, s->w);
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
 }
@@ -181,8 +189,17 @@ void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *inpu
     const rs_model *m = s->cfg.model;
     s->data.state = state;
     s->data.input = input;
-    if (m->nlp_n == 0)
+    if (m->nlp_n == 0) {
+        const int n = m->lcp_n;
         m->lcp_build(&s->data, s->M, s->q);
+        rs_lcp_equilibrate(n, s->M, s->q, s->Ms, s->qs, s->D, s->C);
+        double size = 0.0;
+        for (int i = 0; i < n; i++)
+            size = fmax(size, fabs(s->qs[i]));
+        s->sigma = size > 0.0 ? size : 1.0; /* q = 0: z = 0 solves it, any unit will do */
+        for (int i = 0; i < n; i++)
+            s->qs[i] /= s->sigma;
+    }
 }
 
 const rs_nlp_problem *rs_stepper_nlp_problem(const rs_stepper *s)
