@@ -35,7 +35,7 @@ agree = min(r.get("mode_agreement", float("nan")) for r in rows)
 ipopt = total("ipopt_steps")
 iters = sum(r["ipopt_steps"] * r["iterations_per_ipopt_step"] for r in rows if r.get("ipopt_steps"))
 worst = max(r.get("nlp_step_max_us", float("nan")) for r in rows) / 1000.0
-print("| %-44s | %5d | %7d | %10d | %12d | %13.4f | %11d | %9s | %11.1f | %7.0f |" % (
+print("| %-44s | %5d | %7d | %10d | %12d | %13.4f | %11d | %10s | %11.1f | %7.0f |" % (
     name, len(rows), passed, total("nlp_failed_steps"), total("lemke_failed_steps"), agree, ipopt,
     "%.2f" % (iters / ipopt) if ipopt else "-", worst, wall))
 for r in rows:

@@ -9,6 +9,7 @@
 
 #include "io/batch_summary.h"
 #include "io/output.h"
+#include "io/ini_entries.h"
 #include "core/detail.h"
 
 typedef struct run_entry {
@@ -37,12 +38,13 @@ static rs_batch_group *group_of(rs_batch_summary *s, int key, double value)
 
 static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJSON *columns)
 {
+    char num[40];
     const cJSON *params = cJSON_GetObjectItem(o, "params");
     fprintf(f, "%ld", (long)cJSON_GetObjectItem(o, "run")->valuedouble);
     for (int k = 0; k < sw->nkeys; k++) {
         const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
         if (cJSON_IsNumber(value))
-            fprintf(f, ",%.17g", value->valuedouble);
+            fprintf(f, ",%s", rs_format_real(value->valuedouble, num, sizeof num));
         else
             fputc(',', f);
     }
@@ -51,14 +53,14 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
     const cJSON *ma = cJSON_GetObjectItem(o, "mode_agreement");
     fprintf(f, nf ? ",%d" : ",", nf ? nf->valueint : 0);
     if (cJSON_IsNumber(ma))
-        fprintf(f, ",%.17g", ma->valuedouble);
+        fprintf(f, ",%s", rs_format_real(ma->valuedouble, num, sizeof num));
     else
         fprintf(f, ",");
     const cJSON *worst = cJSON_GetObjectItem(o, "shadow_max_abs");
     for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next) {
         const cJSON *v = cJSON_GetObjectItem(worst, c->string);
         if (cJSON_IsNumber(v))
-            fprintf(f, ",%.17g", v->valuedouble);
+            fprintf(f, ",%s", rs_format_real(v->valuedouble, num, sizeof num));
         else
             fprintf(f, ",nan"); /* no comparison for this run: its outcome says why */
     }

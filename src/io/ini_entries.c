@@ -125,6 +125,20 @@ int rs_parse_real(const char *text, double *out)
     return 1;
 }
 
+char *rs_format_real(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+        return buf;
+    }
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 int rs_parse_count(const char *text, long lo, long hi, long *out)
 {
     while (isspace((unsigned char)*text))

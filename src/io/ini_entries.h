@@ -28,6 +28,10 @@ rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, i
  * -1 if it is infinite or not a number (inf, nan, 1e999), 0 if it is no number. */
 int rs_parse_real(const char *text, double *out);
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as exactly v (0.05, not
+ * 0.050000000000000003); "nan", "inf", "-inf" for non-finite values. Returns buf. */
+char *rs_format_real(double v, char *buf, size_t len);
+
 /* A decimal integer in [lo, hi], the whole text but blanks (no overflow); 1 if it is one. */
 int rs_parse_count(const char *text, long lo, long hi, long *out);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io/output.h"
+#include "io/ini_entries.h"
 #include "core/detail.h"
 
 const char *rs_step_status_name(rs_backend backend, const rs_step_result *s)
@@ -97,13 +98,11 @@ rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
     return RS_OK;
 }
 
-/* %.17g, and "nan" spelled out for a non-finite value. */
+/* The shortest form that reads back exactly, and "nan" spelled out for a non-finite value. */
 static void put_number(FILE *f, double v)
 {
-    if (isfinite(v))
-        fprintf(f, ",%.17g", v);
-    else
-        fprintf(f, ",%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+    char buf[40];
+    fprintf(f, ",%s", rs_format_real(v, buf, sizeof buf));
 }
 
 rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,

@@ -373,9 +373,13 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
 {
     const rs_model *m = sc->model;
     const char *key = c->e->key;
-    if (sc->ncheck >= RS_SCENARIO_MAX_CHECKS)
+    int slot = sc->ncheck; /* a key given again (--set) replaces its check, as for any key */
+    for (int i = 0; i < sc->ncheck; i++)
+        if (strcmp(sc->checks[i].key, key) == 0)
+            slot = i;
+    if (slot >= RS_SCENARIO_MAX_CHECKS)
         return fail(c, "more than %d checks", RS_SCENARIO_MAX_CHECKS);
-    rs_check *ck = &sc->checks[sc->ncheck];
+    rs_check *ck = &sc->checks[slot];
     memset(ck, 0, sizeof *ck);
     snprintf(ck->key, sizeof ck->key, "%s", key);
     snprintf(ck->text, sizeof ck->text, "%.60s = %.90s", key, c->e->value); /* report text */
@@ -439,7 +443,8 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
             ck->kind = RS_CHECK_NEAR;
         }
     }
-    sc->ncheck++;
+    if (slot == sc->ncheck)
+        sc->ncheck++;
     return RS_OK;
 }
 

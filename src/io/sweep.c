@@ -149,6 +149,7 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
                                      "(e.g. model.mu)", path, e->line, e->key);
             rs_sweep_key *k = &sw->keys[sw->nkeys];
             snprintf(k->name, sizeof k->name, "%s", e->key);
+            k->line = e->line;
             char why[160] = "out of memory";
             if (!parse_values(e->value, k, why, sizeof why)) {
                 free(k->values);
@@ -224,11 +225,16 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
         }
         for (int k = 0; err == RS_OK && k < out->nkeys; k++) {
             char one[128];
-            snprintf(one, sizeof one, "%.90s=%.17g", out->keys[k].name, out->keys[k].values[0]);
+            char num[40];
+            snprintf(one, sizeof one, "%.90s=%s", out->keys[k].name,
+                     rs_format_real(out->keys[k].values[0], num, sizeof num));
             const char *set = one;
-            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK && strstr(d.message, "unknown"))
-                err = rs_detail_set(detail, RS_ERR_PARSE, "%s: vary.%s: %s", path,
-                                    out->keys[k].name, d.message);
+            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK &&
+                strstr(d.message, "unknown")) { /* the scenario's words, without its "--set KEY: " */
+                const char *why = strncmp(d.message, "--set ", 6) == 0 ? strstr(d.message, ": ") : NULL;
+                err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: vary.%s: %s", path,
+                                    out->keys[k].line, out->keys[k].name, why ? why + 2 : d.message);
+            }
         }
         free(sc);
     }
@@ -257,7 +263,10 @@ int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
     rs_sweep_run_values(sw, run, v);
     for (int i = 0; i < sw->nsets; i++)
         memcpy(buf[i], sw->sets[i], 128);
-    for (int k = 0; k < sw->nkeys; k++)
-        snprintf(buf[sw->nsets + k], 128, "%.90s=%.17g", sw->keys[k].name, v[k]);
+    for (int k = 0; k < sw->nkeys; k++) {
+        char num[40];
+        snprintf(buf[sw->nsets + k], 128, "%.90s=%s", sw->keys[k].name,
+                 rs_format_real(v[k], num, sizeof num));
+    }
     return sw->nsets + sw->nkeys;
 }

@@ -29,6 +29,7 @@
 
 typedef struct rs_sweep_key {
     char name[96];        /* section.key */
+    int line;             /* its line in the sweep file */
     int nvalues;
     double *values;       /* owned */
 } rs_sweep_key;

@@ -91,7 +91,7 @@ static void test_bad_sweeps(void **state)
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nm = 1\n",
                        "badsweep.ini:4: vary.m: expected a scenario key section.key");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.mu = 1\n",
-                       "vary.model.mu: --set model.mu: unknown key for model falling_block");
+                       "badsweep.ini:4: vary.model.mu: unknown key for model falling_block");
     expect_sweep_error("[sweep]\nscenario = nowhere.ini\n[vary]\nmodel.m = 1\n",
                        "sweep.scenario:");
     expect_sweep_error("[vary]\nmodel.m = 1\n", "sweep.scenario: missing");

@@ -4,8 +4,10 @@
  */
 #include "test_helpers.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "io/ini_entries.h"
 #include "io/scenario.h"
 
 #define TMP RS_TEST_TMPDIR "/"
@@ -254,6 +256,20 @@ static void test_input_is_read_whole_and_strictly(void **state)
     assert_non_null(strstr(d.message, "x < 0: the block starts below the surface"));
 }
 
+/* Numbers are written in the shortest form that reads back exactly. */
+static void test_numbers_are_written_shortest(void **state)
+{
+    (void)state;
+    char buf[40];
+    assert_string_equal(rs_format_real(0.05, buf, sizeof buf), "0.05");
+    assert_string_equal(rs_format_real(0.1 + 0.2, buf, sizeof buf), "0.30000000000000004");
+    assert_string_equal(rs_format_real(NAN, buf, sizeof buf), "nan");
+    assert_string_equal(rs_format_real(-INFINITY, buf, sizeof buf), "-inf");
+    const double values[] = {1e-320, 9.81, 1.0 / 3.0, -2.5e300, 43281.79986920713};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        assert_true(strtod(rs_format_real(values[i], buf, sizeof buf), NULL) == values[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_set_overrides),
         cmocka_unit_test(test_input_schedules),
         cmocka_unit_test(test_input_is_read_whole_and_strictly),
+        cmocka_unit_test(test_numbers_are_written_shortest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

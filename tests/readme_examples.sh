@@ -1,0 +1,38 @@
+#!/bin/sh
+# readme_examples.sh CLI SOURCE_DIR WORK_DIR: run the README's examples as a reader would copy
+# them: every line of its code blocks that starts with build/relaxsim or "$ build/relaxsim"
+# (continuation lines included), in order, in a scratch directory where build/relaxsim is the
+# built command and problems/ the repository's, and the sweep file of its ```ini block (beside
+# the base scenario it names).
+# Each must exit 0 (a plot needs gnuplot: skipped when it is missing). Prints one line per example
+# and a closing "N passed, N failed".
+set -u
+cli=$1 src=$2 work=$3/readme_examples
+rm -rf "$work" && mkdir -p "$work/build" "$work/sweep" || exit 1
+ln -s "$cli" "$work/build/relaxsim"
+ln -s "$src/problems" "$work/problems"
+rm -f "$3/shared" && ln -s "$src/../shared" "$3/shared" # the README names ../shared/lcp-data
+# the commands: code-block lines starting with build/relaxsim (or "$ build/relaxsim"), joined
+# over trailing '\'
+awk '/^```/{on=!on; next} on { sub(/^\$ /, ""); print }' "$src/README.md" |
+  awk '{ if (cont) { cmd = cmd "\n" $0 } else { cmd = $0 }
+         cont = ($0 ~ /\\$/)
+         if (!cont && cmd ~ /^build\/relaxsim/) { gsub(/\n/, " ", cmd); gsub(/\\ /, " ", cmd); print cmd } }' \
+  > "$work/commands.txt"
+# the sweep file: the ```ini block of the README, its scenario copied beside it
+awk '/^```ini/{on=1; next} /^```/{if (on) exit} on' "$src/README.md" > "$work/sweep/readme_sweep.ini"
+base=$(sed -n 's/^scenario *= *\([^ #;]*\).*/\1/p' "$work/sweep/readme_sweep.ini")
+cp "$src/problems/sweeps/$base" "$work/sweep/"
+echo "build/relaxsim batch sweep/readme_sweep.ini -j 2 -q -o out/readme_sweep" >> "$work/commands.txt"
+passed=0 failed=0
+cd "$work" || exit 1
+while IFS= read -r cmd; do
+  case "$cmd" in *" plot "*) command -v gnuplot >/dev/null || { echo "skip  $cmd"; continue; } ;; esac
+  if sh -c "$cmd" >/dev/null 2>"$work/err.txt"; then
+    echo "ok    $cmd"; passed=$((passed + 1))
+  else
+    echo "FAIL  $cmd"; sed 's/^/      /' "$work/err.txt"; failed=$((failed + 1))
+  fi
+done < "$work/commands.txt"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
