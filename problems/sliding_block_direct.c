@@ -45,6 +45,15 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
     q[1] = dv + u + mu_mg;
 }
 
+/* z = (v+', v-') (speeds), w = the unused friction in each direction (forces). */
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    z_unit[0] = z_unit[1] = sc.speed;
+    w_unit[0] = w_unit[1] = sc.force;
+}
+
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
                         double *forces)
 {
@@ -81,6 +90,7 @@ const rs_model rs_model_sliding_block_direct = {
     .source = "note 000 section 2.2",
     .check_step = check_step,
     .lcp_n = 2,
+    .lcp_units = lcp_units,
     .residuals = residuals,
     .modes = modes,
     SLIDING_BLOCK_MODEL_FIELDS,

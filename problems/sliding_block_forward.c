@@ -37,6 +37,15 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
     q[0] = -(m / d->dt) * d->state[S_V] - d->input[0] + mu_mg;
 }
 
+/* z = v' (a speed), w = the unused friction (a force). */
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    z_unit[0] = sc.speed;
+    w_unit[0] = sc.force;
+}
+
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
                         double *forces)
 {
@@ -52,6 +61,7 @@ const rs_model rs_model_sliding_block_forward = {
     .source = "note 000 section 2.1",
     .check_step = check_step,
     .lcp_n = 1,
+    .lcp_units = lcp_units,
     .residuals = sliding_block_xv_residuals,
     .modes = sliding_block_xv_modes,
     SLIDING_BLOCK_MODEL_FIELDS,

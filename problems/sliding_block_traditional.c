@@ -38,6 +38,16 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
     q[2] = mu_mg;
 }
 
+/* z = (lambda+, lambda-, gamma): two forces and a speed; w = (gamma + v', gamma - v', the
+ * unused friction): two speeds and a force. */
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    z_unit[0] = z_unit[1] = w_unit[2] = sc.force;
+    z_unit[2] = w_unit[0] = w_unit[1] = sc.speed;
+}
+
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
                         double *forces)
 {
@@ -52,6 +62,7 @@ const rs_model rs_model_sliding_block_traditional = {
     .source = "note 000 section 2.5",
     .check_step = NULL,
     .lcp_n = 3,
+    .lcp_units = lcp_units,
     .residuals = sliding_block_xv_residuals,
     .modes = sliding_block_xv_modes,
     SLIDING_BLOCK_MODEL_FIELDS,

@@ -17,7 +17,7 @@ echo
 printf '| %-44s | %5s | %7s | %6s | %6s | %8s | %11s | %9s | %11s | %7s |\n' sweep runs passed \
   "NLP failed" "Lemke failed" "min mode agr." "IPOPT steps" "iter/IPOPT" "max step ms" "wall s"
 printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" ------- --------- \
-  ------------ -------------- --------------- ------------- ----------- ------------- ---------
+  ------------ -------------- --------------- ------------- ------------ ------------- ---------
 for sweep in problems/sweeps/*_robust*.ini; do
   case "$sweep" in *_base.ini) continue ;; esac
   case "$sweep" in *"$filter"*) ;; *) continue ;; esac

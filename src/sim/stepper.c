@@ -23,9 +23,9 @@ struct rs_stepper {
     double *x_prev, *prev_g, *prev_x_l, *prev_x_u; /* last accepted primal-dual solution */
     int have_prev;
     double *M, *q, *z, *w;      /* step LCP */
-    /* the relaxation's LCP in natural units: Ms = D M C, qs = D q / sigma, so that z = sigma C zs
-     * with zs and ws of size 1 (Ruiz equilibration, then the size of D q) */
-    double *Ms, *qs, *D, *C, sigma;
+    /* the relaxation's LCP in natural units: Ms = D M C, qs = D q, z = C zs, with D and C from
+     * the model's units of w and z (rs_model.lcp_units), else a Ruiz equilibration */
+    double *Ms, *qs, *D, *C;
     void *lemke_work;
     size_t lemke_bytes;
     unsigned char lemke_basis[RS_MODEL_MAX_LCP]; /* 1: z_i basic in the last Lemke answer */
@@ -169,7 +169,7 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
     }
     const int n = m->lcp_n;
     for (int i = 0; i < n; i++) /* z >= 0 up to IPOPT's rounding; a NaN stays a NaN */
-        s->z[i] = s->sigma * s->C[i] * (s->x[i] < 0.0 ? 0.0 : s->x[i]);
+        s->z[i] = s->C[i] * (s->x[i] < 0.0 ? 0.0 : s->x[i]);
     rs_lcp_residual(n, s->M, s->q, s->z, s->w);
     m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
 }
@@ -192,13 +192,18 @@ void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *inpu
     if (m->nlp_n == 0) {
         const int n = m->lcp_n;
         m->lcp_build(&s->data, s->M, s->q);
-        rs_lcp_equilibrate(n, s->M, s->q, s->Ms, s->qs, s->D, s->C);
-        double size = 0.0;
-        for (int i = 0; i < n; i++)
-            size = fmax(size, fabs(s->qs[i]));
-        s->sigma = size > 0.0 ? size : 1.0; /* q = 0: z = 0 solves it, any unit will do */
-        for (int i = 0; i < n; i++)
-            s->qs[i] /= s->sigma;
+        if (m->lcp_units) { /* z and w in the step's natural units: Ms = W^-1 M Z, qs = W^-1 q */
+            m->lcp_units(&s->data, s->C, s->D);
+            for (int i = 0; i < n; i++)
+                s->D[i] = 1.0 / s->D[i];
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++)
+                    s->Ms[i + (size_t)j * n] = s->D[i] * s->M[i + (size_t)j * n] * s->C[j];
+            for (int i = 0; i < n; i++)
+                s->qs[i] = s->D[i] * s->q[i];
+        } else {
+            rs_lcp_equilibrate(n, s->M, s->q, s->Ms, s->qs, s->D, s->C);
+        }
     }
 }
 
