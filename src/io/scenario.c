@@ -220,8 +220,14 @@ static rs_error apply_input(const parse_ctx *c, rs_scenario *sc)
 static rs_error apply_run(const parse_ctx *c, rs_scenario *sc)
 {
     const char *key = c->e->key;
-    if (strcmp(key, "steps") == 0)
+    if (strcmp(key, "steps") == 0) {
+        long v;
+        if (rs_parse_count(c->e->value, 1, RS_SCENARIO_MAX_STEPS, &v) && v > RS_RUN_MAX_STEPS)
+            return fail(c, "%ld steps: at most %d (a run keeps every step's record in memory, "
+                           "about 0.9 KB per step: 1.7 GB at the limit); split a longer "
+                           "simulation into runs", v, RS_RUN_MAX_STEPS);
         return get_int(c, 1, RS_SCENARIO_MAX_STEPS, &sc->steps);
+    }
     if (strcmp(key, "dt") == 0) {
         TRY(get_real(c, -INFINITY, INFINITY, &sc->dt));
         /* the lower end keeps the step's natural force m V / dt finite for every mass and

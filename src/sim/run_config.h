@@ -16,6 +16,9 @@
 #define RS_SCENARIO_MAX_PIECES 64
 #define RS_SCENARIO_MAX_CHECKS 64
 #define RS_SCENARIO_MAX_STEPS 100000000
+/* The longest run: a comparison keeps every step's record (rs_compare_step, about 0.9 KB) until
+ * its end, 1.7 GB at this limit; a longer simulation is split into runs. */
+#define RS_RUN_MAX_STEPS 2000000
 
 typedef enum rs_input_kind { RS_INPUT_CONSTANT, RS_INPUT_PIECEWISE, RS_INPUT_RANDOM } rs_input_kind;
 
