@@ -8,6 +8,7 @@
  * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage or a directory without results.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,24 +39,40 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* One PNG: every state column whose unit suffix is `unit` (or every force when unit is NULL). */
-static void plot_group(FILE *g, const rs_model *m, const char *png, const char *title,
-                       const char *ylabel, const char *unit)
+/* Distinct colours, one per column; a column's NLP and Lemke curves share its colour (NLP solid,
+ * Lemke dashed). */
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+#define PALETTE_SIZE 8
+
+static int column_wanted(const rs_model *m, int c, const char *unit)
 {
-    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\n"
-               "set yrange [*:*]\nset format y '%%g'\nplot ", png,
-            title, ylabel);
+    const int is_state = c < m->nstate;
+    const char *name = is_state ? m->state_names[c] : m->force_names[c - m->nstate];
+    return unit ? is_state && ends_with(name, unit) : !is_state;
+}
+
+static const char *column_name(const rs_model *m, int c)
+{
+    return c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+}
+
+/* The plot command of every column in the group (state columns with the unit suffix `unit`,
+ * or the forces when unit is NULL), both backends. */
+static void plot_columns(FILE *g, const rs_model *m, const char *unit)
+{
+    fprintf(g, "plot ");
     int first = 1;
-    const int ncol = m->nstate + m->nforce;
-    for (int c = 0; c < ncol; c++) {
-        const int is_state = c < m->nstate;
-        const char *name = is_state ? m->state_names[c] : m->force_names[c - m->nstate];
-        if (unit ? !(is_state && ends_with(name, unit)) : is_state)
+    for (int c = 0; c < m->nstate + m->nforce; c++) {
+        if (!column_wanted(m, c, unit))
             continue;
         const int csv_col = 3 + m->ninput + c; /* gnuplot columns are 1-based: step, t_s, inputs */
-        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw 2 lc %d title '%s NLP', "
-                   "'trajectory_lemke.csv' using 2:%d with lines dt 2 lw 2 lc %d title '%s Lemke'",
-                first ? "" : ", \\\n     ", csv_col, c + 1, name, csv_col, c + 1, name);
+        const char *colour = palette[c % PALETTE_SIZE];
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw 2 lc rgb '%s' title '%s NLP', "
+                   "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw 2 lc rgb '%s' "
+                   "title '%s Lemke'",
+                first ? "" : ", \\\n     ", csv_col, colour, column_name(m, c), csv_col, colour,
+                column_name(m, c));
         first = 0;
     }
     if (first)
@@ -63,8 +80,106 @@ static void plot_group(FILE *g, const rs_model *m, const char *png, const char *
     fputc('\n', g);
 }
 
+static void plot_group(FILE *g, const rs_model *m, const char *png, const char *title,
+                       const char *ylabel, const char *unit)
+{
+    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\n"
+               "set yrange [*:*]\nset format y '%%g'\n", png, title, ylabel);
+    plot_columns(g, m, unit);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The forces of trajectory_nlp.csv: the time and size of the largest one (the impact), and the
+ * 2nd and 98th percentiles of every force value (the sustained forces: weight, friction). */
+typedef struct force_range {
+    double impact_t, impact_size, lo, hi;
+    int ok;
+} force_range;
+
+static force_range read_force_range(const char *dir, const rs_model *m)
+{
+    force_range fr = {0.0, 0.0, 0.0, 0.0, 0};
+    char path[1200], line[4096];
+    snprintf(path, sizeof path, "%s/trajectory_nlp.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(line, sizeof line, f)) {
+        if (f)
+            fclose(f);
+        return fr;
+    }
+    size_t cap = 4096, n = 0;
+    double *v = malloc(sizeof(double) * cap);
+    const int first_force = 2 + m->ninput + m->nstate; /* 0-based column of the first force */
+    while (v && fgets(line, sizeof line, f)) {
+        int col = 0;
+        double t = 0.0;
+        for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
+            if (col == 1)
+                t = strtod(tok, NULL);
+            if (col < first_force || col >= first_force + m->nforce)
+                continue;
+            const double x = strtod(tok, NULL);
+            if (!isfinite(x))
+                continue;
+            if (fabs(x) > fr.impact_size) {
+                fr.impact_size = fabs(x);
+                fr.impact_t = t;
+            }
+            if (n == cap) {
+                double *more = realloc(v, sizeof(double) * (cap *= 2));
+                if (!more)
+                    break;
+                v = more;
+            }
+            v[n++] = x;
+        }
+    }
+    fclose(f);
+    if (v && n > 0) {
+        qsort(v, n, sizeof *v, cmp_double);
+        fr.lo = v[(size_t)(0.02 * (double)(n - 1))];
+        fr.hi = v[(size_t)(0.98 * (double)(n - 1))];
+        fr.ok = 1;
+    }
+    free(v);
+    return fr;
+}
+
+/* forces.png: two panels when an impact dwarfs the sustained forces: the full range with the
+ * impact marked, and the sustained forces (2nd to 98th percentile of all force values). */
+static void plot_forces(FILE *g, const rs_model *m, const char *dir)
+{
+    const force_range fr = read_force_range(dir, m);
+    const double span = fr.hi - fr.lo, margin = span > 0.0 ? 0.25 * span : 1.0;
+    const int zoom = fr.ok && fr.impact_size > 3.0 * fmax(fabs(fr.lo), fabs(fr.hi)) + 1e-300;
+    fprintf(g, "set output 'forces.png'\nunset logscale y\nset format y '%%g'\nset ylabel 'N'\n");
+    if (!zoom) {
+        fprintf(g, "set title 'contact forces: NLP (solid) and Lemke (dashed)'\nset yrange [*:*]\n");
+        plot_columns(g, m, NULL);
+        return;
+    }
+    fprintf(g, "set terminal pngcairo noenhanced size 1100,900 font ',11'\n"
+               "set multiplot layout 2,1\n"
+               "set title 'contact forces, full range: NLP (solid) and Lemke (dashed); impact at "
+               "t = %.6g s, %.6g N'\nset yrange [*:*]\n"
+               "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 lc rgb 'gray40'\n",
+               fr.impact_t, fr.impact_size, fr.impact_t, fr.impact_t);
+    plot_columns(g, m, NULL);
+    fprintf(g, "set title 'contact forces, sustained range (2nd to 98th percentile of all force "
+               "values; the impact is off scale)'\nset yrange [%.17g:%.17g]\n",
+            fr.lo - margin, fr.hi + margin);
+    plot_columns(g, m, NULL);
+    fprintf(g, "unset multiplot\nunset arrow 1\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n");
+}
+
 /* DIR/plot.gp opened for writing, with the settings every plot shares; NULL (message printed)
- * if it cannot be written. */
+ * if it cannot be written. pngcairo: lines and dashes drawn as asked (the png terminal ignores
+ * dash types). */
 static FILE *open_script(const char *dir)
 {
     char path[1200];
@@ -75,25 +190,29 @@ static FILE *open_script(const char *dir)
         return NULL;
     }
     fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
-               "set datafile separator ','\nset terminal png size 1100,650 font ',11'\n"
+               "set datafile separator ','\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n"
                "set termoption noenhanced\nset grid\nset key outside right\n");
     return g;
 }
 
-/* Run DIR/plot.gp from DIR; 0 (message printed) if gnuplot failed. */
+/* Run DIR/plot.gp from DIR, gnuplot's messages into DIR/plot.log; 0 (message printed) if
+ * gnuplot failed. */
 static int run_gnuplot(const char *dir)
 {
     char cmd[2600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp >plot.log 2>&1", dir);
     if (system(cmd) == 0)
         return 1;
-    fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp\n", dir);
+    fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp (its messages: %s/plot.log)\n",
+            dir, dir);
     return 0;
 }
 
 /* A batch: the worst shadow difference of each run against each varied key (results.csv:
- * run, the keys, outcome, nlp_failed_steps, mode_agreement, then one shadow_max_abs column per
- * state and force column). */
+ * run, the keys, outcome, nlp_failed_steps, mode_agreement, then one shadow_max_abs_<column>
+ * column per state and force column). One picture per key, one panel per unit (m, m/s, N: never
+ * two units on one axis); overlapping runs at one key value are spread sideways (jitter);
+ * differences that are exactly 0 get their own marker at the floor of the log axis. */
 static int plot_batch(const char *dir, const cJSON *summary)
 {
     const cJSON *keys = cJSON_GetObjectItem(summary, "keys");
@@ -106,26 +225,55 @@ static int plot_batch(const char *dir, const cJSON *summary)
         return rs_cli_usage_error("plot: %s: cannot read", path);
     }
     fclose(csv);
-    int ncols = 1;
-    for (const char *p = header; *p; p++)
-        ncols += *p == ',';
-    const int nkeys = cJSON_GetArraySize(keys), first_diff = 1 + nkeys + 3 + 1; /* 1-based */
+    header[strcspn(header, "\r\n")] = '\0';
+    /* the unit of each shadow column (1-based csv column): 0 m, 1 m/s, 2 N */
+    static const char *const units[3] = {"_m", "_mps", "_N"};
+    static const char *const unit_label[3] = {"positions (m)", "velocities (m/s)", "forces (N)"};
+    int col_unit[256], ncols = 0;
+    char names[256][64];
+    for (char *tok = strtok(header, ","); tok && ncols < 256; tok = strtok(NULL, ",")) {
+        col_unit[ncols] = -1;
+        snprintf(names[ncols], sizeof names[0], "%s", tok);
+        if (strncmp(tok, "shadow_max_abs_", 15) == 0)
+            for (int u = 0; u < 3; u++)
+                if (ends_with(tok, units[u]))
+                    col_unit[ncols] = u;
+        ncols++;
+    }
+    const int nkeys = cJSON_GetArraySize(keys);
     FILE *g = open_script(dir);
     if (!g)
         return RS_EXIT_USAGE;
-    fprintf(g, "set logscale y\nset format y '%%.0e'\n"
-               "set ylabel 'worst per-step |NLP - Lemke| (floor 1e-17)'\n");
+    fprintf(g, "set terminal pngcairo noenhanced size 1100,1000 font ',11'\n"
+               "set logscale y\nset format y '%%.0e'\nset jitter overlap 1 spread 0.6\n"
+               "set offsets graph 0.06, graph 0.06, graph 0.08, graph 0.08\n");
     int k = 0;
     for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next, k++) {
-        fprintf(g, "set output 'batch_%d.png'\nset title 'worst shadow difference against %s'\n"
-                   "set xlabel '%s'\nplot ", k, key->valuestring, key->valuestring);
-        for (int c = first_diff; c <= ncols; c++)
-            fprintf(g, "%s'results.csv' every ::1 using %d:($%d > 1e-17 ? $%d : 1e-17) with points "
-                       "pt 7 title columnheader(%d)", c > first_diff ? ", \\\n     " : "", 2 + k, c,
-                    c, c);
-        if (first_diff > ncols)
-            fprintf(g, "NaN notitle");
-        fputc('\n', g);
+        fprintf(g, "set output 'batch_%d.png'\nset multiplot layout 3,1 title 'worst per-step "
+                   "|NLP - Lemke| of each run against %s (runs at one value spread sideways)'\n"
+                   "set xlabel '%s'\n", k, key->valuestring, key->valuestring);
+        for (int u = 0; u < 3; u++) {
+            fprintf(g, "set title '%s'\nset ylabel '|difference| (0 at 1e-17)'\nplot ",
+                    unit_label[u]);
+            int any = 0;
+            for (int c = 0; c < ncols; c++) {
+                if (col_unit[c] != u)
+                    continue;
+                const int gc = c + 1, x = 2 + k;
+                const char *colour = palette[c % PALETTE_SIZE];
+                fprintf(g, "%s'results.csv' every ::1 using %d:($%d > 0 ? ($%d > 1e-17 ? $%d : "
+                           "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title '%s', \\\n"
+                           "     'results.csv' every ::1 using %d:($%d == 0 ? 1e-17 : NaN) with "
+                           "points pt 6 ps 1.1 lc rgb '%s' title '%s = 0 exactly'",
+                        any ? ", \\\n     " : "", x, gc, gc, gc, colour, names[c] + 15, x, gc,
+                        colour, names[c] + 15);
+                any = 1;
+            }
+            if (!any)
+                fprintf(g, "NaN notitle");
+            fputc('\n', g);
+        }
+        fprintf(g, "unset multiplot\n");
     }
     fclose(g);
     if (!run_gnuplot(dir))
@@ -170,21 +318,30 @@ int rs_cmd_plot(int argc, char **argv)
     fprintf(g, "set xlabel 't (s)'\n");
     plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
     plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
-    plot_group(g, m, "forces.png", "contact forces: NLP (solid) and Lemke (dashed)", "N", NULL);
-    /* per-step differences, log scale; differences below 1e-17 (zeros included) drawn at 1e-17 */
+    plot_forces(g, m, dir);
+    /* per-step differences on a log scale (below 1e-17, exact zeros included, drawn at 1e-17),
+     * and below them a strip of the steps with mismatched modes or a failed solve */
     const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
-    fprintf(g, "set output 'differences.png'\nset title 'per-step |NLP - Lemke| from the same "
-               "state'\nset ylabel '|difference| (floor 1e-17)'\nset logscale y\n"
-               "set yrange [1e-18:*]\nset format y '%%.0e'\nplot ");
-    for (int c = 0; c < ncol; c++) {
-        const char *cn = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
-        fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines title '%s'",
-                c ? ", \\\n     " : "", 3 + c, 3 + c, cn);
-    }
-    fprintf(g, ", \\\n     'shadow.csv' using 2:($%d == 2 ? 1e-16 : NaN) with points pt 7 ps 0.6 "
-               "lc rgb 'orange' title 'mode mismatch'", verdict_col);
-    fprintf(g, ", \\\n     'shadow.csv' using 2:($%d >= 3 ? 1e-15 : NaN) with points pt 2 ps 0.8 "
-               "lc rgb 'red' title 'failed step'\n", verdict_col);
+    fprintf(g, "set output 'differences.png'\nset terminal pngcairo noenhanced size 1100,800 font ',11'\n"
+               "set multiplot\nset lmargin at screen 0.15\nset rmargin at screen 0.8\n"
+               "set tmargin at screen 0.93\nset bmargin at screen 0.3\n"
+               "set title 'per-step |NLP - Lemke| from the same state'\nunset xlabel\n"
+               "set format x ''\nset ylabel '|difference| (below 1e-17, zeros included, at "
+               "1e-17)'\nset logscale y\nset yrange [1e-18:*]\nset format y '%%.0e'\nplot ");
+    for (int c = 0; c < ncol; c++)
+        fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines lw 1.5 "
+                   "lc rgb '%s' title '%s'",
+                c ? ", \\\n     " : "", 3 + c, 3 + c, palette[c % PALETTE_SIZE],
+                column_name(m, c));
+    fprintf(g, "\nset tmargin at screen 0.27\nset bmargin at screen 0.1\nunset title\n"
+               "set format x '%%g'\nset xlabel 't (s)'\nunset logscale y\nset format y '%%g'\n"
+               "set ylabel 'steps'\nset yrange [0.5:2.5]\nset ytics ('mode mismatch' 1, "
+               "'failed step' 2)\nset key off\n"
+               "plot 'shadow.csv' using 2:($%d == 2 ? 1 : NaN) with points pt 7 ps 0.7 "
+               "lc rgb 'orange' notitle, \\\n"
+               "     'shadow.csv' using 2:($%d >= 3 ? 2 : NaN) with points pt 2 ps 0.9 "
+               "lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
+            verdict_col, verdict_col);
     fclose(g);
     if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
