@@ -4,8 +4,9 @@
 # (continuation lines included), in order, in a scratch directory where build/relaxsim is the
 # built command and problems/ the repository's, and the sweep file of its ```ini block (beside
 # the base scenario it names).
-# Each must exit 0 (a plot needs gnuplot: skipped when it is missing). Prints one line per example
-# and a closing "N passed, N failed".
+# The C example of its ```c block is compiled against this build's library and run. Each must
+# exit 0 (a plot needs gnuplot: skipped when it is missing). Prints one line per example and a
+# closing "N passed, N failed".
 set -u
 cli=$1 src=$2 work=$3/readme_examples
 rm -rf "$work" && mkdir -p "$work/build" "$work/sweep" || exit 1
@@ -24,6 +25,12 @@ awk '/^```ini/{on=1; next} /^```/{if (on) exit} on' "$src/README.md" > "$work/sw
 base=$(sed -n 's/^scenario *= *\([^ #;]*\).*/\1/p' "$work/sweep/readme_sweep.ini")
 cp "$src/problems/sweeps/$base" "$work/sweep/"
 echo "build/relaxsim batch sweep/readme_sweep.ini -j 2 -q -o out/readme_sweep" >> "$work/commands.txt"
+# the library example: the ```c block, built against this build's library
+awk '/^```c/{on=1; next} /^```/{if (on) exit} on' "$src/README.md" > "$work/example.c"
+libdir=$(dirname "$cli")
+sanitize=""
+nm -D "$libdir/librelaxsim.so" 2>/dev/null | grep -q __asan_init && sanitize="-fsanitize=address,undefined"
+echo "cc -std=c11 -Wall -Werror $sanitize -I$src/include example.c -L$libdir -lrelaxsim -o example && LD_LIBRARY_PATH=$libdir ./example" >> "$work/commands.txt"
 passed=0 failed=0
 cd "$work" || exit 1
 while IFS= read -r cmd; do
