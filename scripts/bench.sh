@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh: build Release (via setup.sh) and run the benchmarks in tests/bench and
 # scripts/bench_nlp_step.sh; prints tables, each figure beside its baseline and their ratio.
-# About 12 minutes on 2 cores. (The robustness sweeps: scripts/robustness.sh.)
+# About 4 minutes on 2 cores. (The robustness sweeps: scripts/robustness.sh, about 9 minutes.)
 #   scripts/bench.sh              all benchmarks
 #   scripts/bench.sh --lemke      the Lemke tables only
 # The Siconos comparison needs Debian's libsiconos-numerics-dev (an optional, benchmark-only

@@ -95,7 +95,8 @@ RS_API rs_error rs_lcp_classify(int n, const double *z, const double *w, double 
 typedef enum rs_lemke_status {
     RS_LEMKE_SOLVED = 0,          /**< z0 left the basis and the certificate passed */
     RS_LEMKE_RAY_TERMINATION = 1, /**< no blocking row for the entering variable: the LCP is
-                                       infeasible or not processable by Lemke's method */
+                                       infeasible or not processable by Lemke's method (a z
+                                       that passes its certificate there is reported solved) */
     RS_LEMKE_MAX_PIVOTS = 2,      /**< the pivot limit was reached */
     RS_LEMKE_BREAKDOWN = 3        /**< numerical breakdown: a non-finite or vanishing pivot, or a
                                        terminal basis whose certificate failed */

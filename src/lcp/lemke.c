@@ -482,6 +482,10 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
         refined = lemke_refine(n, M, q, wk, s->cert_tol, z, w, &cert);
     if (status == RS_LEMKE_SOLVED && !cert.passed)
         status = RS_LEMKE_BREAKDOWN;
+    /* A ray reached while z0 is already (numerically) 0: the z it ends with can be a solution,
+     * and the certificate, not the path, decides (seen on a friction problem at n = 48) */
+    if (status == RS_LEMKE_RAY_TERMINATION && cert.passed)
+        status = RS_LEMKE_SOLVED;
     info->status = status;
     info->pivots = pivots;
     info->refined = refined;

@@ -238,6 +238,21 @@ static void test_plot(void **state)
     assert_int_equal(run("plot " TMP "nowhere"), 2);
     assert_non_null(strstr(err_buf, "no comparison here"));
     assert_int_equal(run("plot"), 2);
+    /* the landing of point2d: dashes that are drawn (pngcairo), the impact in a panel of its own
+     * beside the sustained forces, events on a strip of their own, gnuplot's messages kept out
+     * of the terminal */
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini -o " TMP "plot2d -q"), 0);
+    assert_int_equal(run("plot " TMP "plot2d"), 0);
+    assert_true(err_buf[0] == '\0');
+    static char gp[1 << 16];
+    slurp(TMP "plot2d/plot.gp", gp, sizeof gp);
+    assert_non_null(strstr(gp, "set terminal pngcairo"));
+    assert_null(strstr(gp, "set terminal png "));
+    assert_non_null(strstr(gp, "dt (8,6)"));
+    assert_non_null(strstr(gp, "impact at t = 0.452 s"));
+    assert_non_null(strstr(gp, "sustained range"));
+    assert_non_null(strstr(gp, "'mode mismatch' 1, 'failed step' 2"));
+    assert_true(is_png(TMP "plot2d/forces.png"));
 }
 
 static void test_trajectories_are_reproducible(void **state)

@@ -294,6 +294,26 @@ static void test_warm_start_from_a_basis(void **state)
 }
 
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
+/* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
+ * z it ends with passes its certificate, and the status says solved. */
+static void test_certified_end_of_a_ray_is_solved(void **state)
+{
+    (void)state;
+    rs_lcp *l;
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 48, 1001, 0, &l, NULL, NULL), RS_OK);
+    const size_t bytes = rs_lemke_workspace_size(48);
+    void *work = malloc(bytes);
+    double z[48], w[48];
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve(48, l->M, l->q, NULL, NULL, work, bytes, z, w, &info), RS_OK);
+    rs_lcp_certificate cert;
+    rs_lcp_certificate_compute(48, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert);
+    assert_true(cert.passed);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    free(work);
+    rs_lcp_destroy(l);
+}
+
 static void test_infeasible_is_ray_termination(void **state)
 {
     (void)state;
@@ -392,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_refinement_settings),
         cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_infeasible_is_ray_termination),
+        cmocka_unit_test(test_certified_end_of_a_ray_is_solved),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),
     };
