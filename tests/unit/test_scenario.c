@@ -35,6 +35,21 @@ static void expect_error(const char *extra, const char *needle)
     assert_non_null(strstr(d.message, needle));
 }
 
+/* Load a whole file `name` holding text: it must fail with code, with `needle` in the message. */
+static void expect_file_error(const char *name, const char *text, rs_error code,
+                              const char *needle)
+{
+    char path[512];
+    snprintf(path, sizeof path, TMP "%s", name);
+    write_file(path, text);
+    rs_error_detail d;
+    const rs_error err = rs_scenario_load(path, NULL, 0, &sc, &d);
+    if (err != code || !strstr(d.message, needle))
+        print_error("%s: got '%s', expected '%s'\n", name, d.message, needle);
+    assert_int_equal(err, code);
+    assert_non_null(strstr(d.message, needle));
+}
+
 static void test_shipped_scenarios_load(void **state)
 {
     (void)state;
@@ -103,13 +118,10 @@ static void test_time_step_and_steps(void **state)
 static void test_negative_friction_and_mass(void **state)
 {
     (void)state;
-    write_file(TMP "mu.ini", "[model]\nname = point2d_friction\nmu = -0.1\n");
-    rs_error_detail d;
-    assert_int_not_equal(rs_scenario_load(TMP "mu.ini", NULL, 0, &sc, &d), RS_OK);
-    assert_non_null(strstr(d.message, "mu.ini:3: model.mu: -0.1 is out of range [0, 10]"));
-    write_file(TMP "m.ini", "[model]\nname = falling_block\nm = 0\n");
-    assert_int_not_equal(rs_scenario_load(TMP "m.ini", NULL, 0, &sc, &d), RS_OK);
-    assert_non_null(strstr(d.message, "m.ini:3: model.m: 0 is out of range"));
+    expect_file_error("mu.ini", "[model]\nname = point2d_friction\nmu = -0.1\n", RS_ERR_PARSE,
+                      "mu.ini:3: model.mu: -0.1 is out of range [0, 10]");
+    expect_file_error("m.ini", "[model]\nname = falling_block\nm = 0\n", RS_ERR_PARSE,
+                      "m.ini:3: model.m: 0 is out of range");
 }
 
 static void test_unknown_or_missing_model(void **state)
@@ -232,10 +244,8 @@ static void test_input_is_read_whole_and_strictly(void **state)
     memcpy(line + 205 - 7, "mu = 5\n", 8);
     char text[1024];
     snprintf(text, sizeof text, "[model]\nname = point2d_friction\n%s[run]\nsteps = 3\n", line);
-    write_file(TMP "long.ini", text);
+    expect_file_error("long.ini", text, RS_ERR_PARSE, "long.ini:3: line longer than");
     rs_error_detail d;
-    assert_int_equal(rs_scenario_load(TMP "long.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
-    assert_non_null(strstr(d.message, "long.ini:3: line longer than"));
     /* inline comments with '#' and ';' */
     write_file(TMP "hash.ini", "[model]\nname = point2d_friction  # the post's model\n"
                                "mu = 0.3 # friction\n[run]\nsteps = 7 ; short\n");
@@ -250,12 +260,11 @@ static void test_input_is_read_whole_and_strictly(void **state)
                                         "every step's record in memory");
     assert_int_equal(rs_scenario_load(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
     assert_non_null(strstr(d.message, "problems: is a directory, not a file"));
-    write_file(TMP "below.ini", "[model]\nname = point2d_friction\n[initial]\nz = -1\n");
-    assert_int_equal(rs_scenario_load(TMP "below.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
-    assert_non_null(strstr(d.message, "below.ini: initial state and input: z < 0: the body starts below the ground"));
-    write_file(TMP "below.ini", "[model]\nname = falling_block\n[initial]\nx = -0.5\n");
-    assert_int_equal(rs_scenario_load(TMP "below.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
-    assert_non_null(strstr(d.message, "x < 0: the block starts below the surface"));
+    expect_file_error("below.ini", "[model]\nname = point2d_friction\n[initial]\nz = -1\n",
+                      RS_ERR_PARSE, "below.ini: initial state and input: z < 0: the body starts "
+                                    "below the ground");
+    expect_file_error("below.ini", "[model]\nname = falling_block\n[initial]\nx = -0.5\n",
+                      RS_ERR_PARSE, "x < 0: the block starts below the surface");
 }
 
 /* Numbers are written in the shortest form that reads back exactly. */
