@@ -192,30 +192,30 @@ static int check_passes(const rs_check *ck, double actual)
     return 0;
 }
 
-static void add_check(rs_compare_result *r, const rs_check *ck, const char *which, double actual)
+static void record_check(rs_compare_result *r, const rs_check *ck, const char *which,
+                         double actual, int passed)
 {
     if (r->nchecks >= RS_SCENARIO_MAX_CHECKS)
         return;
     rs_check_result *cr = &r->checks[r->nchecks++];
     cr->check = ck;
     cr->actual = actual;
-    cr->passed = check_passes(ck, actual); /* NaN never passes */
+    cr->passed = passed;
     snprintf(cr->which, sizeof cr->which, "%s", which);
     r->contract_passed &= cr->passed;
+}
+
+static void add_check(rs_compare_result *r, const rs_check *ck, const char *which, double actual)
+{
+    record_check(r, ck, which, actual, check_passes(ck, actual)); /* NaN never passes */
 }
 
 /* final_diff: |nlp - lemke| <= a + b |lemke| (NaN fails). */
 static void add_final_diff_check(rs_compare_result *r, const rs_check *ck, double nlp,
                                  double lemke)
 {
-    if (r->nchecks >= RS_SCENARIO_MAX_CHECKS)
-        return;
-    rs_check_result *cr = &r->checks[r->nchecks++];
-    cr->check = ck;
-    cr->actual = fabs(nlp - lemke);
-    cr->passed = cr->actual <= ck->a + ck->b * fabs(lemke);
-    snprintf(cr->which, sizeof cr->which, "final");
-    r->contract_passed &= cr->passed;
+    const double diff = fabs(nlp - lemke);
+    record_check(r, ck, "final", diff, diff <= ck->a + ck->b * fabs(lemke));
 }
 
 /* The gates every contract has unless it names its own bound: a failed step fails the run. */
