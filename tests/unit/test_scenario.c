@@ -267,6 +267,30 @@ static void test_input_is_read_whole_and_strictly(void **state)
                       RS_ERR_PARSE, "x < 0: the block starts below the surface");
 }
 
+/* final_diff checks (atol [+ rtol%]) and inputs in units of the weight. */
+static void test_final_diff_and_weight_units(void **state)
+{
+    (void)state;
+    write_file(TMP "fd.ini", "[model]\nname = point2d_friction\nm = 2\ng = 10\n[input]\n"
+                             "unit = weight\nux = 0.5\nuz = -1\n[expect]\n"
+                             "final_diff.x_m = 1e-6 + 1e-4%\nfinal_diff.z_m = 1e-7\n");
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load(TMP "fd.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(sc.ncheck, 2);
+    assert_close(sc.checks[0].a, 1e-6, 0.0, 0.0);
+    assert_close(sc.checks[0].b, 1e-6, 0.0, 1e-15);
+    assert_close(sc.checks[1].b, 0.0, 0.0, 0.0);
+    double u[RS_MODEL_MAX_INPUT];
+    rs_scenario_input(&sc, 0, u);
+    assert_close(u[0], 10.0, 0.0, 1e-15);  /* 0.5 m g, m g = 20 N */
+    assert_close(u[1], -20.0, 0.0, 1e-15);
+    expect_file_error("fd2.ini", "[model]\nname = point2d_friction\n[expect]\n"
+                      "final_diff.x_m = 1e-6 + 2\n", RS_ERR_PARSE,
+                      "fd2.ini:4: expect.final_diff.x_m: expected 'atol' or 'atol + rtol%'");
+    expect_file_error("fd3.ini", "[model]\nname = point2d_friction\n[input]\nunit = pound\n",
+                      RS_ERR_PARSE, "fd3.ini:4: input.unit:");
+}
+
 /* Numbers are written in the shortest form that reads back exactly. */
 static void test_numbers_are_written_shortest(void **state)
 {
@@ -300,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_input_schedules),
         cmocka_unit_test(test_input_is_read_whole_and_strictly),
         cmocka_unit_test(test_numbers_are_written_shortest),
+        cmocka_unit_test(test_final_diff_and_weight_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
