@@ -104,18 +104,24 @@ static void free_velocity(const rs_step_data *d, double *xd_free, double *zd_fre
     *zd_free = s[S_ZD] + dt * (u[U_Z] / p[P_M] - p[P_G]);
 }
 
-/* The step's natural units; the post's variant is solved as published, in SI units. */
+/* The step's natural units (every variant is judged in them). */
 static void step_scales(const rs_step_data *d, rs_step_scales *sc)
 {
     const double *p = d->params, *s = d->state, dt = d->dt;
-    if (d->variant == VARIANT_BLOG) {
-        *sc = (rs_step_scales){1.0, 1.0, 1.0};
-        return;
-    }
     double xd_free, zd_free;
     free_velocity(d, &xd_free, &zd_free);
     const double speeds[] = {fabs(s[S_XD]), fabs(s[S_ZD]), fabs(xd_free), fabs(zd_free)};
     rs_step_scales_set(sc, speeds, 4, p[P_G] * dt, dt, p[P_M]);
+}
+
+/* The units the NLP is posed in: the step's natural ones; the post's variant is solved as
+ * published, in SI units (V = L = F = 1). */
+static void nlp_scales(const rs_step_data *d, rs_step_scales *sc)
+{
+    if (d->variant == VARIANT_BLOG)
+        *sc = (rs_step_scales){1.0, 1.0, 1.0};
+    else
+        step_scales(d, sc);
 }
 
 /* The coefficients of (D3)/(D4) and (D1)/(D2) in scaled variables: V dt / L and F dt / (m V),
@@ -183,7 +189,7 @@ static void nlp_g(void *ctx, const double *x, double *g)
     const rs_step_data *d = ctx;
     const double *p = d->params, *s = d->state, mu = p[P_MU], eps = d->nlp->eps;
     rs_step_scales sc;
-    step_scales(d, &sc);
+    nlp_scales(d, &sc);
     double xd_free, zd_free;
     free_velocity(d, &xd_free, &zd_free);
     double c_pos, c_vel;
@@ -211,7 +217,7 @@ static void nlp_jac(void *ctx, const double *x, double *J)
     const double n1 = rs_snorm_d1(x[V_FX], eps);
     const double cone = mu * x[V_FZ] - rs_snorm(x[V_FX], eps);
     rs_step_scales sc;
-    step_scales(d, &sc);
+    nlp_scales(d, &sc);
     double c_pos, c_vel;
     integrator_coefficients(d, &sc, &c_pos, &c_vel);
     rs_dense_zero(J, NG, NV);
@@ -300,7 +306,7 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
 {
     const double *s = d->state;
     rs_step_scales sc;
-    step_scales(d, &sc);
+    nlp_scales(d, &sc);
     double next[NSTATE] = {s[S_X], s[S_Z], s[S_XD], s[S_ZD]};
     if (which == RS_NLP_START_CONTACT_FREE) {
         const double no_force[2] = {0.0, 0.0};
@@ -317,7 +323,7 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
 static void nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces)
 {
     rs_step_scales sc;
-    step_scales(d, &sc);
+    nlp_scales(d, &sc);
     state_next[S_X] = d->state[S_X] + sc.length * x[V_X];
     state_next[S_Z] = d->state[S_Z] + sc.length * x[V_Z];
     state_next[S_XD] = sc.speed * x[V_XD];
@@ -357,17 +363,15 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
 
 /* ---- certificate and modes ------------------------------------------------------------------ */
 
-/* In the step's natural units (rs_step_scales): a position error in lengths L (beyond the
- * rounding of the position itself), velocities in V, forces in F, products accordingly. The
- * post's variant is judged in SI units with forces relative to the weight m g. */
+/* In the step's natural units (rs_step_scales), for every variant: a position error in lengths L
+ * (beyond the rounding of the position itself), velocities in V, forces in F, products
+ * accordingly. */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
 {
     const double mu = d->params[P_MU];
     rs_step_scales sc;
     step_scales(d, &sc);
-    if (d->variant == VARIANT_BLOG)
-        sc.force = force_scale(d->params);
     double pred[NSTATE];
     integrate(d, f, pred);
     double p = 0.0, c = 0.0;

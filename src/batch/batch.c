@@ -414,42 +414,46 @@ static rs_error check_sweep_record(const rs_sweep *sw, const char *dir, int resu
     if (!now)
         return RS_ERR_NOMEM;
     rs_error err = RS_OK;
-    if (resume) {
-        FILE *f = fopen(path, "r");
-        if (!f) {
-            char results[1200];
-            snprintf(results, sizeof results, "%s/results.jsonl", dir);
-            if (access(results, F_OK) == 0)
-                err = rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: no sweep.txt: cannot tell which "
-                                    "sweep wrote this directory, so it cannot be resumed", dir);
-        } else {
-            const char *p = now;
-            char line[512];
-            long number = 0;
-            while (err == RS_OK && fgets(line, sizeof line, f)) {
-                number++;
-                const char *nl = strchr(p, '\n');
-                const size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
-                if (strlen(line) != n || strncmp(line, p, n) != 0) {
-                    line[strcspn(line, "\n")] = '\0';
-                    err = rs_detail_set(detail, RS_ERR_BAD_ARG,
-                                        "%s: written by a different sweep (sweep.txt line %ld: "
-                                        "'%.120s' then, '%.*s' now); resume only the sweep that "
-                                        "wrote it, or choose another -o",
-                                        dir, number, line, (int)(n > 120 ? 120 : n ? n - 1 : 0), p);
-                }
-                p += n;
+    FILE *f = resume ? fopen(path, "r") : NULL;
+    if (f) { /* lines of any length: getline */
+        const char *p = now;
+        char *line = NULL;
+        size_t cap = 0;
+        long number = 0;
+        ssize_t len;
+        while (err == RS_OK && (len = getline(&line, &cap, f)) >= 0) {
+            number++;
+            const char *nl = strchr(p, '\n');
+            const size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+            if ((size_t)len != n || strncmp(line, p, n) != 0) {
+                line[strcspn(line, "\n")] = '\0';
+                err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                    "%s: written by a different sweep (sweep.txt line %ld: "
+                                    "'%.120s' then, '%.*s' now); resume only the sweep that "
+                                    "wrote it, or choose another -o",
+                                    dir, number, line, (int)(n > 120 ? 120 : n ? n - 1 : 0), p);
             }
-            if (err == RS_OK && *p)
-                err = rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: written by a different sweep "
-                                    "(sweep.txt ends before '%.60s')", dir, p);
-            fclose(f);
+            p += n;
         }
+        if (err == RS_OK && *p)
+            err = rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: written by a different sweep "
+                                "(sweep.txt ends before '%.60s')", dir, p);
+        free(line);
+        fclose(f);
         free(now);
         return err;
     }
+    if (resume) { /* no record: results without one cannot be vouched for */
+        char results[1200];
+        snprintf(results, sizeof results, "%s/results.jsonl", dir);
+        if (access(results, F_OK) == 0) {
+            free(now);
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: no sweep.txt: cannot tell which "
+                                 "sweep wrote this directory, so it cannot be resumed", dir);
+        }
+    } /* a fresh batch, or --resume into an empty directory: record the sweep */
     rs_temp_path(path, temp, sizeof temp);
-    FILE *f = fopen(temp, "w");
+    f = fopen(temp, "w");
     if (!f)
         err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     else {
@@ -552,8 +556,11 @@ rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
     }
     snprintf(res->path, sizeof res->path, "%s/results.jsonl", o->out_dir);
     res->done = calloc((size_t)sw->nruns, 1);
-    if (!res->done)
+    if (!res->done) {
+        close(res->lock_fd);
+        res->lock_fd = -1;
         return RS_ERR_NOMEM;
+    }
     if (o->resume)
         err = scan_results(res->path, res->done, sw->nruns, o->retry_crashed, counts, detail);
     if (err == RS_OK) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/output.h"
 #include "io/batch_summary.h"
 #include "batch/batch.h"
 #ifdef RS_HAVE_MPI
@@ -127,6 +128,15 @@ int rs_cmd_batch(int argc, char **argv)
              "'relaxsim batch %s --resume -o %s' continues the batch", o.out_dir, sweep_path,
              o.out_dir);
     rs_cli_on_interrupt(kept);
+    /* the temporary names the batch may be writing under (output.h), removed on an interrupt */
+    static const char *const written[] = {"results.jsonl", "sweep.txt", "results.csv",
+                                          "summary.json"};
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
+        char path[1200], temp[1300];
+        snprintf(path, sizeof path, "%s/%s", o.out_dir, written[i]);
+        rs_temp_path(path, temp, sizeof temp);
+        rs_cli_track_temp(temp);
+    }
     rs_batch_counts c;
     rs_error run_err;
 #ifdef RS_HAVE_MPI

@@ -66,6 +66,10 @@ static rs_error write_all(const char *dir, const rs_scenario *sc, const rs_compa
         rs_cli_untrack_temps();
         return err;
     }
+    char kept[1200];
+    snprintf(kept, sizeof kept, "%s was being replaced: it holds no complete set now (no "
+             "summary.json); run the comparison again", dir);
+    rs_cli_on_interrupt(kept);
     unlink(final[NFILES - 1]); /* the old set is incomplete from here on */
     for (int i = 0; i < NFILES && err == RS_OK; i++)
         err = rs_rename_into_place(temp[i], final[i], detail);

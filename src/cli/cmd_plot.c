@@ -115,7 +115,8 @@ static force_range read_force_range(const char *dir, const rs_model *m)
     size_t cap = 4096, n = 0;
     double *v = malloc(sizeof(double) * cap);
     const int first_force = 2 + m->ninput + m->nstate; /* 0-based column of the first force */
-    while (v && fgets(line, sizeof line, f)) {
+    int ok_read = 1;
+    while (v && ok_read && fgets(line, sizeof line, f)) {
         int col = 0;
         double t = 0.0;
         for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
@@ -131,10 +132,13 @@ static force_range read_force_range(const char *dir, const rs_model *m)
                 fr.impact_t = t;
             }
             if (n == cap) {
-                double *more = realloc(v, sizeof(double) * (cap *= 2));
-                if (!more)
+                double *more = realloc(v, sizeof(double) * 2 * cap);
+                if (!more) { /* out of memory: the percentiles of what was read */
+                    ok_read = 0;
                     break;
+                }
                 v = more;
+                cap *= 2;
             }
             v[n++] = x;
         }
