@@ -386,6 +386,14 @@ static void test_resume_is_safe(void **state)
     assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume --retry-crashed -o " TMP "fp"), 1);
     check_results(TMP "fp/results.jsonl", 3, &crashed);
     assert_int_equal(crashed, 0);
+    /* the same sweep resumes, however long its record's lines (30 values of 17 digits), and
+     * --resume into an empty directory records the sweep it starts */
+    write_file(TMP "fp_long.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                                  "model.m = 0.05 .. 0.5 / 30\nrun.steps = 5\n");
+    system("rm -rf '" TMP "fp_long'");
+    assert_int_equal(relaxsim("batch " TMP "fp_long.ini -q --resume -o " TMP "fp_long"), 1);
+    assert_int_equal(relaxsim("batch " TMP "fp_long.ini -q --resume -o " TMP "fp_long"), 1);
+    check_results(TMP "fp_long/results.jsonl", 30, &crashed);
 }
 
 /* One batch at a time in a directory: a second one is refused while the first runs. */
