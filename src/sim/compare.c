@@ -143,9 +143,10 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
             ipopt_times[out->ipopt_steps++] = times[k];
             ipopt_iters += step_iters;
         }
-        for (int c = 0; c < r->ncol; c++) /* a NaN stays visible: it fails every check */
-            out->min[c] = isnan(column(m, s, c)) ? NAN
-                                                 : fmin(out->min[c], column(m, s, c));
+        for (int c = 0; c < r->ncol; c++) /* a NaN, once seen, stays: it fails every check */
+            out->min[c] = isnan(out->min[c]) || isnan(column(m, s, c))
+                              ? NAN
+                              : fmin(out->min[c], column(m, s, c));
         for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
             if (s->modes[i] != RS_MODE_SEPARATING)
                 out->first_contact_step = k;

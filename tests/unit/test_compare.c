@@ -436,6 +436,57 @@ static void test_extreme_values_in_range_work(void **state)
     rs_compare_free(&r);
 }
 
+/* A non-finite answer is a failed step, never a solution, the trajectory goes on from the last
+ * finite state, and the NaN stays visible in every statistic and check that reads it. */
+static void test_nan_is_never_an_answer(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=3", "expect.min_nlp.z_m=-1"};
+    load("point2d_friction", sets, 2);
+    /* the stepper: a state with a NaN fails both backends */
+    rs_stepper_config cfg = {sc.model, sc.params, sc.variant, sc.dt, sc.nlp, sc.lemke, 0, sc.mode_tols};
+    rs_stepper *stepper;
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
+    const double bad_state[4] = {0.0, NAN, 1.0, 0.0}, input[2] = {0.0, 0.0};
+    rs_step_result out;
+    rs_stepper_nlp(stepper, bad_state, input, &out);
+    assert_false(out.ok);
+    rs_stepper_lemke(stepper, bad_state, input, &out);
+    assert_false(out.ok);
+    rs_stepper_destroy(stepper);
+    /* the comparison: step 1's NLP answer is made non-finite */
+    rs_compare_result r;
+    rs_compare_session *cs;
+    assert_int_equal(rs_compare_begin(&sc, RS_RUN_COMPARE, &r, &cs), RS_OK);
+    double held[RS_MODEL_MAX_STATE];
+    for (int k = 0; k < sc.steps; k++) {
+        rs_compare_input(cs, k);
+        if (k == 1) {
+            memcpy(held, rs_compare_nlp_state(cs), sizeof held);
+            rs_step_result nan_step;
+            memset(&nan_step, 0, sizeof nan_step);
+            nan_step.status = RS_NLP_EVAL_ERROR;
+            nan_step.path = RS_PATH_IPOPT_WARM;
+            for (int i = 0; i < sc.model->nstate; i++)
+                nan_step.state_next[i] = NAN;
+            rs_compare_advance(cs, k, &nan_step);
+            for (int i = 0; i < sc.model->nstate; i++) /* the last finite state is kept */
+                assert_true(rs_compare_nlp_state(cs)[i] == held[i]);
+        } else {
+            rs_compare_advance(cs, k, NULL);
+        }
+    }
+    assert_int_equal(rs_compare_end(cs), RS_OK);
+    assert_int_equal(r.nlp.failed_steps, 1);
+    assert_true(isnan(r.nlp.min[index_of("z_m")])); /* min_nlp never skips a NaN */
+    assert_false(r.contract_passed);
+    int min_check_failed = 0;
+    for (int i = 0; i < r.nchecks; i++)
+        min_check_failed |= strcmp(r.checks[i].check->key, "min_nlp.z_m") == 0 && !r.checks[i].passed;
+    assert_true(min_check_failed);
+    rs_compare_free(&r);
+}
+
 /* Every registered model fits the fixed capacities; one that does not is refused by the
  * stepper instead of overflowing its arrays. */
 static void test_models_are_checked(void **state)
@@ -480,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_lemke_warm_start_keeps_the_trajectory),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_models_are_checked),
+        cmocka_unit_test(test_nan_is_never_an_answer),
         cmocka_unit_test(test_light_and_heavy_bodies_are_judged_alike),
         cmocka_unit_test(test_extreme_values_in_range_work),
     };

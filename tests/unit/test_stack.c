@@ -118,6 +118,16 @@ static stack_counts compare_stacked_with_alone(const char *const *extras, int wa
         }
         assert_int_equal(b->nlp.stacked_steps, run_stacked);
         assert_int_equal(b->nlp.split_steps, run_split);
+        /* each run is charged its own share of the stacked iterations, not the stack's total:
+         * the mean recomputed from the step records, own iterations plus the share */
+        double iters = 0.0;
+        for (int k = 0; k < b->steps; k++) {
+            const rs_step_result *y = &b->step[k].nlp;
+            assert_true(y->stacked || y->stack_iterations == 0.0);
+            assert_true(y->stack_iterations >= 0.0);
+            iters += y->iterations + y->stack_iterations;
+        }
+        assert_close(b->nlp.iterations_mean, iters / b->steps, 1e-12, 1e-12);
         assert_certified(&scs[r], b);
         n.stacked += run_stacked;
         n.split += run_split;
