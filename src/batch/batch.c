@@ -458,10 +458,7 @@ static rs_error check_sweep_record(const rs_sweep *sw, const char *dir, int resu
         err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     else {
         fputs(now, f);
-        err = rs_close_written(f, path, detail);
-        if (err == RS_OK)
-            err = rs_rename_into_place(temp, path, detail);
-        unlink(temp);
+        err = rs_commit_written(f, temp, path, detail);
     }
     free(now);
     return err;

@@ -178,11 +178,10 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     cJSON_AddNumberToObject(c, "contract_failed", (double)out->contract_failed);
     cJSON_AddNumberToObject(c, "bad_input", (double)out->bad_input);
     cJSON_AddNumberToObject(c, "crashed", (double)out->crashed);
-    if (csv) {
-        const rs_error e = rs_close_written(csv, csv_path, detail);
-        if (err == RS_OK)
-            err = e;
-        err = err == RS_OK ? rs_rename_into_place(csv_temp, csv_path, detail) : err;
+    if (csv && err == RS_OK) {
+        err = rs_commit_written(csv, csv_temp, csv_path, detail);
+    } else if (csv) {
+        fclose(csv);
         unlink(csv_temp);
     }
     if (err == RS_OK) {
@@ -196,11 +195,8 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
                                 text ? strerror(errno) : "out of memory");
         else {
             fprintf(sf, "%s\n", text);
-            err = rs_close_written(sf, path, detail);
+            err = rs_commit_written(sf, sum_temp, path, detail);
         }
-        if (err == RS_OK)
-            err = rs_rename_into_place(sum_temp, path, detail);
-        unlink(sum_temp);
         free(text);
     }
     cJSON_Delete(sum);

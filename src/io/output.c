@@ -53,6 +53,15 @@ rs_error rs_rename_into_place(const char *tmp, const char *path, rs_error_detail
     return RS_OK;
 }
 
+rs_error rs_commit_written(FILE *f, const char *temp, const char *path, rs_error_detail *detail)
+{
+    rs_error err = rs_close_written(f, path, detail);
+    if (err == RS_OK)
+        err = rs_rename_into_place(temp, path, detail);
+    unlink(temp);
+    return err;
+}
+
 rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail)
 {
     struct stat st;

@@ -44,6 +44,9 @@ rs_error rs_make_directory(const char *path, rs_error_detail *detail);
  */
 /* Flush and close a written file; on failure the message names path and the OS error. */
 rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail);
+/* Close f, written under temp, and rename it onto path if every write succeeded; temp is gone
+ * afterwards either way. */
+rs_error rs_commit_written(FILE *f, const char *temp, const char *path, rs_error_detail *detail);
 /* The temporary twin of path. */
 void rs_temp_path(const char *path, char *tmp, size_t len);
 /* Rename tmp onto path (the same directory: atomic). */

@@ -118,7 +118,7 @@ void rs_lcp_relaxation_guess(const rs_lcp_relaxation *r, double shift, double *x
  * columns of inf-norm near 1. LCP(M, q) and LCP(D M C, D q) have the same solutions up to
  * z = C z' (D w = D M C z' + D q keeps the signs of w and z and their complementarity).
  */
-void rs_lcp_equilibrate(int n, const double *M, const double *q, double *Ms, double *qs,
+static void equilibrate(int n, const double *M, const double *q, double *Ms, double *qs,
                         double *D, double *C)
 {
     const size_t nn = (size_t)n;
@@ -166,7 +166,7 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
     if (!x)
         return RS_ERR_NOMEM;
     double *Ms = x + 2 * nn, *qs = Ms + nn * nn, *D = qs + nn, *C = D + nn;
-    rs_lcp_equilibrate(n, M, q, Ms, qs, D, C);
+    equilibrate(n, M, q, Ms, qs, D, C);
     rs_lcp_relaxation r;
     r.n = n;
     r.M = Ms;

@@ -26,12 +26,6 @@ typedef struct rs_lcp_relaxation {
 /* Describe the relaxation as an NLP of 2n variables and 2n constraints (p->ctx = r). */
 void rs_lcp_relaxation_problem(rs_lcp_relaxation *r, rs_nlp_problem *p);
 
-/* Ruiz equilibration: positive diagonal D (rows) and C (columns) with D M C of rows and columns
- * of inf-norm near 1 into Ms (n x n, column-major) and D q into qs. LCP(M, q) and LCP(Ms, qs)
- * have the same solutions up to z = C z'. */
-void rs_lcp_equilibrate(int n, const double *M, const double *q, double *Ms, double *qs,
-                        double *D, double *C);
-
 /* A cold starting point: z = 1, s = max(0, z w) + 1; `shift` varies it for a retry. */
 void rs_lcp_relaxation_guess(const rs_lcp_relaxation *r, double shift, double *x);
 

@@ -134,7 +134,7 @@ typedef struct rs_model {
     void (*lcp_build)(const rs_step_data *d, double *M, double *q);
     /* The natural unit of each component of z and of w = M z + q (rs_step_scales: V for a
      * velocity, F for a force, ...), for the relaxation of the LCP when the model has no NLP of
-     * its own: it is posed in z / z_unit and w / w_unit. NULL: a Ruiz equilibration instead. */
+     * its own: it is posed in z / z_unit and w / w_unit. Required when nlp_n == 0. */
     void (*lcp_units)(const rs_step_data *d, double *z_unit, double *w_unit);
     void (*lcp_recover)(const rs_step_data *d, const double *z, const double *w,
                         double *state_next, double *forces);

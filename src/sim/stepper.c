@@ -24,7 +24,7 @@ struct rs_stepper {
     int have_prev;
     double *M, *q, *z, *w;      /* step LCP */
     /* the relaxation's LCP in natural units: Ms = D M C, qs = D q, z = C zs, with D and C from
-     * the model's units of w and z (rs_model.lcp_units), else a Ruiz equilibration */
+     * the model's units of w and z (rs_model.lcp_units) */
     double *Ms, *qs, *D, *C;
     void *lemke_work;
     size_t lemke_bytes;
@@ -192,18 +192,15 @@ void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *inpu
     if (m->nlp_n == 0) {
         const int n = m->lcp_n;
         m->lcp_build(&s->data, s->M, s->q);
-        if (m->lcp_units) { /* z and w in the step's natural units: Ms = W^-1 M Z, qs = W^-1 q */
-            m->lcp_units(&s->data, s->C, s->D);
+        /* z and w in the step's natural units: Ms = W^-1 M Z, qs = W^-1 q */
+        m->lcp_units(&s->data, s->C, s->D);
+        for (int i = 0; i < n; i++)
+            s->D[i] = 1.0 / s->D[i];
+        for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++)
-                s->D[i] = 1.0 / s->D[i];
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < n; i++)
-                    s->Ms[i + (size_t)j * n] = s->D[i] * s->M[i + (size_t)j * n] * s->C[j];
-            for (int i = 0; i < n; i++)
-                s->qs[i] = s->D[i] * s->q[i];
-        } else {
-            rs_lcp_equilibrate(n, s->M, s->q, s->Ms, s->qs, s->D, s->C);
-        }
+                s->Ms[i + (size_t)j * n] = s->D[i] * s->M[i + (size_t)j * n] * s->C[j];
+        for (int i = 0; i < n; i++)
+            s->qs[i] = s->D[i] * s->q[i];
     }
 }
 
