@@ -1,0 +1,262 @@
+/* scene.c: building and validating a scene of convex obstacles, and distances to it (scene.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "geom/scene.h"
+
+void rs_scene_init(rs_scene *s)
+{
+    *s = (rs_scene){0};
+}
+
+void rs_scene_free(rs_scene *s)
+{
+    if (!s)
+        return;
+    free(s->obstacles);
+    free(s->edges);
+    rs_scene_init(s);
+}
+
+static rs_error refuse(char *why, size_t why_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static rs_error refuse(char *why, size_t why_size, const char *fmt, ...)
+{
+    if (why && why_size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, why_size, fmt, ap);
+        va_end(ap);
+    }
+    return RS_ERR_BAD_ARG;
+}
+
+/* Room for one more obstacle with nedges edges. */
+static rs_error reserve(rs_scene *s, int nedges)
+{
+    if (s->nedges + nedges > RS_SCENE_MAX_EDGES)
+        return RS_ERR_DIMENSION;
+    if (s->nobstacles == s->cap_obstacles) {
+        const int cap = s->cap_obstacles ? 2 * s->cap_obstacles : 16;
+        rs_scene_obstacle *o = realloc(s->obstacles, sizeof *o * (size_t)cap);
+        if (!o)
+            return RS_ERR_NOMEM;
+        s->obstacles = o;
+        s->cap_obstacles = cap;
+    }
+    if (s->nedges + nedges > s->cap_edges) {
+        int cap = s->cap_edges ? 2 * s->cap_edges : 64;
+        while (cap < s->nedges + nedges)
+            cap *= 2;
+        rs_scene_edge *e = realloc(s->edges, sizeof *e * (size_t)cap);
+        if (!e)
+            return RS_ERR_NOMEM;
+        s->edges = e;
+        s->cap_edges = cap;
+    }
+    return RS_OK;
+}
+
+/* Twice the signed area of the triangle (a, b, c): > 0 when it turns counter-clockwise. */
+static double orient(const double *a, const double *b, const double *c)
+{
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+/* 1 if the closed segments [a, b] and [c, d] share a point. */
+static int segments_meet(const double *a, const double *b, const double *c, const double *d)
+{
+    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a),
+                 o4 = orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)))
+        return 1;
+    /* touching: an end point on the other segment */
+    const double *p[4] = {c, d, a, b}, *s0[4] = {a, a, c, c}, *s1[4] = {b, b, d, d};
+    const double o[4] = {o1, o2, o3, o4};
+    for (int k = 0; k < 4; k++)
+        if (o[k] == 0.0 && fmin(s0[k][0], s1[k][0]) <= p[k][0] && p[k][0] <= fmax(s0[k][0], s1[k][0]) &&
+            fmin(s0[k][1], s1[k][1]) <= p[k][1] && p[k][1] <= fmax(s0[k][1], s1[k][1]))
+            return 1;
+    return 0;
+}
+
+/* The polygon's defects, in the order a person would fix them; RS_OK if it is a valid convex
+ * counter-clockwise polygon. Vertices are numbered from 1 in messages. */
+static rs_error validate_polygon(int nv, const double *xy, char *why, size_t why_size)
+{
+    if (nv < 3)
+        return refuse(why, why_size, "a polygon needs at least 3 vertices, got %d", nv);
+    if (nv > RS_SCENE_MAX_POLYGON_VERTICES)
+        return refuse(why, why_size, "a polygon has at most %d vertices, got %d",
+                      RS_SCENE_MAX_POLYGON_VERTICES, nv);
+    for (int i = 0; i < 2 * nv; i++) {
+        if (!isfinite(xy[i]))
+            return refuse(why, why_size, "vertex %d: coordinate %s is not finite", i / 2 + 1,
+                          i % 2 ? "y" : "x");
+        if (fabs(xy[i]) > RS_SCENE_MAX_COORD)
+            return refuse(why, why_size, "vertex %d: coordinate %s = %g is beyond +-%g m",
+                          i / 2 + 1, i % 2 ? "y" : "x", xy[i], RS_SCENE_MAX_COORD);
+    }
+    for (int i = 0; i < nv; i++) {
+        const int j = (i + 1) % nv;
+        if (xy[2 * i] == xy[2 * j] && xy[2 * i + 1] == xy[2 * j + 1])
+            return refuse(why, why_size,
+                          "vertices %d and %d are the same point (%g, %g): a zero-length edge",
+                          i + 1, j + 1, xy[2 * i], xy[2 * i + 1]);
+    }
+    for (int i = 0; i < nv; i++)
+        for (int j = i + 2; j < nv; j++)
+            if (xy[2 * i] == xy[2 * j] && xy[2 * i + 1] == xy[2 * j + 1])
+                return refuse(why, why_size, "vertices %d and %d are the same point (%g, %g): a "
+                              "repeated vertex", i + 1, j + 1, xy[2 * i], xy[2 * i + 1]);
+    for (int i = 0; i < nv; i++) /* edges i -> i+1 and j -> j+1 that are not neighbours */
+        for (int j = i + 2; j < nv; j++) {
+            if (i == 0 && j == nv - 1)
+                continue;
+            if (segments_meet(xy + 2 * i, xy + 2 * ((i + 1) % nv), xy + 2 * j,
+                              xy + 2 * ((j + 1) % nv)))
+                return refuse(why, why_size,
+                              "edges %d-%d and %d-%d cross: the polygon intersects itself", i + 1,
+                              (i + 1) % nv + 1, j + 1, (j + 1) % nv + 1);
+        }
+    double area2 = 0.0;
+    for (int i = 0; i < nv; i++) {
+        const int j = (i + 1) % nv;
+        area2 += xy[2 * i] * xy[2 * j + 1] - xy[2 * j] * xy[2 * i + 1];
+    }
+    if (area2 < 0.0)
+        return refuse(why, why_size,
+                      "the vertices are in clockwise order: list them counter-clockwise");
+    for (int k = 0; k < nv; k++) {
+        const double *prev = xy + 2 * ((k + nv - 1) % nv), *v = xy + 2 * k,
+                     *next = xy + 2 * ((k + 1) % nv);
+        const double turn = orient(prev, v, next);
+        const double scale = hypot(v[0] - prev[0], v[1] - prev[1]) *
+                             hypot(next[0] - v[0], next[1] - v[1]);
+        if (turn < -1e-12 * scale)
+            return refuse(why, why_size, "not convex at vertex %d: give a non-convex obstacle "
+                          "as several convex polygons", k + 1);
+        if (turn <= 1e-12 * scale)
+            return refuse(why, why_size, "vertex %d lies on the line through its neighbours: "
+                          "remove it", k + 1);
+    }
+    return RS_OK;
+}
+
+rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, char *why, size_t why_size)
+{
+    if (!s || !xy)
+        return RS_ERR_NULL_ARG;
+    rs_error err = validate_polygon(nv, xy, why, why_size);
+    if (err != RS_OK)
+        return err;
+    if ((err = reserve(s, nv)) != RS_OK)
+        return err == RS_ERR_DIMENSION
+                   ? refuse(why, why_size, "a scene has at most %d edges", RS_SCENE_MAX_EDGES)
+                   : err;
+    rs_scene_obstacle *o = &s->obstacles[s->nobstacles];
+    *o = (rs_scene_obstacle){s->nedges, nv, 0};
+    for (int i = 0; i < nv; i++) {
+        rs_scene_edge *e = &s->edges[s->nedges + i];
+        const double *a = xy + 2 * i, *b = xy + 2 * ((i + 1) % nv);
+        const double len = hypot(b[0] - a[0], b[1] - a[1]);
+        e->a[0] = a[0];
+        e->a[1] = a[1];
+        e->b[0] = b[0];
+        e->b[1] = b[1];
+        /* counter-clockwise: the outside is on the right of a -> b */
+        e->n[0] = (b[1] - a[1]) / len;
+        e->n[1] = -(b[0] - a[0]) / len;
+        e->c = e->n[0] * a[0] + e->n[1] * a[1];
+        e->obstacle = s->nobstacles;
+    }
+    s->nedges += nv;
+    s->nobstacles++;
+    return RS_OK;
+}
+
+rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal, char *why,
+                                size_t why_size)
+{
+    if (!s || !point || !normal)
+        return RS_ERR_NULL_ARG;
+    for (int i = 0; i < 2; i++) {
+        if (!isfinite(point[i]) || !isfinite(normal[i]))
+            return refuse(why, why_size, "%s %s is not finite", i ? "y of the" : "x of the",
+                          isfinite(point[i]) ? "normal" : "point");
+        if (fabs(point[i]) > RS_SCENE_MAX_COORD || fabs(normal[i]) > RS_SCENE_MAX_COORD)
+            return refuse(why, why_size, "a coordinate is beyond +-%g m", RS_SCENE_MAX_COORD);
+    }
+    const double len = hypot(normal[0], normal[1]);
+    if (!(len > 0.0))
+        return refuse(why, why_size, "the normal (0, 0) has no direction");
+    rs_error err = reserve(s, 1);
+    if (err != RS_OK)
+        return err == RS_ERR_DIMENSION
+                   ? refuse(why, why_size, "a scene has at most %d edges", RS_SCENE_MAX_EDGES)
+                   : err;
+    s->obstacles[s->nobstacles] = (rs_scene_obstacle){s->nedges, 1, 1};
+    rs_scene_edge *e = &s->edges[s->nedges];
+    e->a[0] = e->b[0] = point[0];
+    e->a[1] = e->b[1] = point[1];
+    e->n[0] = normal[0] / len;
+    e->n[1] = normal[1] / len;
+    e->c = e->n[0] * point[0] + e->n[1] * point[1];
+    e->obstacle = s->nobstacles;
+    s->nedges++;
+    s->nobstacles++;
+    return RS_OK;
+}
+
+double rs_edge_segment_distance(const rs_scene_edge *e, const double *p)
+{
+    const double dx = e->b[0] - e->a[0], dy = e->b[1] - e->a[1];
+    const double len2 = dx * dx + dy * dy;
+    if (len2 == 0.0) /* a half-plane's line */
+        return fabs(rs_edge_distance(e, p));
+    double t = ((p[0] - e->a[0]) * dx + (p[1] - e->a[1]) * dy) / len2;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return hypot(p[0] - (e->a[0] + t * dx), p[1] - (e->a[1] + t * dy));
+}
+
+double rs_scene_obstacle_depth(const rs_scene *s, int k, const double *p)
+{
+    const rs_scene_obstacle *o = &s->obstacles[k];
+    double dmax = -INFINITY;
+    for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
+        const double d = rs_edge_distance(&s->edges[i], p);
+        dmax = d > dmax ? d : dmax;
+    }
+    return -dmax;
+}
+
+double rs_scene_obstacle_distance(const rs_scene *s, int k, const double *p)
+{
+    const rs_scene_obstacle *o = &s->obstacles[k];
+    if (rs_scene_obstacle_depth(s, k, p) >= 0.0)
+        return 0.0;
+    if (o->is_halfplane)
+        return rs_edge_distance(&s->edges[o->first_edge], p);
+    double dmin = INFINITY;
+    for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
+        const double d = rs_edge_segment_distance(&s->edges[i], p);
+        dmin = d < dmin ? d : dmin;
+    }
+    return dmin;
+}
+
+double rs_scene_depth(const rs_scene *s, const double *p)
+{
+    double depth = -INFINITY;
+    for (int k = 0; k < s->nobstacles; k++) {
+        const double d = rs_scene_obstacle_depth(s, k, p);
+        depth = d > depth ? d : depth;
+    }
+    return depth;
+}

@@ -1,0 +1,93 @@
+/*
+ * scene.h (internal): a static planar scene of obstacles, and the geometry a contact model asks
+ * of it. No physics here.
+ *
+ * Obstacles are convex polygons (vertices counter-clockwise) and half-planes (ground, walls).
+ * Every edge has an outward unit normal n and an offset c, so that
+ *
+ *     d(p) = n . p - c
+ *
+ * is the signed distance of a point p from the edge's line (positive outside). Each obstacle's
+ * edges form one of Egan's groups (note 004, rules 1-3): p is outside a convex polygon iff
+ * d_i(p) >= 0 for at least one of its edges, and outside the scene iff it is outside every
+ * obstacle. A non-convex obstacle is given as several convex pieces.
+ *
+ * The scene owns its arrays; it is built once (rs_scene_add_*) and then only read.
+ */
+#ifndef RS_GEOM_SCENE_H
+#define RS_GEOM_SCENE_H
+
+#include <stddef.h>
+
+#include "relaxsim/error.h"
+
+/* Coordinates are refused beyond this (m): squared distances must not overflow. */
+#define RS_SCENE_MAX_COORD 1e12
+/* At most this many vertices per polygon and edges per scene. */
+#define RS_SCENE_MAX_POLYGON_VERTICES 64
+#define RS_SCENE_MAX_EDGES 100000
+
+typedef struct rs_scene_edge {
+    double a[2], b[2]; /* end points, counter-clockwise around the polygon (a half-plane: a is
+                          a point on its line, b = a) */
+    double n[2];       /* outward unit normal */
+    double c;          /* offset: d(p) = n . p - c */
+    int obstacle;      /* index of the obstacle (Egan's group) it belongs to */
+} rs_scene_edge;
+
+typedef struct rs_scene_obstacle {
+    int first_edge;    /* its edges are [first_edge, first_edge + nedges) */
+    int nedges;        /* >= 3 for a polygon, 1 for a half-plane */
+    int is_halfplane;
+} rs_scene_obstacle;
+
+typedef struct rs_scene {
+    int nobstacles, nedges;
+    rs_scene_obstacle *obstacles;
+    rs_scene_edge *edges;
+    int cap_obstacles, cap_edges; /* allocated */
+} rs_scene;
+
+/* An empty scene (no allocation until the first obstacle). */
+void rs_scene_init(rs_scene *s);
+/* Free the scene's arrays; the scene is empty afterwards. NULL is accepted. */
+void rs_scene_free(rs_scene *s);
+
+/*
+ * Add a convex polygon of nv vertices xy = (x0, y0, x1, y1, ...), counter-clockwise. Refused with
+ * RS_ERR_BAD_ARG and a reason in why (a sentence without the file position) when a coordinate is
+ * not finite or beyond RS_SCENE_MAX_COORD, nv < 3 or > RS_SCENE_MAX_POLYGON_VERTICES, two
+ * consecutive vertices coincide (a zero-length edge), two others coincide (a repeated vertex),
+ * two edges cross (a self-intersection), the order is clockwise, a vertex lies on the line of
+ * its neighbours, or the polygon is not convex.
+ */
+rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, char *why, size_t why_size);
+
+/* Add the half-plane {p : n . (p - point) <= 0} as an obstacle: its boundary passes through point
+ * and normal (any length > 0) points out of the obstacle, into free space. */
+rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal, char *why,
+                                size_t why_size);
+
+/* Signed distance of p from edge e's line (positive on the free side). */
+static inline double rs_edge_distance(const rs_scene_edge *e, const double *p)
+{
+    return e->n[0] * p[0] + e->n[1] * p[1] - e->c;
+}
+
+/* Euclidean distance from p to the edge's segment (to the line for a half-plane). */
+double rs_edge_segment_distance(const rs_scene_edge *e, const double *p);
+
+/*
+ * How deep p is inside obstacle k: depth = -max_i d_i(p) over its edges; > 0 inside, <= 0
+ * outside (outside a polygon, -depth is only a lower bound of the distance: use
+ * rs_scene_obstacle_distance for the distance).
+ */
+double rs_scene_obstacle_depth(const rs_scene *s, int k, const double *p);
+
+/* Euclidean distance from p to obstacle k (0 inside). */
+double rs_scene_obstacle_distance(const rs_scene *s, int k, const double *p);
+
+/* The deepest penetration of p into any obstacle (<= 0 when p is in free space). */
+double rs_scene_depth(const rs_scene *s, const double *p);
+
+#endif

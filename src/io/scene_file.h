@@ -1,0 +1,26 @@
+/*
+ * scene_file.h (internal): reading a scene file (problems/scenarios/NAME.scene).
+ *
+ * One obstacle per line; '#' starts a comment (to the end of the line); blank lines are skipped.
+ * Lengths in metres, decimal numbers.
+ *
+ *     polygon   x1 y1, x2 y2, x3 y3, ...   a convex polygon, vertices counter-clockwise
+ *     halfplane px py, nx ny               the obstacle n . (p - point) <= 0: its boundary
+ *                                          passes through (px, py), n points into free space
+ *
+ * Every defect names the file, the line and what is wrong ("walls.scene:4: polygon: the vertices
+ * are in clockwise order: list them counter-clockwise"): a non-convex polygon given as one piece,
+ * clockwise order, a repeated vertex, a zero-length edge, a self-intersection, a non-finite or
+ * malformed coordinate, an unknown keyword, a line longer than 4095 characters, an empty scene.
+ */
+#ifndef RS_IO_SCENE_FILE_H
+#define RS_IO_SCENE_FILE_H
+
+#include "geom/scene.h"
+#include "relaxsim/error.h"
+
+/* Read the scene at path into *scene (initialised here; the caller frees it with rs_scene_free,
+ * also on failure). RS_ERR_IO when the file cannot be read, RS_ERR_PARSE for a defect. */
+rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detail);
+
+#endif
