@@ -63,7 +63,8 @@ scen=problems/scenarios
 # (the published variant's failing steps are cut at 50 iterations: at its own 2000 they take
 # minutes under valgrind, and the code they exercise is the same)
 for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.steps=3 nlp.max_iter=50" \
-            "sliding_block_direct_random.ini run.steps=200"; do
+            "sliding_block_direct_random.ini run.steps=200" \
+            "polygon_corner_stewart_trinkle.ini run.steps=210"; do
   set -- $case
   printf '  %-66s' "relaxsim compare $1 (${*:2})"
   sets=()

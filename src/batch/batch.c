@@ -152,6 +152,9 @@ void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **
             }
         run_group(sw, runs, scs, idx, n, lines);
     }
+    for (int i = 0; scs && i < count; i++)
+        if (loaded[i])
+            rs_scenario_release(&scs[i]);
     free(scs);
 }
 

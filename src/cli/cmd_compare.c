@@ -112,5 +112,6 @@ int rs_cmd_compare(int argc, char **argv)
     }
     const int code = r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);
+    rs_scenario_release(&sc);
     return code;
 }

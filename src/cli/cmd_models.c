@@ -11,7 +11,7 @@ int rs_cmd_models(int argc, char **argv)
     for (int i = 0; i < rs_model_count(); i++) {
         const rs_model *m = rs_model_at(i);
         printf("%s: %s (%s)\n", m->name, m->summary, m->source);
-        printf("  variants:");
+        printf("  %ss:", m->variant_key ? m->variant_key : "variant");
         for (int v = 0; v < m->nvariants; v++)
             printf(" %s%s", m->variants[v], v == 0 ? " (default)" : "");
         printf("\n  state:   ");
@@ -23,7 +23,8 @@ int rs_cmd_models(int argc, char **argv)
         printf("\n  forces:  ");
         for (int s = 0; s < m->nforce; s++)
             printf(" %s", m->force_names[s]);
-        printf("\n  LCP size %d; NLP %s\n", m->lcp_n,
+        printf(m->lcp_size ? "\n  LCP size per step, up to %d (the active contacts); NLP %s\n"
+                           : "\n  LCP size %d; NLP %s\n", m->lcp_n,
                m->nlp_n ? "of its own" : "= relaxation of its LCP");
         for (int p = 0; p < m->nparams; p++)
             printf("  %-4s = %-8g in [%g, %g]  %s\n", m->params[p].name, m->params[p].value,

@@ -65,5 +65,6 @@ int rs_cmd_run(int argc, char **argv)
     const rs_trajectory_stats *t = backend == RS_BACKEND_NLP ? &r.nlp : &r.lemke;
     const int code = (t->failed_steps == 0 && r.contract_passed) ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);
+    rs_scenario_release(&sc);
     return code;
 }

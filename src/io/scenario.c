@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "io/scenario.h"
+#include "io/scene_file.h"
 #include "io/ini_entries.h"
 #include "core/detail.h"
 #include "core/rng.h"
@@ -132,21 +133,48 @@ static rs_error get_list(const parse_ctx *c, double *out, int max, int *count)
 
 /* ---- sections ------------------------------------------------------------------------------ */
 
+/* [model] scene = FILE: a scene file, relative to the scenario's directory (scene_file.h). */
+static rs_error load_scene(const parse_ctx *c, rs_scenario *sc)
+{
+    const char *value = c->e->value, *slash = strrchr(c->path, '/');
+    if (value[0] == '\0')
+        return fail(c, "empty (expected the path of a scene file)");
+    const int dir_len = value[0] == '/' || !slash ? 0 : (int)(slash - c->path + 1);
+    const int len = snprintf(sc->scene_path, sizeof sc->scene_path, "%.*s%s", dir_len, c->path,
+                             value);
+    if (len < 0 || (size_t)len >= sizeof sc->scene_path)
+        return fail(c, "the path is longer than %zu characters", sizeof sc->scene_path - 1);
+    rs_scenario_release(sc); /* a later --set model.scene replaces the file's */
+    sc->scene = malloc(sizeof *sc->scene);
+    if (!sc->scene)
+        return RS_ERR_NOMEM;
+    rs_error_detail why;
+    const rs_error err = rs_scene_read(sc->scene_path, sc->scene, &why);
+    if (err != RS_OK) {
+        rs_scenario_release(sc);
+        return fail(c, "%s", why.message);
+    }
+    return RS_OK;
+}
+
 static rs_error apply_model(const parse_ctx *c, rs_scenario *sc)
 {
     const rs_model *m = sc->model;
     const char *key = c->e->key;
     if (strcmp(key, "name") == 0)
         return RS_OK; /* already resolved */
-    if (strcmp(key, "variant") == 0)
+    if (strcmp(key, m->variant_key ? m->variant_key : "variant") == 0)
         return get_choice(c, m->variants, m->nvariants, &sc->variant);
+    if (m->needs_scene && strcmp(key, "scene") == 0)
+        return load_scene(c, sc);
     for (int i = 0; i < m->nparams; i++)
         if (strcmp(key, m->params[i].name) == 0)
             return get_real(c, m->params[i].lo, m->params[i].hi, &sc->params[i]);
     char list[200] = "";
     for (int i = 0; i < m->nparams; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", m->params[i].name);
-    return fail(c, "unknown key for model %s (expected name, variant%s)", m->name, list);
+    return fail(c, "unknown key for model %s (expected name, %s%s%s)", m->name,
+                m->variant_key ? m->variant_key : "variant", m->needs_scene ? ", scene" : "", list);
 }
 
 static rs_error apply_initial(const parse_ctx *c, rs_scenario *sc)
@@ -526,7 +554,8 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
             else
                 u[i] = in->constant[i];
         }
-        const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp};
+        const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp,
+                                sc->scene};
         const char *msg = m->check_step(&d);
         if (msg)
             return fail(c, "%s", msg);
@@ -586,6 +615,11 @@ static rs_error interpret(const char *path, entry *entries, int count, rs_scenar
         if (err != RS_OK)
             return err;
     }
+    if (m->needs_scene && !sc->scene) {
+        c.e = name;
+        return fail(&c, "model %s needs a scene: [model] scene = FILE (see the README's scene "
+                    "files)", m->name);
+    }
     c.e = &input_section; /* whole-section checks */
     TRY(check_inputs(&c, sc));
     static const entry initial_section = {"initial state and input", "", "", -1};
@@ -623,6 +657,8 @@ rs_error rs_scenario_load(const char *path, const char *const *overrides, int no
     if (err == RS_OK)
         err = interpret(path, entries, count, out, detail);
     free(entries);
+    if (err != RS_OK)
+        rs_scenario_release(out); /* a failed load owns nothing */
     return err;
 }
 

@@ -211,7 +211,7 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
         /* The base scenario must load, and every varied key must be one of its keys (checked
          * with the key's first value). Values out of range are failures of their runs, recorded
          * by the batch, not errors of the sweep. */
-        rs_scenario *sc = malloc(sizeof *sc); /* large: not on the stack */
+        rs_scenario *sc = calloc(1, sizeof *sc); /* large: not on the stack */
         rs_error_detail d;
         err = sc ? rs_scenario_load(out->scenario, NULL, 0, sc, &d) : RS_ERR_NOMEM;
         if (err == RS_ERR_NOMEM)
@@ -220,6 +220,7 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
             rs_detail_set(detail, err, "%s: sweep.scenario: %s", path, d.message);
         for (int i = 0; err == RS_OK && i < out->nsets; i++) { /* fixed keys: valid as given */
             const char *set = out->sets[i];
+            rs_scenario_release(sc);
             if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK)
                 err = rs_detail_set(detail, RS_ERR_PARSE, "%s: set: %s", path, d.message);
         }
@@ -229,6 +230,7 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
             snprintf(one, sizeof one, "%.90s=%s", out->keys[k].name,
                      rs_format_real(out->keys[k].values[0], num, sizeof num));
             const char *set = one;
+            rs_scenario_release(sc);
             if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK &&
                 strstr(d.message, "unknown")) { /* the scenario's words, without its "--set KEY: " */
                 const char *why = strncmp(d.message, "--set ", 6) == 0 ? strstr(d.message, ": ") : NULL;
@@ -236,6 +238,8 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
                                     out->keys[k].line, out->keys[k].name, why ? why + 2 : d.message);
             }
         }
+        if (sc && err == RS_OK)
+            rs_scenario_release(sc);
         free(sc);
     }
     if (err != RS_OK)

@@ -12,6 +12,7 @@
 #define RS_SIM_MODEL_H
 
 #include "relaxsim/nlp.h"
+#include "geom/scene.h"
 #include "nlp/nlp_problem.h"
 
 #define RS_MODEL_MAX_PARAMS 8
@@ -19,7 +20,7 @@
 #define RS_MODEL_MAX_INPUT 4
 #define RS_MODEL_MAX_FORCE 4
 #define RS_MODEL_MAX_CONTACTS 2
-#define RS_MODEL_MAX_LCP 8
+#define RS_MODEL_MAX_LCP 64
 #define RS_MODEL_MAX_NLP 16
 
 /* Contact modes, named from the physical outputs of a step (the same rule for both solvers). */
@@ -48,6 +49,7 @@ typedef struct rs_step_data {
     double dt;                     /* time step, s */
     int variant;                   /* index into rs_model.variants */
     const rs_nlp_settings *nlp;    /* smoothing eps and the slack penalty */
+    const rs_scene *scene;         /* the obstacles (models with needs_scene), else NULL */
 } rs_step_data;
 
 /*
@@ -118,6 +120,10 @@ typedef struct rs_model {
     int ncontacts;
     int nvariants;                       /* >= 1; variant 0 is the default */
     const char *const *variants;
+    const char *variant_key;             /* the scenario key that names the variant; NULL:
+                                            "variant" */
+    int needs_scene;                     /* 1: [model] scene = FILE is required (rs_step_data
+                                            .scene) */
 
     /* Scale of the contact forces of this model (N), for relative tolerances (m g, say). */
     double (*force_scale)(const double *params);
@@ -129,8 +135,15 @@ typedef struct rs_model {
     /* Check a state and input against the model's domain; returns NULL or a message. */
     const char *(*check_step)(const rs_step_data *d);
 
-    /* LCP form: size, then (M, q) of the step (M column-major, every entry written). */
+    /* LCP form: size, then (M, q) of the step (M column-major, every entry written). With
+     * lcp_size, lcp_n is the largest size and the step's size is lcp_size(d) in [0, lcp_n] (the
+     * active contacts; 0: none, the step is the contact-free one); -1 refuses the step (more
+     * active contacts than lcp_n), with a message from check_step. lcp_size also writes a key of
+     * the step's structure (which contacts, in which order): a previous step's primal-dual point
+     * or Lemke basis is reused only under the same key. Such models relax their LCP for the
+     * NLP (nlp_n == 0). */
     int lcp_n;
+    int (*lcp_size)(const rs_step_data *d, unsigned long long *structure);
     void (*lcp_build)(const rs_step_data *d, double *M, double *q);
     /* The natural unit of each component of z and of w = M z + q (rs_step_scales: V for a
      * velocity, F for a force, ...), for the relaxation of the LCP when the model has no NLP of
@@ -138,6 +151,10 @@ typedef struct rs_model {
     void (*lcp_units)(const rs_step_data *d, double *z_unit, double *w_unit);
     void (*lcp_recover)(const rs_step_data *d, const double *z, const double *w,
                         double *state_next, double *forces);
+    /* Optional: z at zero contact forces, for models whose LCP has auxiliary unknowns besides
+     * the forces (Egan's max terms): the auxiliaries evaluated at the contact-free motion. The
+     * NLP's contact-free start (never a solution of the contact problem). NULL: z = 0. */
+    void (*lcp_contact_free)(const rs_step_data *d, double *z);
 
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). */
     int nlp_n, nlp_m;

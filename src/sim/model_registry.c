@@ -8,6 +8,7 @@ extern const rs_model rs_model_sliding_block_forward;
 extern const rs_model rs_model_sliding_block_direct;
 extern const rs_model rs_model_sliding_block_traditional;
 extern const rs_model rs_model_point2d_friction;
+extern const rs_model rs_model_disc_polygons;
 
 static const rs_model *const models[] = {
     &rs_model_falling_block,
@@ -15,6 +16,7 @@ static const rs_model *const models[] = {
     &rs_model_sliding_block_direct,
     &rs_model_sliding_block_traditional,
     &rs_model_point2d_friction,
+    &rs_model_disc_polygons,
 };
 
 int rs_model_count(void)
@@ -60,6 +62,8 @@ const char *rs_model_check(const rs_model *m)
         return "no variant";
     if (m->lcp_n < 1 || m->lcp_n > RS_MODEL_MAX_LCP)
         return "lcp_n out of range [1, RS_MODEL_MAX_LCP]";
+    if (m->lcp_size && m->nlp_n != 0)
+        return "a model with per-step sizes (lcp_size) relaxes its LCP: nlp_n must be 0";
     if (m->nlp_n == 0) /* the relaxation of the LCP: 2 lcp_n variables, posed in its units */
         return m->lcp_units ? NULL : "an LCP relaxation needs lcp_units";
     if (m->nlp_n < 1 || m->nlp_n > RS_MODEL_MAX_NLP || m->nlp_m < 0 ||

@@ -1,6 +1,17 @@
 /* run_config.c: the input schedule of a run (see run_config.h). */
+#include <stdlib.h>
+
 #include "sim/run_config.h"
 #include "core/rng.h"
+
+void rs_scenario_release(rs_scenario *sc)
+{
+    if (!sc || !sc->scene)
+        return;
+    rs_scene_free(sc->scene);
+    free(sc->scene);
+    sc->scene = NULL;
+}
 
 void rs_scenario_input(const rs_scenario *sc, int k, double *u)
 {

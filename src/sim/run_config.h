@@ -58,6 +58,9 @@ typedef struct rs_scenario {
     char path[512];
     const rs_model *model;
     int variant;
+    rs_scene *scene;              /* the obstacles of a model with needs_scene ([model] scene =
+                                     FILE), owned: rs_scenario_release frees it; else NULL */
+    char scene_path[512];         /* as resolved (relative to the scenario's directory) */
     double params[RS_MODEL_MAX_PARAMS];
     double initial[RS_MODEL_MAX_STATE];
     rs_input_schedule input;
@@ -74,6 +77,10 @@ typedef struct rs_scenario {
     int ncheck;
     rs_check checks[RS_SCENARIO_MAX_CHECKS];
 } rs_scenario;
+
+/* Free what the scenario owns (its scene); a loaded scenario is released before it is discarded
+ * or loaded again. NULL is accepted. */
+void rs_scenario_release(rs_scenario *sc);
 
 /* The input u_k of step k (0-based) into u (model->ninput values). */
 void rs_scenario_input(const rs_scenario *sc, int k, double *u);

@@ -9,7 +9,7 @@
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
 {
     const rs_nlp_settings *x = &a->nlp, *y = &b->nlp;
-    return a->model == b->model && a->variant == b->variant && a->steps == b->steps &&
+    return a->model == b->model && !a->model->lcp_size && a->variant == b->variant && a->steps == b->steps &&
            x->tol == y->tol && x->max_iter == y->max_iter && x->eps == y->eps &&
            x->penalty == y->penalty && x->penalty_weight == y->penalty_weight &&
            x->warm_start == y->warm_start && x->mu_init == y->mu_init &&

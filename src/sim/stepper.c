@@ -15,8 +15,16 @@ struct rs_stepper {
     rs_step_data data;          /* what the model callbacks read; state/input set per step */
     rs_lcp_relaxation relax;    /* used when the model has no NLP of its own */
     rs_nlp_problem problem;
-    rs_ipopt_solver *ipopt;
+    rs_ipopt_solver *ipopt;     /* the solver and KKT check of this step's size: */
     rs_kkt_check *kkt;
+    /* one per LCP size (index n_k) for models whose size changes from step to step, created
+     * when a size first occurs; fixed-size models use index lcp_n only */
+    rs_ipopt_solver *solver_by_size[RS_MODEL_MAX_LCP + 1];
+    rs_kkt_check *kkt_by_size[RS_MODEL_MAX_LCP + 1];
+    int lcp_now;                /* this step's LCP size n_k (lcp_n for fixed-size models) */
+    unsigned long long structure;       /* this step's key from lcp_size */
+    unsigned long long point_structure; /* the key of x_prev (the previous primal-dual point) */
+    unsigned long long basis_structure; /* the key of lemke_basis */
     int nlp_n, nlp_m;
     double *x;                  /* NLP iterate */
     double *mult_g, *mult_x_l, *mult_x_u; /* multipliers found by the KKT check */
@@ -36,12 +44,40 @@ void rs_stepper_destroy(rs_stepper *s)
 {
     if (!s)
         return;
-    rs_ipopt_destroy(s->ipopt);
-    rs_kkt_check_destroy(s->kkt);
+    for (int k = 0; k <= RS_MODEL_MAX_LCP; k++) {
+        rs_ipopt_destroy(s->solver_by_size[k]);
+        rs_kkt_check_destroy(s->kkt_by_size[k]);
+    }
     free(s->x);
     free(s->M);
     free(s->lemke_work);
     free(s);
+}
+
+/* Make the step's LCP size n the current one: the relaxation's problem, and the IPOPT solver and
+ * KKT check of that size (created the first time the size occurs). */
+static rs_error use_size(rs_stepper *s, int n)
+{
+    const rs_model *m = s->cfg.model;
+    s->lcp_now = n;
+    if (m->nlp_n == 0) {
+        s->relax.n = n;
+        rs_lcp_relaxation_problem(&s->relax, &s->problem);
+        s->problem.natural_units = 1;
+        s->nlp_n = s->nlp_m = 2 * n;
+    }
+    if (n == 0) /* nothing to solve: the contact-free step */
+        return RS_OK;
+    if (!s->solver_by_size[n]) {
+        rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->solver_by_size[n]);
+        if (err == RS_OK)
+            err = rs_kkt_check_create(&s->problem, &s->kkt_by_size[n]);
+        if (err != RS_OK)
+            return err;
+    }
+    s->ipopt = s->solver_by_size[n];
+    s->kkt = s->kkt_by_size[n];
+    return RS_OK;
 }
 
 rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
@@ -89,20 +125,20 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->qs = s->Ms + nl * nl;
     s->D = s->qs + nl;
     s->C = s->D + nl;
+    s->data.scene = cfg->scene;
+    if (m->needs_scene && !cfg->scene) {
+        rs_stepper_destroy(s);
+        return RS_ERR_NULL_ARG;
+    }
     if (m->nlp_n > 0) {
         m->nlp_describe(&s->problem, cfg->variant);
         s->problem.ctx = &s->data;
     } else {
-        s->relax.n = nl;
         s->relax.M = s->Ms;
         s->relax.q = s->qs;
         s->relax.settings = s->cfg.nlp;
-        rs_lcp_relaxation_problem(&s->relax, &s->problem);
-        s->problem.natural_units = 1;
     }
-    rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->ipopt);
-    if (err == RS_OK)
-        err = rs_kkt_check_create(&s->problem, &s->kkt);
+    rs_error err = m->lcp_size ? RS_OK : use_size(s, nl); /* per-step sizes: at each step */
     if (err != RS_OK) {
         rs_stepper_destroy(s);
         return err;
@@ -132,7 +168,8 @@ static void finish_step(rs_stepper *s, rs_step_result *out)
 const char *rs_nlp_path_name(int path)
 {
     static const char *const names[RS_PATH_COUNT] = {"start_previous", "start_contact_free",
-                                                     "ipopt_warm", "ipopt_cold", "ipopt_homotopy"};
+                                                     "ipopt_warm", "ipopt_cold", "ipopt_homotopy",
+                                                     "no_contact"};
     return path >= 0 && path < RS_PATH_COUNT ? names[path] : "none";
 }
 
@@ -151,10 +188,19 @@ static void nlp_generic_point(rs_stepper *s, rs_nlp_start which)
         m->nlp_start(&s->data, which, s->x);
         return;
     }
-    const int n = m->lcp_n;
+    const int n = s->lcp_now;
     if (which == RS_NLP_START_CONTACT_FREE) {
         for (int i = 0; i < 2 * n; i++)
             s->x[i] = 0.0;
+        if (m->lcp_contact_free) { /* auxiliaries at zero forces, in natural units; slacks
+                                      s_i = max(0, z_i w_i) make the point feasible */
+            m->lcp_contact_free(&s->data, s->z);
+            for (int i = 0; i < n; i++)
+                s->x[i] = s->z[i] / s->C[i];
+            rs_lcp_residual(n, s->Ms, s->qs, s->x, s->w);
+            for (int i = 0; i < n; i++)
+                s->x[n + i] = rs_max2(0.0, s->x[i] * s->w[i]);
+        }
     } else {
         rs_lcp_relaxation_guess(&s->relax, 0.0, s->x);
     }
@@ -167,7 +213,7 @@ static void nlp_recover(rs_stepper *s, rs_step_result *out)
         m->nlp_recover(&s->data, s->x, out->state_next, out->forces);
         return;
     }
-    const int n = m->lcp_n;
+    const int n = s->lcp_now;
     for (int i = 0; i < n; i++) /* z >= 0 up to IPOPT's rounding; a NaN stays a NaN */
         s->z[i] = s->C[i] * (s->x[i] < 0.0 ? 0.0 : s->x[i]);
     rs_lcp_residual(n, s->M, s->q, s->z, s->w);
@@ -184,13 +230,33 @@ static void copy_multipliers(const rs_stepper *s, double *g, double *x_l, double
     memcpy(x_u, from_x_u, sizeof(double) * n);
 }
 
-void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input)
+/* This step's LCP size from the model (per-step sizes), and whether its structure is the one
+ * of the step before: 0 if the step is refused (more active contacts than the model's maximum) or
+ * a solver cannot be created. */
+static int step_size(rs_stepper *s)
+{
+    const rs_model *m = s->cfg.model;
+    if (!m->lcp_size)
+        return 1;
+    const int n = m->lcp_size(&s->data, &s->structure);
+    if (n < 0 || n > m->lcp_n || use_size(s, n) != RS_OK) {
+        s->lcp_now = -1;
+        return 0;
+    }
+    return 1;
+}
+
+int rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input)
 {
     const rs_model *m = s->cfg.model;
     s->data.state = state;
     s->data.input = input;
+    if (!step_size(s))
+        return 0;
+    if (m->lcp_size && s->structure != s->point_structure)
+        s->have_prev = 0; /* other contacts: the previous point means nothing now */
     if (m->nlp_n == 0) {
-        const int n = m->lcp_n;
+        const int n = s->lcp_now;
         m->lcp_build(&s->data, s->M, s->q);
         /* z and w in the step's natural units: Ms = W^-1 M Z, qs = W^-1 q */
         m->lcp_units(&s->data, s->C, s->D);
@@ -202,6 +268,7 @@ void rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *inpu
         for (int i = 0; i < n; i++)
             s->qs[i] = s->D[i] * s->q[i];
     }
+    return 1;
 }
 
 const rs_nlp_problem *rs_stepper_nlp_problem(const rs_stepper *s)
@@ -231,6 +298,7 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
         memcpy(s->x_prev, s->x, sizeof(double) * n);
         copy_multipliers(s, s->prev_g, s->prev_x_l, s->prev_x_u, mult_g, mult_x_l, mult_x_u);
         s->have_prev = 1;
+        s->point_structure = s->structure;
     }
     return out->ok;
 }
@@ -350,13 +418,35 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
     s->have_prev = out->ok;
 }
 
+/* A step the model refuses (more active contacts than its maximum): failed, with a non-finite
+ * answer so that nothing downstream takes it for a state. */
+static void refuse_step(rs_stepper *s, int status, rs_step_result *out)
+{
+    const rs_model *m = s->cfg.model;
+    m->step_scales(&s->data, &out->scales);
+    out->status = status;
+    out->ok = 0;
+    for (int i = 0; i < m->nstate; i++)
+        out->state_next[i] = NAN;
+    for (int i = 0; i < m->nforce; i++)
+        out->forces[i] = NAN;
+    out->primal = out->complementarity = NAN;
+    s->have_prev = 0;
+}
+
 void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     memset(out, 0, sizeof *out);
     out->path = RS_PATH_NONE;
-    rs_stepper_nlp_begin(s, state, input);
     const double t0 = rs_wall_seconds();
-    if (!rs_stepper_nlp_try_start(s, out)) {
+    if (!rs_stepper_nlp_begin(s, state, input)) {
+        refuse_step(s, RS_NLP_OTHER_FAILURE, out);
+    } else if (s->lcp_now == 0) { /* no active contact: the contact-free step, nothing solved */
+        out->path = RS_PATH_NO_CONTACT;
+        out->at_start = 1;
+        out->path_attempts[RS_PATH_NO_CONTACT] = 1;
+        rs_stepper_nlp_accept(s, s->x, s->mult_g, s->mult_x_l, s->mult_x_u, RS_NLP_SOLVED, out);
+    } else if (!rs_stepper_nlp_try_start(s, out)) {
         rs_step_result tried = *out; /* the start check's tries are kept */
         rs_stepper_nlp_solve_alone(s, out);
         for (int p = 0; p < RS_PATH_COUNT; p++)
@@ -371,26 +461,30 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     memset(out, 0, sizeof *out);
     s->data.state = state;
     s->data.input = input;
-    m->lcp_build(&s->data, s->M, s->q);
-    rs_lemke_info info;
+    out->path = RS_PATH_NONE;
+    if (!step_size(s)) {
+        refuse_step(s, RS_LEMKE_BREAKDOWN, out);
+        s->have_basis = 0;
+        return;
+    }
+    const int n = s->lcp_now;
+    rs_lemke_info info = {0};
+    info.status = RS_LEMKE_SOLVED; /* n = 0: no active contact, nothing to solve */
+    rs_error err = RS_OK;
     const double t0 = rs_wall_seconds();
-    const rs_error err =
-        s->cfg.lemke_warm && s->have_basis
-            ? rs_lemke_solve_warm(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
-                                  s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
-            : rs_lemke_solve(m->lcp_n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
-                             s->lemke_bytes, s->z, s->w, &info);
+    if (n > 0) {
+        m->lcp_build(&s->data, s->M, s->q);
+        err = s->cfg.lemke_warm && s->have_basis && s->basis_structure == s->structure
+                  ? rs_lemke_solve_warm(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
+                                        s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
+                  : rs_lemke_solve(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
+                                   s->lemke_bytes, s->z, s->w, &info);
+    }
     out->time_s = rs_wall_seconds() - t0;
     out->attempts = 1;
-    out->path = RS_PATH_NONE;
     if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
-        m->step_scales(&s->data, &out->scales);
-        out->status = RS_LEMKE_BREAKDOWN;
-        for (int i = 0; i < m->nstate; i++)
-            out->state_next[i] = NAN;
-        for (int i = 0; i < m->nforce; i++)
-            out->forces[i] = NAN;
-        out->primal = out->complementarity = NAN;
+        refuse_step(s, RS_LEMKE_BREAKDOWN, out);
+        s->have_basis = 0;
         return;
     }
     out->status = info.status;
@@ -406,6 +500,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
     s->have_basis = out->ok;
-    for (int i = 0; out->ok && i < m->lcp_n; i++)
+    s->basis_structure = s->structure;
+    for (int i = 0; out->ok && i < n; i++)
         s->lemke_basis[i] = s->z[i] > s->w[i];
 }

@@ -35,9 +35,11 @@ typedef enum rs_nlp_path {
     RS_PATH_START_CONTACT_FREE = 1,
     RS_PATH_IPOPT_WARM = 2,
     RS_PATH_IPOPT_COLD = 3,
-    RS_PATH_IPOPT_HOMOTOPY = 4
+    RS_PATH_IPOPT_HOMOTOPY = 4,
+    RS_PATH_NO_CONTACT = 5 /* no active contact (a model with per-step sizes): nothing to solve,
+                              the contact-free step */
 } rs_nlp_path;
-#define RS_PATH_COUNT 5
+#define RS_PATH_COUNT 6
 #define RS_PATH_NONE (-1)
 
 /* "start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold", "ipopt_homotopy". */
@@ -78,6 +80,7 @@ typedef struct rs_stepper_config {
     rs_lemke_settings lemke;
     int lemke_warm;          /* 1: try the previous step's basis first (rs_lemke_solve_warm) */
     rs_mode_tols mode_tols;  /* relative to the step's natural force and speed */
+    const rs_scene *scene;   /* the obstacles of a model with needs_scene (not owned), else NULL */
 } rs_stepper_config;
 
 typedef struct rs_stepper rs_stepper;
@@ -93,10 +96,12 @@ void rs_stepper_nlp(rs_stepper *stepper, const double *state, const double *inpu
 
 /*
  * The pieces of rs_stepper_nlp, for a caller that solves the NLPs of several runs as one
- * (stack.c). Call begin first; then the step is solved by try_start, by accept (or check_point)
- * of a point the caller found, or by solve_alone. None of them sets out->time_s.
+ * (stack.c, which stacks only fixed-size models). Call begin first (0: the model refuses the
+ * step, more active contacts than its maximum); then the step is solved by try_start, by accept
+ * (or check_point) of a point the caller found, or by solve_alone. None of them sets
+ * out->time_s.
  */
-void rs_stepper_nlp_begin(rs_stepper *stepper, const double *state, const double *input);
+int rs_stepper_nlp_begin(rs_stepper *stepper, const double *state, const double *input);
 const rs_nlp_problem *rs_stepper_nlp_problem(const rs_stepper *stepper);
 /* 1 if a start point passed the KKT check and the certificate (out filled, at_start = 1). */
 int rs_stepper_nlp_try_start(rs_stepper *stepper, rs_step_result *out);

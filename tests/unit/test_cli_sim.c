@@ -117,6 +117,24 @@ static void test_failed_steps_fail_without_a_contract(void **state)
 
 /* The command's replacements of IPOPT's and MUMPS's per-step overheads (solver_overheads.c)
  * change no answer: the same trajectories, bit for bit, with them and without them. */
+/* Note 004's figure 1 both ways: Egan's form lets the point fall past the corner (the
+ * contact-free path, checked to 1e-9 m by the contract), Stewart-Trinkle stops it on the
+ * virtual edge; per-step contact sets (none, then two edges or one group) in both backends. A
+ * scene with a clockwise polygon is bad input naming the scene file's line. */
+static void test_polygon_corner_both_ways(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "polygon_corner_egan.ini -q -o " TMP "pc_egan"), 0);
+    assert_int_equal(run("compare " SCEN "polygon_corner_stewart_trinkle.ini -q -o " TMP "pc_st"),
+                     0);
+    assert_int_equal(run("compare " SCEN "polygon_corner_egan.ini -q --set nlp.check_start=no -o "
+                         TMP "pc_egan_nocheck"), 0);
+    write_file(TMP "cw.scene", "# clockwise\npolygon 0 0, 0 1, 1 1, 1 0\n");
+    write_file(TMP "cw.ini", "[model]\nname = disc_polygons\nscene = cw.scene\n[initial]\nx = 3\n");
+    assert_int_equal(run("run " TMP "cw.ini -q"), 2);
+    assert_non_null(strstr(err_buf, "cw.scene:2: polygon: the vertices are in clockwise order"));
+}
+
 static void test_solver_overheads_change_no_answer(void **state)
 {
     (void)state;
@@ -301,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_writes_everything),
         cmocka_unit_test(test_contract_failure_exits_1_and_is_named),
+        cmocka_unit_test(test_polygon_corner_both_ways),
         cmocka_unit_test(test_failed_steps_fail_without_a_contract),
         cmocka_unit_test(test_absurd_input_is_refused),
         cmocka_unit_test(test_solver_overheads_change_no_answer),

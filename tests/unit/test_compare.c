@@ -387,7 +387,7 @@ static void test_light_and_heavy_bodies_are_judged_alike(void **state)
         memcpy(state_k, sc.initial, sizeof state_k);
         for (int k = 0; k < r[i].steps; k++) {
             const rs_step_result *s = &r[i].step[k].nlp;
-            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp};
+            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp, sc.scene};
             double primal, compl;
             sc.model->residuals(&d, s->state_next, s->forces, &primal, &compl);
             assert_true(s->ok && primal <= sc.nlp.cert_tol && compl <= sc.nlp.cert_tol);
@@ -444,7 +444,7 @@ static void test_nan_is_never_an_answer(void **state)
     const char *sets[] = {"run.steps=3", "expect.min_nlp.z_m=-1"};
     load("point2d_friction", sets, 2);
     /* the stepper: a state with a NaN fails both backends */
-    rs_stepper_config cfg = {sc.model, sc.params, sc.variant, sc.dt, sc.nlp, sc.lemke, 0, sc.mode_tols};
+    rs_stepper_config cfg = {sc.model, sc.params, sc.variant, sc.dt, sc.nlp, sc.lemke, 0, sc.mode_tols, NULL};
     rs_stepper *stepper;
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
     const double bad_state[4] = {0.0, NAN, 1.0, 0.0}, input[2] = {0.0, 0.0};
@@ -500,7 +500,7 @@ static void test_models_are_checked(void **state)
     }
     load("point2d_friction", NULL, 0);
     rs_model too_big = *sc.model;
-    rs_stepper_config cfg = {&too_big, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols};
+    rs_stepper_config cfg = {&too_big, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols, NULL};
     rs_stepper *stepper = NULL;
     too_big.lcp_n = RS_MODEL_MAX_LCP + 1;
     assert_non_null(rs_model_check(&too_big));

@@ -107,7 +107,7 @@ static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty
             state[i] = rs_rng_range(&rng, -1.0, 1.0);
         for (int i = 0; i < mdl->ninput; i++)
             input[i] = rs_rng_range(&rng, -1.0, 1.0);
-        rs_step_data d = {params, state, input, 1e-2, variant, &s};
+        rs_step_data d = {params, state, input, 1e-2, variant, &s, NULL};
         rs_nlp_problem p;
         mdl->nlp_describe(&p, variant);
         p.ctx = &d;

@@ -55,7 +55,8 @@ static void test_shipped_scenarios_load(void **state)
     (void)state;
     static const char *files[] = {"falling_block", "sliding_block_forward", "sliding_block_direct",
                                   "sliding_block_traditional", "sliding_block_direct_random",
-                                  "point2d_friction", "point2d_friction_blog"};
+                                  "point2d_friction", "point2d_friction_blog",
+                                  "polygon_corner_egan", "polygon_corner_stewart_trinkle"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, files[i]);
@@ -65,6 +66,7 @@ static void test_shipped_scenarios_load(void **state)
             print_error("%s\n", d.message);
         assert_int_equal(err, RS_OK);
         assert_true(sc.ncheck > 0); /* every shipped scenario carries a contract */
+        rs_scenario_release(&sc);
     }
 }
 
