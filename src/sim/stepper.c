@@ -230,9 +230,9 @@ static void copy_multipliers(const rs_stepper *s, double *g, double *x_l, double
     memcpy(x_u, from_x_u, sizeof(double) * n);
 }
 
-/* This step's LCP size from the model (per-step sizes), and whether its structure is the one
- * of the step before: 0 if the step is refused (more active contacts than the model's maximum) or
- * a solver cannot be created. */
+/* This step's LCP size and structure key from the model (per-step sizes), with the solver of
+ * that size: 0 if the step is refused (more active contacts than the model's maximum) or a
+ * solver cannot be created. */
 static int step_size(rs_stepper *s)
 {
     const rs_model *m = s->cfg.model;
@@ -431,7 +431,6 @@ static void refuse_step(rs_stepper *s, int status, rs_step_result *out)
     for (int i = 0; i < m->nforce; i++)
         out->forces[i] = NAN;
     out->primal = out->complementarity = NAN;
-    s->have_prev = 0;
 }
 
 void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
@@ -441,6 +440,7 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
     const double t0 = rs_wall_seconds();
     if (!rs_stepper_nlp_begin(s, state, input)) {
         refuse_step(s, RS_NLP_OTHER_FAILURE, out);
+        s->have_prev = 0;
     } else if (s->lcp_now == 0) { /* no active contact: the contact-free step, nothing solved */
         out->path = RS_PATH_NO_CONTACT;
         out->at_start = 1;
