@@ -1,10 +1,9 @@
 /* scene.c: building and validating a scene of convex obstacles, and distances to it (scene.h). */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "geom/scene.h"
+#include "core/detail.h"
 
 void rs_scene_init(rs_scene *s)
 {
@@ -18,23 +17,6 @@ void rs_scene_free(rs_scene *s)
     free(s->obstacles);
     free(s->edges);
     rs_scene_init(s);
-}
-
-static rs_error refuse(char *why, size_t why_size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static rs_error refuse(char *why, size_t why_size, const char *fmt, ...)
-{
-    if (why && why_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, why_size, fmt, ap);
-        va_end(ap);
-    }
-    return RS_ERR_BAD_ARG;
 }
 
 /* Room for one more obstacle with nedges edges. */
@@ -80,50 +62,56 @@ static int segments_meet(const double *a, const double *b, const double *c, cons
     const double *p[4] = {c, d, a, b}, *s0[4] = {a, a, c, c}, *s1[4] = {b, b, d, d};
     const double o[4] = {o1, o2, o3, o4};
     for (int k = 0; k < 4; k++)
-        if (o[k] == 0.0 && fmin(s0[k][0], s1[k][0]) <= p[k][0] && p[k][0] <= fmax(s0[k][0], s1[k][0]) &&
-            fmin(s0[k][1], s1[k][1]) <= p[k][1] && p[k][1] <= fmax(s0[k][1], s1[k][1]))
+        if (o[k] == 0.0 && fmin(s0[k][0], s1[k][0]) <= p[k][0] &&
+            p[k][0] <= fmax(s0[k][0], s1[k][0]) && fmin(s0[k][1], s1[k][1]) <= p[k][1] &&
+            p[k][1] <= fmax(s0[k][1], s1[k][1]))
             return 1;
     return 0;
 }
 
 /* The polygon's defects, in the order a person would fix them; RS_OK if it is a valid convex
  * counter-clockwise polygon. Vertices are numbered from 1 in messages. */
-static rs_error validate_polygon(int nv, const double *xy, char *why, size_t why_size)
+static rs_error validate_polygon(int nv, const double *xy, rs_error_detail *why)
 {
     if (nv < 3)
-        return refuse(why, why_size, "a polygon needs at least 3 vertices, got %d", nv);
+        return rs_detail_set(why, RS_ERR_BAD_ARG, "a polygon needs at least 3 vertices, got %d",
+                             nv);
     if (nv > RS_SCENE_MAX_POLYGON_VERTICES)
-        return refuse(why, why_size, "a polygon has at most %d vertices, got %d",
-                      RS_SCENE_MAX_POLYGON_VERTICES, nv);
+        return rs_detail_set(why, RS_ERR_BAD_ARG, "a polygon has at most %d vertices, got %d",
+                             RS_SCENE_MAX_POLYGON_VERTICES, nv);
     for (int i = 0; i < 2 * nv; i++) {
         if (!isfinite(xy[i]))
-            return refuse(why, why_size, "vertex %d: coordinate %s is not finite", i / 2 + 1,
-                          i % 2 ? "y" : "x");
+            return rs_detail_set(why, RS_ERR_BAD_ARG, "vertex %d: coordinate %s is not finite",
+                                 i / 2 + 1, i % 2 ? "y" : "x");
         if (fabs(xy[i]) > RS_SCENE_MAX_COORD)
-            return refuse(why, why_size, "vertex %d: coordinate %s = %g is beyond +-%g m",
-                          i / 2 + 1, i % 2 ? "y" : "x", xy[i], RS_SCENE_MAX_COORD);
+            return rs_detail_set(why, RS_ERR_BAD_ARG,
+                                 "vertex %d: coordinate %s = %g is beyond +-%g m", i / 2 + 1,
+                                 i % 2 ? "y" : "x", xy[i], RS_SCENE_MAX_COORD);
     }
     for (int i = 0; i < nv; i++) {
         const int j = (i + 1) % nv;
         if (xy[2 * i] == xy[2 * j] && xy[2 * i + 1] == xy[2 * j + 1])
-            return refuse(why, why_size,
-                          "vertices %d and %d are the same point (%g, %g): a zero-length edge",
-                          i + 1, j + 1, xy[2 * i], xy[2 * i + 1]);
+            return rs_detail_set(
+                why, RS_ERR_BAD_ARG,
+                "vertices %d and %d are the same point (%g, %g): a zero-length edge", i + 1, j + 1,
+                xy[2 * i], xy[2 * i + 1]);
     }
     for (int i = 0; i < nv; i++)
         for (int j = i + 2; j < nv; j++)
             if (xy[2 * i] == xy[2 * j] && xy[2 * i + 1] == xy[2 * j + 1])
-                return refuse(why, why_size, "vertices %d and %d are the same point (%g, %g): a "
-                              "repeated vertex", i + 1, j + 1, xy[2 * i], xy[2 * i + 1]);
+                return rs_detail_set(why, RS_ERR_BAD_ARG,
+                                     "vertices %d and %d are the same point (%g, %g): a "
+                                     "repeated vertex",
+                                     i + 1, j + 1, xy[2 * i], xy[2 * i + 1]);
     for (int i = 0; i < nv; i++) /* edges i -> i+1 and j -> j+1 that are not neighbours */
         for (int j = i + 2; j < nv; j++) {
             if (i == 0 && j == nv - 1)
                 continue;
             if (segments_meet(xy + 2 * i, xy + 2 * ((i + 1) % nv), xy + 2 * j,
                               xy + 2 * ((j + 1) % nv)))
-                return refuse(why, why_size,
-                              "edges %d-%d and %d-%d cross: the polygon intersects itself", i + 1,
-                              (i + 1) % nv + 1, j + 1, (j + 1) % nv + 1);
+                return rs_detail_set(why, RS_ERR_BAD_ARG,
+                                     "edges %d-%d and %d-%d cross: the polygon intersects itself",
+                                     i + 1, (i + 1) % nv + 1, j + 1, (j + 1) % nv + 1);
         }
     double area2 = 0.0;
     for (int i = 0; i < nv; i++) {
@@ -131,34 +119,39 @@ static rs_error validate_polygon(int nv, const double *xy, char *why, size_t why
         area2 += xy[2 * i] * xy[2 * j + 1] - xy[2 * j] * xy[2 * i + 1];
     }
     if (area2 < 0.0)
-        return refuse(why, why_size,
-                      "the vertices are in clockwise order: list them counter-clockwise");
+        return rs_detail_set(why, RS_ERR_BAD_ARG,
+                             "the vertices are in clockwise order: list them counter-clockwise");
     for (int k = 0; k < nv; k++) {
         const double *prev = xy + 2 * ((k + nv - 1) % nv), *v = xy + 2 * k,
                      *next = xy + 2 * ((k + 1) % nv);
         const double turn = orient(prev, v, next);
-        const double scale = hypot(v[0] - prev[0], v[1] - prev[1]) *
-                             hypot(next[0] - v[0], next[1] - v[1]);
+        const double scale =
+            hypot(v[0] - prev[0], v[1] - prev[1]) * hypot(next[0] - v[0], next[1] - v[1]);
         if (turn < -1e-12 * scale)
-            return refuse(why, why_size, "not convex at vertex %d: give a non-convex obstacle "
-                          "as several convex polygons", k + 1);
+            return rs_detail_set(why, RS_ERR_BAD_ARG,
+                                 "not convex at vertex %d: give a non-convex obstacle "
+                                 "as several convex polygons",
+                                 k + 1);
         if (turn <= 1e-12 * scale)
-            return refuse(why, why_size, "vertex %d lies on the line through its neighbours: "
-                          "remove it", k + 1);
+            return rs_detail_set(why, RS_ERR_BAD_ARG,
+                                 "vertex %d lies on the line through its neighbours: "
+                                 "remove it",
+                                 k + 1);
     }
     return RS_OK;
 }
 
-rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, char *why, size_t why_size)
+rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_detail *why)
 {
     if (!s || !xy)
         return RS_ERR_NULL_ARG;
-    rs_error err = validate_polygon(nv, xy, why, why_size);
+    rs_error err = validate_polygon(nv, xy, why);
     if (err != RS_OK)
         return err;
     if ((err = reserve(s, nv)) != RS_OK)
         return err == RS_ERR_DIMENSION
-                   ? refuse(why, why_size, "a scene has at most %d edges", RS_SCENE_MAX_EDGES)
+                   ? rs_detail_set(why, RS_ERR_BAD_ARG, "a scene has at most %d edges",
+                                   RS_SCENE_MAX_EDGES)
                    : err;
     rs_scene_obstacle *o = &s->obstacles[s->nobstacles];
     *o = (rs_scene_obstacle){s->nedges, nv, 0};
@@ -181,25 +174,28 @@ rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, char *why, 
     return RS_OK;
 }
 
-rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal, char *why,
-                                size_t why_size)
+rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal,
+                                rs_error_detail *why)
 {
     if (!s || !point || !normal)
         return RS_ERR_NULL_ARG;
     for (int i = 0; i < 2; i++) {
         if (!isfinite(point[i]) || !isfinite(normal[i]))
-            return refuse(why, why_size, "%s %s is not finite", i ? "y of the" : "x of the",
-                          isfinite(point[i]) ? "normal" : "point");
+            return rs_detail_set(why, RS_ERR_BAD_ARG, "%s %s is not finite",
+                                 i ? "y of the" : "x of the",
+                                 isfinite(point[i]) ? "normal" : "point");
         if (fabs(point[i]) > RS_SCENE_MAX_COORD || fabs(normal[i]) > RS_SCENE_MAX_COORD)
-            return refuse(why, why_size, "a coordinate is beyond +-%g m", RS_SCENE_MAX_COORD);
+            return rs_detail_set(why, RS_ERR_BAD_ARG, "a coordinate is beyond +-%g m",
+                                 RS_SCENE_MAX_COORD);
     }
     const double len = hypot(normal[0], normal[1]);
     if (!(len > 0.0))
-        return refuse(why, why_size, "the normal (0, 0) has no direction");
+        return rs_detail_set(why, RS_ERR_BAD_ARG, "the normal (0, 0) has no direction");
     rs_error err = reserve(s, 1);
     if (err != RS_OK)
         return err == RS_ERR_DIMENSION
-                   ? refuse(why, why_size, "a scene has at most %d edges", RS_SCENE_MAX_EDGES)
+                   ? rs_detail_set(why, RS_ERR_BAD_ARG, "a scene has at most %d edges",
+                                   RS_SCENE_MAX_EDGES)
                    : err;
     s->obstacles[s->nobstacles] = (rs_scene_obstacle){s->nedges, 1, 1};
     rs_scene_edge *e = &s->edges[s->nedges];

@@ -55,18 +55,18 @@ void rs_scene_free(rs_scene *s);
 
 /*
  * Add a convex polygon of nv vertices xy = (x0, y0, x1, y1, ...), counter-clockwise. Refused with
- * RS_ERR_BAD_ARG and a reason in why (a sentence without the file position) when a coordinate is
+ * RS_ERR_BAD_ARG and a reason in why (a sentence without the file position; NULL: none) when a coordinate is
  * not finite or beyond RS_SCENE_MAX_COORD, nv < 3 or > RS_SCENE_MAX_POLYGON_VERTICES, two
  * consecutive vertices coincide (a zero-length edge), two others coincide (a repeated vertex),
  * two edges cross (a self-intersection), the order is clockwise, a vertex lies on the line of
  * its neighbours, or the polygon is not convex.
  */
-rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, char *why, size_t why_size);
+rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_detail *why);
 
 /* Add the half-plane {p : n . (p - point) <= 0} as an obstacle: its boundary passes through point
  * and normal (any length > 0) points out of the obstacle, into free space. */
-rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal, char *why,
-                                size_t why_size);
+rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *normal,
+                                rs_error_detail *why);
 
 /* Signed distance of p from edge e's line (positive on the free side). */
 static inline double rs_edge_distance(const rs_scene_edge *e, const double *p)

@@ -51,6 +51,7 @@ rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detai
     char line[LINE_MAX_CHARS + 2];
     double xy[2 * (RS_SCENE_MAX_POLYGON_VERTICES + 1)];
     char why[256];
+    rs_error_detail reason;
     rs_error err = RS_OK;
     int lineno = 0;
     while (err == RS_OK && fgets(line, sizeof line, f)) {
@@ -86,13 +87,13 @@ rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detai
                                 path, lineno, npoints);
         } else {
             const rs_error e = is_polygon
-                                   ? rs_scene_add_polygon(scene, npoints, xy, why, sizeof why)
-                                   : rs_scene_add_halfplane(scene, xy, xy + 2, why, sizeof why);
+                                   ? rs_scene_add_polygon(scene, npoints, xy, &reason)
+                                   : rs_scene_add_halfplane(scene, xy, xy + 2, &reason);
             if (e == RS_ERR_NOMEM)
                 err = rs_detail_set(detail, e, "%s:%d: out of memory", path, lineno);
             else if (e != RS_OK)
                 err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: %s: %s", path, lineno, keyword,
-                                    why);
+                                    reason.message);
         }
     }
     if (err == RS_OK && ferror(f))

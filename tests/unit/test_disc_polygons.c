@@ -34,7 +34,7 @@ static void egan_simple_triangle(void **state)
     rs_scene sc;
     rs_scene_init(&sc);
     const double tri[6] = {0, 0, 1, 0, 0, 1};
-    assert_int_equal(rs_scene_add_polygon(&sc, 3, tri, NULL, 0), RS_OK);
+    assert_int_equal(rs_scene_add_polygon(&sc, 3, tri, NULL), RS_OK);
     const double x[4] = {0.6, 0.6, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
@@ -77,7 +77,7 @@ static void stewart_trinkle_corner(void **state)
     rs_scene sc;
     rs_scene_init(&sc);
     const double box[8] = {-1, -1, 0, -1, 0, 0, -1, 0};
-    assert_int_equal(rs_scene_add_polygon(&sc, 4, box, NULL, 0), RS_OK);
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, box, NULL), RS_OK);
     const double x[4] = {0.05, 0.05, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);

@@ -19,8 +19,7 @@ static void square_edges_and_normals(void **state)
     (void)state;
     rs_scene s;
     rs_scene_init(&s);
-    char why[256];
-    assert_int_equal(rs_scene_add_polygon(&s, 4, unit_square, why, sizeof why), RS_OK);
+    assert_int_equal(rs_scene_add_polygon(&s, 4, unit_square, NULL), RS_OK);
     assert_int_equal(s.nobstacles, 1);
     assert_int_equal(s.nedges, 4);
     /* bottom, right, top, left: outward normals (0,-1), (1,0), (0,1), (-1,0) */
@@ -54,15 +53,15 @@ static void halfplane_ground(void **state)
     rs_scene s;
     rs_scene_init(&s);
     const double point[2] = {0, 0}, normal[2] = {0, 2};
-    assert_int_equal(rs_scene_add_halfplane(&s, point, normal, NULL, 0), RS_OK);
+    assert_int_equal(rs_scene_add_halfplane(&s, point, normal, NULL), RS_OK);
     const double above[2] = {7, 0.5}, below[2] = {-3, -0.25};
     assert_close(rs_edge_distance(&s.edges[0], above), 0.5, 1e-15, 0);
     assert_close(rs_scene_obstacle_distance(&s, 0, above), 0.5, 1e-15, 0);
     assert_close(rs_scene_depth(&s, below), 0.25, 1e-15, 0);
     const double zero[2] = {0, 0};
-    char why[256] = "";
-    assert_int_equal(rs_scene_add_halfplane(&s, point, zero, why, sizeof why), RS_ERR_BAD_ARG);
-    assert_non_null(strstr(why, "no direction"));
+    rs_error_detail why = {""};
+    assert_int_equal(rs_scene_add_halfplane(&s, point, zero, &why), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(why.message, "no direction"));
     rs_scene_free(&s);
 }
 
@@ -88,12 +87,12 @@ static void polygon_defects(void **state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         rs_scene s;
         rs_scene_init(&s);
-        char why[256] = "";
-        const rs_error err = rs_scene_add_polygon(&s, cases[k].nv, cases[k].xy, why, sizeof why);
-        if (err == RS_OK || !strstr(why, cases[k].needle))
-            print_error("case %zu: got '%s', expected '%s'\n", k, why, cases[k].needle);
+        rs_error_detail why = {""};
+        const rs_error err = rs_scene_add_polygon(&s, cases[k].nv, cases[k].xy, &why);
+        if (err == RS_OK || !strstr(why.message, cases[k].needle))
+            print_error("case %zu: got '%s', expected '%s'\n", k, why.message, cases[k].needle);
         assert_int_equal(err, RS_ERR_BAD_ARG);
-        assert_non_null(strstr(why, cases[k].needle));
+        assert_non_null(strstr(why.message, cases[k].needle));
         assert_int_equal(s.nobstacles, 0);
         rs_scene_free(&s);
     }
@@ -105,9 +104,9 @@ static void polygon_defects(void **state)
     }
     rs_scene s;
     rs_scene_init(&s);
-    char why[256] = "";
-    assert_int_equal(rs_scene_add_polygon(&s, 5, star, why, sizeof why), RS_ERR_BAD_ARG);
-    assert_non_null(strstr(why, "intersects itself"));
+    rs_error_detail why = {""};
+    assert_int_equal(rs_scene_add_polygon(&s, 5, star, &why), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(why.message, "intersects itself"));
     rs_scene_free(&s);
 }
 
