@@ -75,11 +75,15 @@ static const char *const formulations[NFORM] = {"stewart_trinkle", "egan_simple"
 typedef struct active_set {
     int nedges, ngroups;
     int edge[MAX_UNKNOWNS];        /* scene edge index of each active edge */
-    int group_first[MAX_UNKNOWNS + 1]; /* group g: active edges [group_first[g], group_first[g+1]) */
+    int group_first[MAX_UNKNOWNS + 1]; /* group g: edges [group_first[g], group_first[g+1]) */
     int nunknowns;                 /* the LCP's size */
-    double A[MAX_UNKNOWNS * MAX_UNKNOWNS]; /* A_ij = (dt/m) n_i . n_j, nedges x nedges */
-    double b[MAX_UNKNOWNS];        /* b_i = d_i(p)/dt + n_i . v_free */
 } active_set;
+
+/* rho = A f + b over the active edges (nedges x nedges, column-major). */
+typedef struct rho_terms {
+    double A[MAX_UNKNOWNS * MAX_UNKNOWNS]; /* A_ij = (dt/m) n_i . n_j */
+    double b[MAX_UNKNOWNS];                /* b_i = d_i(p)/dt + n_i . v_free */
+} rho_terms;
 
 static double force_scale(const double *p)
 {
@@ -117,7 +121,8 @@ static int find_active(const rs_step_data *d, active_set *a)
     double vf[2];
     free_velocity(d, vf);
     const double pos[2] = {s[S_X], s[S_Z]};
-    const double reach = p[P_R] + p[P_REACH] + 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
+    const double travel = 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
+    const double reach = p[P_R] + p[P_REACH] + travel;
     a->nedges = a->ngroups = a->nunknowns = 0;
     for (int k = 0; k < sc->nobstacles; k++) {
         const rs_scene_obstacle *o = &sc->obstacles[k];
@@ -144,16 +149,26 @@ static int find_active(const rs_step_data *d, active_set *a)
         a->nunknowns += 2 * o->nedges - 1;
     }
     a->group_first[a->ngroups] = a->nedges;
+    return 1;
+}
+
+/* b of the active edges, and A when A is not NULL. */
+static void find_rho_terms(const rs_step_data *d, const active_set *a, double *A, double *b)
+{
+    const rs_scene *sc = d->scene;
+    const double dt = d->dt, pos[2] = {d->state[S_X], d->state[S_Z]};
+    double vf[2];
+    free_velocity(d, vf);
     const int n = a->nedges;
     for (int i = 0; i < n; i++) {
         const rs_scene_edge *ei = &sc->edges[a->edge[i]];
-        a->b[i] = edge_gap(d, ei, pos) / dt + ei->n[0] * vf[0] + ei->n[1] * vf[1];
-        for (int j = 0; j < n; j++) {
+        b[i] = edge_gap(d, ei, pos) / dt + ei->n[0] * vf[0] + ei->n[1] * vf[1];
+        for (int j = 0; A && j < n; j++) {
             const rs_scene_edge *ej = &sc->edges[a->edge[j]];
-            a->A[i + (size_t)j * n] = dt / p[P_M] * (ei->n[0] * ej->n[0] + ei->n[1] * ej->n[1]);
+            const double nn = ei->n[0] * ej->n[0] + ei->n[1] * ej->n[1];
+            A[i + (size_t)j * n] = dt / d->params[P_M] * nn;
         }
     }
-    return 1;
 }
 
 static int lcp_size(const rs_step_data *d, unsigned long long *structure)
@@ -186,18 +201,19 @@ static int force_column(const active_set *a, int g, int i)
  * Row r of the LCP as  w_r = sum_k cc[k] c_k (of its own group) + sum_i rc[i] rho_i  (see the
  * header): the rows of M and q follow by rho = A f + b.
  */
-static void put_row(const active_set *a, int row, int nz, const double *rc, double *M, double *q)
+static void put_row(const active_set *a, const rho_terms *t, int row, int nz, const double *rc,
+                    double *M, double *q)
 {
     const int n = a->nedges;
     double qr = 0.0;
     for (int i = 0; i < n; i++)
-        qr += rc[i] * a->b[i];
+        qr += rc[i] * t->b[i];
     q[row] = qr;
     for (int g = 0; g < a->ngroups; g++)
         for (int j = a->group_first[g]; j < a->group_first[g + 1]; j++) {
             double mj = 0.0;
             for (int i = 0; i < n; i++)
-                mj += rc[i] * a->A[i + (size_t)j * n];
+                mj += rc[i] * t->A[i + (size_t)j * n];
             M[row + (size_t)force_column(a, g, j) * nz] = mj;
         }
 }
@@ -206,6 +222,8 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
 {
     active_set a;
     find_active(d, &a);
+    rho_terms t;
+    find_rho_terms(d, &a, t.A, t.b);
     const int nz = a.nunknowns;
     memset(M, 0, sizeof(double) * (size_t)nz * (size_t)nz);
     double rc[MAX_UNKNOWNS];
@@ -217,14 +235,14 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
             memset(rc, 0, sizeof(double) * (size_t)a.nedges);
             rc[e0] += 1.0;
             rc[e0 + k - 1] -= 1.0;
-            put_row(&a, row, nz, rc, M, q);
+            put_row(&a, &t, row, nz, rc, M, q);
             for (int j = 2; j <= k; j++)
                 M[row + (size_t)(c_col + j - 2) * nz] = 1.0;
         }
         for (int i = 0; i < n; i++, row++) { /* c_2 + ... + c_n + rho_1 _|_ f_i */
             memset(rc, 0, sizeof(double) * (size_t)a.nedges);
             rc[e0] = 1.0;
-            put_row(&a, row, nz, rc, M, q);
+            put_row(&a, &t, row, nz, rc, M, q);
             for (int j = 2; j <= n; j++)
                 M[row + (size_t)(c_col + j - 2) * nz] = 1.0;
         }
@@ -237,12 +255,14 @@ static void lcp_contact_free(const rs_step_data *d, double *z)
 {
     active_set a;
     find_active(d, &a);
+    double b[MAX_UNKNOWNS];
+    find_rho_terms(d, &a, NULL, b);
     int k = 0;
     for (int g = 0; g < a.ngroups; g++) {
         const int e0 = a.group_first[g], n = a.group_first[g + 1] - e0;
-        double running_max = a.b[e0];
+        double running_max = b[e0];
         for (int j = 1; j < n; j++, k++) {
-            z[k] = fmax(a.b[e0 + j] - running_max, 0.0);
+            z[k] = fmax(b[e0 + j] - running_max, 0.0);
             running_max += z[k];
         }
         for (int i = 0; i < n; i++, k++)
@@ -317,31 +337,25 @@ static const char *check_step(const rs_step_data *d)
  * that tunnels through an obstacle and lands on its far side (a solution of the LCP: only p'
  * enters it) has a large depth; sliding along an edge has none.
  */
+static double depth_at(const double *d0, const double *d1, int n, double t)
+{
+    double depth = INFINITY;
+    for (int k = 0; k < n; k++)
+        depth = fmin(depth, -(d0[k] + t * (d1[k] - d0[k])));
+    return depth;
+}
+
 static double path_depth(const double *d0, const double *d1, int n)
 {
-    double best = -INFINITY;
-    for (int i = 0; i <= n; i++)
-        for (int j = i; j < n; j++) {
-            double t;
-            if (i == n || j == i) {
-                if (j != i || i == n)
-                    continue;
-                t = 0.0; /* the end points, once */
-            } else {
-                const double slope = (d1[i] - d0[i]) - (d1[j] - d0[j]);
-                if (slope == 0.0)
-                    continue;
-                t = (d0[j] - d0[i]) / slope;
-                if (!(t > 0.0 && t < 1.0))
-                    continue;
-            }
-            for (int end = 0; end < (j == i ? 2 : 1); end++) {
-                const double tt = j == i ? (double)end : t;
-                double depth = INFINITY;
-                for (int k = 0; k < n; k++)
-                    depth = fmin(depth, -(d0[k] + tt * (d1[k] - d0[k])));
-                best = fmax(best, depth);
-            }
+    double best = fmax(depth_at(d0, d1, n, 0.0), depth_at(d0, d1, n, 1.0));
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) { /* where d_i(t) = d_j(t) */
+            const double slope = (d1[i] - d0[i]) - (d1[j] - d0[j]);
+            if (slope == 0.0)
+                continue;
+            const double t = (d0[j] - d0[i]) / slope;
+            if (t > 0.0 && t < 1.0)
+                best = fmax(best, depth_at(d0, d1, n, t));
         }
     return best;
 }
