@@ -141,6 +141,43 @@ static rs_error validate_polygon(int nv, const double *xy, rs_error_detail *why)
     return RS_OK;
 }
 
+/* Does edge cov cover edge e: the same line with opposite normals, e's segment within cov's (a
+ * half-plane's line covers every segment on it)? Lines within 1e-9 m (relative to the size of the
+ * coordinates) are the same: a shared side typed twice in a file has rounded normals and offsets. */
+static int covers(const rs_scene_edge *cov, const rs_scene_edge *e)
+{
+    const double scale = fmax(1.0, fmax(fmax(fabs(e->a[0]), fabs(e->a[1])),
+                                        fmax(fabs(e->b[0]), fabs(e->b[1]))));
+    const double tol = 1e-9 * scale;
+    if (fabs(cov->n[0] + e->n[0]) > 1e-12 || fabs(cov->n[1] + e->n[1]) > 1e-12 ||
+        fabs(cov->c + e->c) > tol)
+        return 0;
+    const double dx = cov->b[0] - cov->a[0], dy = cov->b[1] - cov->a[1];
+    const double len2 = dx * dx + dy * dy;
+    if (len2 == 0.0) /* a half-plane's line */
+        return 1;
+    if (e->a[0] == e->b[0] && e->a[1] == e->b[1]) /* a half-plane's line is never inside a segment */
+        return 0;
+    const double ta = ((e->a[0] - cov->a[0]) * dx + (e->a[1] - cov->a[1]) * dy) / len2;
+    const double tb = ((e->b[0] - cov->a[0]) * dx + (e->b[1] - cov->a[1]) * dy) / len2;
+    const double slack = tol / sqrt(len2);
+    return fmin(ta, tb) >= -slack && fmax(ta, tb) <= 1.0 + slack;
+}
+
+/* Mark the interior edges between the obstacle just added (edges from first on) and the others. */
+static void mark_interior(rs_scene *s, int first)
+{
+    for (int i = first; i < s->nedges; i++) {
+        s->edges[i].interior = 0;
+        for (int j = 0; j < first; j++) {
+            if (covers(&s->edges[j], &s->edges[i]))
+                s->edges[i].interior = 1;
+            if (covers(&s->edges[i], &s->edges[j]))
+                s->edges[j].interior = 1;
+        }
+    }
+}
+
 rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_detail *why)
 {
     if (!s || !xy)
@@ -171,6 +208,7 @@ rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_de
     }
     s->nedges += nv;
     s->nobstacles++;
+    mark_interior(s, s->nedges - nv);
     return RS_OK;
 }
 
@@ -207,6 +245,7 @@ rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *
     e->obstacle = s->nobstacles;
     s->nedges++;
     s->nobstacles++;
+    mark_interior(s, s->nedges - 1);
     return RS_OK;
 }
 

@@ -12,7 +12,9 @@
  * d_i(p) >= 0 for at least one of its edges, and outside the scene iff it is outside every
  * obstacle. A non-convex obstacle is given as several convex pieces.
  *
- * The scene owns its arrays; it is built once (rs_scene_add_*) and then only read.
+ * The scene owns its arrays; it is built once (rs_scene_add_*) and then only read. Adding an
+ * obstacle marks the edges it covers, and its own edges that others cover, as interior (edges
+ * within 1e-9 m of the same line, with opposite normals, the covered segment inside the other).
  */
 #ifndef RS_GEOM_SCENE_H
 #define RS_GEOM_SCENE_H
@@ -33,6 +35,9 @@ typedef struct rs_scene_edge {
     double n[2];       /* outward unit normal */
     double c;          /* offset: d(p) = n . p - c */
     int obstacle;      /* index of the obstacle (Egan's group) it belongs to */
+    int interior;      /* 1: covered by an edge of another obstacle on the same line with the
+                          opposite normal (two tiles' shared side, a box's base on the ground):
+                          not on the boundary of free space, never a contact */
 } rs_scene_edge;
 
 typedef struct rs_scene_obstacle {

@@ -169,6 +169,36 @@ static void file_defects_name_the_line(void **state)
     assert_non_null(strstr(d.message, "missing.scene"));
 }
 
+/* Shared sides are interior: two tiles side by side, and a box standing on the ground. A side
+ * that is only partly covered, or covered by an edge with the same normal, stays a contact. */
+static void interior_edges(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    rs_scene_init(&sc);
+    const double t1[8] = {0, -0.2, 1, -0.2, 1, 0, 0, 0}, t2[8] = {1, -0.2, 2, -0.2, 2, 0, 1, 0};
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, t1, NULL), RS_OK);
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, t2, NULL), RS_OK);
+    /* edges: t1 bottom, right, top, left; t2 bottom, right, top, left */
+    const int tiles[8] = {0, 1, 0, 0, 0, 0, 0, 1};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(sc.edges[i].interior, tiles[i]);
+    /* a taller box beside t2 covers t2's right side (0.2 high) but not the other way round */
+    const double tall[8] = {2, -0.2, 3, -0.2, 3, 1, 2, 1};
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, tall, NULL), RS_OK);
+    assert_int_equal(sc.edges[5].interior, 1);  /* t2's right side, inside tall's left side */
+    assert_int_equal(sc.edges[11].interior, 0); /* tall's left side, 1.2 long, mostly free */
+    /* the ground z = -0.2 covers the bottoms of all three */
+    const double pt[2] = {0, -0.2}, up[2] = {0, 1};
+    assert_int_equal(rs_scene_add_halfplane(&sc, pt, up, NULL), RS_OK);
+    assert_int_equal(sc.edges[0].interior, 1);
+    assert_int_equal(sc.edges[4].interior, 1);
+    assert_int_equal(sc.edges[8].interior, 1);
+    assert_int_equal(sc.edges[12].interior, 0); /* the ground itself */
+    assert_int_equal(sc.edges[2].interior, 0);  /* t1's top: free */
+    rs_scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +207,7 @@ int main(void)
         cmocka_unit_test(polygon_defects),
         cmocka_unit_test(read_good_file),
         cmocka_unit_test(file_defects_name_the_line),
+        cmocka_unit_test(interior_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
