@@ -98,11 +98,15 @@ typedef enum rs_lemke_status {
                                        infeasible or not processable by Lemke's method (a z
                                        that passes its certificate there is reported solved) */
     RS_LEMKE_MAX_PIVOTS = 2,      /**< the pivot limit was reached */
-    RS_LEMKE_BREAKDOWN = 3        /**< numerical breakdown: a non-finite or vanishing pivot, or a
+    RS_LEMKE_BREAKDOWN = 3,       /**< numerical breakdown: a non-finite or vanishing pivot, or a
                                        terminal basis whose certificate failed */
+    RS_LEMKE_NOT_CERTIFIED = 4    /**< set by the time stepper, never by the solver: the LCP was
+                                       solved but the step's recomputed physical certificate
+                                       failed (the model's LCP admits an unphysical answer) */
 } rs_lemke_status;
 
-/** Name of a status as used in JSON output: "solved", "ray_termination", "max_pivots", "breakdown". */
+/** Name of a status as used in JSON output: "solved", "ray_termination", "max_pivots", "breakdown",
+ *  "not_certified". */
 RS_API const char *rs_lemke_status_name(rs_lemke_status status);
 
 /** Settings of Lemke's method. Fill with rs_lemke_settings_default() then change fields. */

@@ -273,6 +273,7 @@ static cJSON *trajectory_json(const rs_compare_result *r, const rs_trajectory_st
     cJSON_AddNumberToObject(o, "first_contact_step", t->first_contact_step);
     cJSON_AddNumberToObject(o, "rest_time_s", t->rest_time_s);
     cJSON_AddItemToObject(o, "min", columns_json(r, t->min));
+    cJSON_AddItemToObject(o, "max", columns_json(r, t->max));
     return o;
 }
 

@@ -420,7 +420,7 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
     ck->line = c->e->line;
     int iv = 0;
     if (strcmp(key, "nlp_failed_steps_max") == 0 || strcmp(key, "lemke_failed_steps_max") == 0 ||
-        strcmp(key, "nlp_failed_steps_min") == 0) {
+        strcmp(key, "nlp_failed_steps_min") == 0 || strcmp(key, "lemke_failed_steps_min") == 0) {
         TRY(get_int(c, 0, RS_SCENARIO_MAX_STEPS, &iv));
         ck->kind = strstr(key, "_min") ? RS_CHECK_AT_LEAST : RS_CHECK_AT_MOST;
         ck->a = iv;
@@ -447,9 +447,10 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         ck->kind = RS_CHECK_RANGE;
     } else {
         static const char *const prefixes[] = {"shadow_max_abs", "drift_max_abs", "min_nlp",
-                                               "final_nlp", "final_lemke", "final_diff"};
+                                               "final_nlp", "final_lemke", "final_diff",
+                                               "min_lemke", "max_nlp", "max_lemke"};
         int found = -1;
-        for (int p = 0; p < 6 && found < 0; p++) {
+        for (int p = 0; p < 9 && found < 0; p++) {
             const int r = column_key(m, key, prefixes[p]);
             if (r < 0)
                 return fail(c, "no column '%s' in model %s", strchr(key, '.') + 1, m->name);
@@ -458,17 +459,18 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         }
         if (found < 0)
             return fail(c, "unknown check (expected nlp_failed_steps_max, nlp_failed_steps_min, "
-                           "lemke_failed_steps_max, mode_agreement_min, mode_agreement_max, "
-                           "first_contact_step, rest_time_s, or "
-                           "shadow_max_abs. / drift_max_abs. / min_nlp. / final_nlp. / "
-                           "final_lemke. / final_diff. followed by a column such as %s)",
+                           "lemke_failed_steps_max, lemke_failed_steps_min, mode_agreement_min, "
+                           "mode_agreement_max, first_contact_step, rest_time_s, or "
+                           "shadow_max_abs. / drift_max_abs. / min_nlp. / max_nlp. / "
+                           "min_lemke. / max_lemke. / final_nlp. / final_lemke. / final_diff. "
+                           "followed by a column such as %s)",
                         m->state_names[0]);
         if (found <= 1) {
             TRY(get_real(c, 0.0, INFINITY, &ck->a));
             ck->kind = RS_CHECK_AT_MOST;
-        } else if (found == 2) {
+        } else if (found == 2 || found >= 6) { /* min_* >= bound, max_* <= bound */
             TRY(get_real(c, -INFINITY, INFINITY, &ck->a));
-            ck->kind = RS_CHECK_AT_LEAST;
+            ck->kind = found == 7 || found == 8 ? RS_CHECK_AT_MOST : RS_CHECK_AT_LEAST;
         } else if (found == 5) {
             TRY(get_mixed_bound(c, &ck->a, &ck->b));
             ck->kind = RS_CHECK_AT_MOST; /* the bound atol + rtol |Lemke| is applied in sim */

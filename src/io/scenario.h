@@ -15,10 +15,13 @@
  *   [lemke]    max_pivots, cert_tol, warm_start (yes | no)
  *   [expect]   the tolerance contract, checked at the end of `relaxsim compare`:
  *              nlp_failed_steps_max = N            nlp_failed_steps_min = N
- *              lemke_failed_steps_max = N          first_contact_step = N
+ *              lemke_failed_steps_max = N          lemke_failed_steps_min = N
+ *              first_contact_step = N
  *              mode_agreement_min = fraction       mode_agreement_max = fraction
  *              rest_time_s = lo .. hi               shadow_max_abs.<column> = bound
- *              drift_max_abs.<column> = bound       min_nlp.<column> = bound
+ *              drift_max_abs.<column> = bound
+ *              min_nlp.<column> = bound (>=)        max_nlp.<column> = bound (<=)
+ *              min_lemke.<column> = bound (>=)      max_lemke.<column> = bound (<=)
  *              final_nlp.<column> = value +- tol    final_lemke.<column> = value +- tol
  *              final_diff.<column> = atol [+ rtol%] (|final NLP - final Lemke| <= atol + rtol |Lemke|)
  *              (tol may be written as a percentage of |value|: "98.1 +- 0.1%")

@@ -46,6 +46,7 @@ const char *rs_lemke_status_name(rs_lemke_status status)
     case RS_LEMKE_RAY_TERMINATION: return "ray_termination";
     case RS_LEMKE_MAX_PIVOTS: return "max_pivots";
     case RS_LEMKE_BREAKDOWN: return "breakdown";
+    case RS_LEMKE_NOT_CERTIFIED: return "not_certified";
     }
     return "unknown";
 }

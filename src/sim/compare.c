@@ -118,8 +118,10 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
     double *ipopt_times = times + n, ipopt_iters = 0.0;
     memset(out, 0, sizeof *out);
     out->first_contact_step = -1;
-    for (int c = 0; c < r->ncol; c++)
+    for (int c = 0; c < r->ncol; c++) {
         out->min[c] = INFINITY;
+        out->max[c] = -INFINITY;
+    }
     double iters = 0.0, tsum = 0.0;
     int rest_from = n; /* first step index from which the body stays at rest */
     for (int k = 0; k < n; k++) {
@@ -143,10 +145,11 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
             ipopt_times[out->ipopt_steps++] = times[k];
             ipopt_iters += step_iters;
         }
-        for (int c = 0; c < r->ncol; c++) /* a NaN, once seen, stays: it fails every check */
-            out->min[c] = isnan(out->min[c]) || isnan(column(m, s, c))
-                              ? NAN
-                              : fmin(out->min[c], column(m, s, c));
+        for (int c = 0; c < r->ncol; c++) { /* a NaN, once seen, stays: it fails every check */
+            const double v = column(m, s, c);
+            out->min[c] = isnan(out->min[c]) || isnan(v) ? NAN : fmin(out->min[c], v);
+            out->max[c] = isnan(out->max[c]) || isnan(v) ? NAN : fmax(out->max[c], v);
+        }
         for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
             if (s->modes[i] != RS_MODE_SEPARATING)
                 out->first_contact_step = k;
@@ -251,7 +254,7 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
             if (has_nlp)
                 add_check(r, ck, "nlp", r->nlp.failed_steps);
-        } else if (strcmp(key, "lemke_failed_steps_max") == 0) {
+        } else if (strncmp(key, "lemke_failed_steps_", 19) == 0) {
             if (has_lemke)
                 add_check(r, ck, "lemke", r->lemke.failed_steps + r->shadow_failed_steps);
         } else if (strncmp(key, "mode_agreement_", 15) == 0) {
@@ -269,9 +272,12 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         } else if (strncmp(key, "drift_max_abs.", 14) == 0) {
             if (compare)
                 add_check(r, ck, "drift", r->drift_max_abs[col]);
-        } else if (strncmp(key, "min_nlp.", 8) == 0) {
+        } else if (strncmp(key, "min_nlp.", 8) == 0 || strncmp(key, "max_nlp.", 8) == 0) {
             if (has_nlp)
-                add_check(r, ck, "nlp", r->nlp.min[col]);
+                add_check(r, ck, "nlp", key[1] == 'i' ? r->nlp.min[col] : r->nlp.max[col]);
+        } else if (strncmp(key, "min_lemke.", 10) == 0 || strncmp(key, "max_lemke.", 10) == 0) {
+            if (has_lemke)
+                add_check(r, ck, "lemke", key[1] == 'i' ? r->lemke.min[col] : r->lemke.max[col]);
         } else if (strncmp(key, "final_nlp.", 10) == 0) {
             if (has_nlp)
                 add_check(r, ck, "nlp", r->nlp.final[col]);

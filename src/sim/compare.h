@@ -64,7 +64,8 @@ typedef struct rs_trajectory_stats {
     int first_contact_step;      /* first step with a closed contact, -1 if none */
     double rest_time_s;          /* from then on every velocity <= rest_speed; NaN if never */
     double final[RS_MAX_COLUMNS];
-    double min[RS_MAX_COLUMNS];
+    double min[RS_MAX_COLUMNS];  /* over the trajectory's steps (NaN once a NaN is seen) */
+    double max[RS_MAX_COLUMNS];
 } rs_trajectory_stats;
 
 typedef struct rs_check_result {

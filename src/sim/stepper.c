@@ -497,6 +497,11 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         !rs_all_finite(out->forces, (size_t)m->nforce)) { /* overflow in the recovery */
         out->status = RS_LEMKE_BREAKDOWN;
         out->ok = 0;
+    } else if (out->ok && !(out->primal <= s->cfg.nlp.cert_tol &&
+                            out->complementarity <= s->cfg.nlp.cert_tol)) {
+        /* the LCP is solved but the physics is not: the same certificate as an NLP step's */
+        out->status = RS_LEMKE_NOT_CERTIFIED;
+        out->ok = 0;
     }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
     s->have_basis = out->ok;

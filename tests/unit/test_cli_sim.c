@@ -133,6 +133,20 @@ static void test_polygon_corner_both_ways(void **state)
     write_file(TMP "cw.ini", "[model]\nname = disc_polygons\nscene = cw.scene\n[initial]\nx = 3\n");
     assert_int_equal(run("run " TMP "cw.ini -q"), 2);
     assert_non_null(strstr(err_buf, "cw.scene:2: polygon: the vertices are in clockwise order"));
+    /* the trajectory extremes as contract checks: Egan's point falls below z = 0, Lemke's and
+     * the NLP's; a bound it breaks fails the run, named in the output and in summary.json */
+    assert_int_equal(run("compare " SCEN "polygon_corner_egan.ini -o " TMP "pc_max "
+                         "--set expect.max_lemke.z_m=0.2 --set expect.min_lemke.z_m=-0.6 "
+                         "--set expect.max_nlp.xd_mps=1e-9"), 0);
+    assert_int_equal(run("compare " SCEN "polygon_corner_egan.ini -o " TMP "pc_max "
+                         "--set expect.min_lemke.z_m=-0.5 --set expect.lemke_failed_steps_min=1"),
+                     1);
+    assert_non_null(strstr(out_buf, "FAIL min_lemke.z_m = -0.5"));
+    assert_non_null(strstr(out_buf, "FAIL lemke_failed_steps_min = 1"));
+    cJSON *sum = load_json(TMP "pc_max/summary.json");
+    assert_close(at(sum, "lemke", "min")->child->next->valuedouble, -0.586762, 1e-9, 0);
+    assert_close(at(sum, "lemke", "max")->child->next->valuedouble, 0.2 - 9.81e-6, 1e-12, 0);
+    cJSON_Delete(sum);
 }
 
 static void test_solver_overheads_change_no_answer(void **state)
