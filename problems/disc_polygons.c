@@ -1,89 +1,153 @@
 /*
  * disc_polygons.c: a point mass, or a disc of radius r, in the vertical x-z plane among static
  * convex polygons and half-planes (note 004, "Robotic manipulation project", Nguyen 2006), with
- * inelastic frictionless contact. The scene is read from a file ([model] scene = FILE; see
- * src/io/scene_file.h): each obstacle's edges form one of Egan's groups.
+ * inelastic contact and optional Coulomb friction along each contact's tangent. The scene is read
+ * from a file ([model] scene = FILE; see src/io/scene_file.h): each obstacle's edges form one of
+ * Egan's groups.
  *
- * State X = (x, z, xd, zd) = (p, v), input u = (ux, uz), one contact force f_i >= 0 (N) along
- * the outward normal n_i of each active edge i. Semi-implicit Euler, as in point2d_friction:
- *     v' = v_free + (dt/m) sum_i f_i n_i,   v_free = v + dt (u/m - g e_z)        (D1)
- *     p' = p + dt v'                                                              (D2)
- * Edge i's signed distance, offset by the radius: d_i(p) = n_i . p - c_i - r. Its value after the
- * step, divided by dt, is the note's eq. (3) (W_in^T nu + psi_i/h, with psi_i = d_i(p)):
- *     rho_i = d_i(p)/dt + n_i . v' = d_i(p')/dt
- *           = b_i + sum_j A_ij f_j,   b_i = d_i(p)/dt + n_i . v_free,   A_ij = (dt/m) n_i . n_j.
- * rho_i >= 0 is exactly d_i(p') >= 0: the edges are straight, so nothing is linearised.
+ * State X = (x, z, xd, zd) = (p, v), input u = (ux, uz). Each active contact i has an outward unit
+ * normal n_i, the tangent t_i = (n_z, -n_x), a normal impulse force p_i >= 0 and, with mu > 0,
+ * friction forces beta+_i, beta-_i >= 0 along +t_i and -t_i. Semi-implicit Euler, as in
+ * point2d_friction:
+ *     v' = v_free + (dt/m) sum_i (p_i n_i + (beta+_i - beta-_i) t_i),
+ *     v_free = v + dt (u/m - g e_z)                                                  (D1)
+ *     p' = p + dt v'                                                                 (D2)
  *
- * Active contacts: at the start of the step, the edges (stewart_trinkle) or the obstacles (Egan)
- * within reach of the disc: distance - r <= reach + 2 dt (|v| + |v_free|), the farthest the body
- * can travel in one step plus a margin. The LCP's size changes from step to step.
+ * Contacts. Every contact is, for the step, a line: d_i(x) = n_i . x - k_i, the signed distance
+ * of the disc's surface from it (positive outside):
+ *   edge i of an obstacle: the edge's line offset by r, k_i = c_i + r (exact: edges are straight);
+ *   vertex v (a disc, r > 0, with [model] corners = 1): the rounded corner |x - v| - r, linearised
+ *     at the start of the step: n = (p - v)/|p - v|, k = n . v + r. Its line is tangent to the
+ *     circle of radius r around v, and for p in v's normal cone it supports the disc-offset
+ *     polygon, so d >= 0 is never looser than the true rounded corner (|x - v| >= n . (x - v)).
+ * The note's eq. (3), W^T nu + psi/h, is d_i's value after the step divided by dt:
+ *     rho_i = d_i(p)/dt + n_i . v' = d_i(p')/dt,    s_i = t_i . v'  (the tangential speed),
+ * both affine in the forces: rho_i = b_i + sum_j (dt/m) (n_i . e_j) z_j with e_j the direction of
+ * force unknown j, b_i = d_i(p)/dt + n_i . v_free; s_i likewise with t_i.
  *
- * Formulations ([model] formulation = ...):
+ * Active contacts: at the start of the step, the edges and vertices within reach of the disc's
+ * surface, reach + 2 dt (|v| + |v_free|) (the farthest it can travel in one step, plus a margin).
+ * Egan's group of an obstacle is its active contacts, not all its edges: inside the ball B of that
+ * radius around p, a convex polygon P is cut out by the edges whose segments meet B (a point x of
+ * B outside P leaves P, on the segment from a point of B inside P, through one of those edges, so
+ * it violates that edge's half-plane). The far edges only add solutions that leave B: a force
+ * large enough to throw the body through the obstacle to a far edge's line (tunnelling), which
+ * the OR admits and Lemke finds (on a tile floor it pushed the point 0.5 m sideways). The LCP's
+ * size changes from step to step.
  *
- * stewart_trinkle (note eqs. 1-2): for every active edge i,
- *     0 <= rho_i  _|_  f_i >= 0.
- *   z = f, M = A, q = b. Near a convex corner both edges are active and their conditions are
- *   ANDed: the body is kept out of the quarter-plane beyond the corner as if a "virtual edge"
- *   closed it (note figure 1).
+ * Formulations ([model] formulation = ...), per group of n contacts. m_k = c_k + ... + c_2 + rho_1
+ * is max(rho_1, ..., rho_k) by Proposition 2.1 (c = max(a, 0) iff 0 <= c - a _|_ c >= 0; by
+ * induction c_k = max(rho_k - m_{k-1}, 0)).
  *
- * egan_simple (note section 2.1.2): for each active obstacle with edges 1..n, max_i rho_i >= 0
- * (outside the obstacle iff outside at least one of its edges), built from n-1 max(a, 0) terms by
- * Proposition 2.1 (c = max(a, 0) iff 0 <= c - a _|_ c >= 0):
- *     0 <= c_k - rho_k + c_{k-1} + ... + c_2 + rho_1   _|_  c_k >= 0      k = 2..n
- *     0 <= c_2 + ... + c_n + rho_1                      _|_  f_i >= 0      i = 1..n
- *   By induction m_k = c_k + ... + c_2 + rho_1 = max(rho_1, ..., rho_k) (c_k = max(rho_k -
- *   m_{k-1}, 0)), so the last rows read max_i rho_i >= 0 _|_ f_i: 2n - 1 pairs. A half-plane
- *   (n = 1) is the plain pair rho_1 _|_ f_1. Unknowns per obstacle z = (c_2..c_n, f_1..f_n);
- *   with rho = A f + b substituted, row r of M is the row's combination of A's rows plus its c
- *   coefficients, and q_r the same combination of b. Forces may act on every edge of the group
- *   while max rho = 0, also on edges with rho_i > 0 (the note's section 4.1 artifact: in contact,
- *   the body slides along an edge).
+ * stewart_trinkle (note eqs. 1-2): every contact is its own group (n = 1, m_1 = rho_1):
+ *     0 <= rho_i  _|_  p_i >= 0.
+ *   Near a convex corner both edges are active and their conditions are ANDed: the body is kept out
+ *   of the quarter-plane beyond the corner as if a "virtual edge" closed it (note figure 1).
  *
- * The accurate formulation (section 2.2) is not built yet.
+ * egan_simple (section 2.1.2): unknowns (c_2..c_n, p_1..p_n), 2n - 1 pairs:
+ *     0 <= c_k - rho_k + m_{k-1}     _|_  c_k >= 0      k = 2..n
+ *     0 <= m_n                       _|_  p_i >= 0      i = 1..n
+ *   Outside the group iff max rho >= 0. Forces may act on every edge of the group while
+ *   max rho = 0, also on an edge with rho_i > 0 (section 4.1: in contact, the body slides along).
+ *
+ * egan_accurate_note (section 2.2.2, exactly as written): unknowns (c, g_1..g_n, p_1..p_n, p), 3n:
+ *     0 <= c_k - rho_k + m_{k-1}     _|_  c_k >= 0      k = 2..n
+ *     0 <= g_i + rho_i               _|_  g_i >= 0      g_i = |min(rho_i, 0)|, Proposition 2.3
+ *     0 <= g_i + m_n                 _|_  p_i >= 0
+ *     0 <= m_n                       _|_  p >= 0        the dummy pair
+ *   p appears in no row: M has a zero column (the note's section 4.2, where PATH crashed). And the
+ *   p_i rows cannot push: g_i + m_n >= 0 holds for any rho (rho_i < 0: g_i + m_n = m_n - rho_i >=
+ *   0), so only the dummy row states non-penetration, and its partner p moves nothing. Lemke
+ *   pivots p in whenever the dummy row must leave the basis; its column is zero, so that is a ray
+ *   termination (RS_LEMKE_RAY): a penetrating step fails. Kept to show what the note's matrix does.
+ *
+ * egan_accurate (the repair; the note's "future work"): unknowns (e_ij for i != j, p_1..p_n),
+ * n^2 pairs, with e_ij = max(rho_j - rho_i, 0) by Proposition 2.1:
+ *     0 <= e_ij - rho_j + rho_i                 _|_  e_ij >= 0     i != j
+ *     0 <= rho_i + 2 sum_{j != i} e_ij          _|_  p_i >= 0      i = 1..n
+ *   Why this is the accurate formulation exactly (its solutions are the note's, with the dummy
+ *   p = 0 and g_i = |min(rho_i, 0)|). Let m = max_j rho_j and E_i = sum_j e_ij; then
+ *   m - rho_i = max_j e_ij <= E_i, with E_i = 0 for the edge i* that attains the max.
+ *   - feasibility: the row of i* is rho_i* = m, so all rows >= 0 implies m >= 0, the group's
+ *     non-penetration (the note's dummy row); conversely if m >= 0 every row is
+ *     rho_i + 2 E_i >= rho_i + 2 (m - rho_i) = m + (m - rho_i) >= 0.
+ *   - complementarity: p_i > 0 needs rho_i + 2 E_i = 0. With m >= 0 that gives 0 >= m + (m -
+ *     rho_i), both terms >= 0, so m = 0 and rho_i = m = 0: a force only on an edge at distance zero
+ *     while the body is on the group's boundary, the accurate form's eq. (11). Conversely, m = 0 =
+ *     rho_i makes every e_ij = 0 (rho_j <= m = rho_i) and the row 0: any p_i >= 0 is allowed.
+ *   The non-penetration row now has a partner that pushes (p of the edge that attains the max),
+ *   and the row of p_i depends on p_i through rho_i with the positive coefficient (dt/m) |n_i|^2:
+ *   no zero column. The factor 2 matters: with rho_i + E_i the row vanishes for rho_i < 0 = m
+ *   (E_i = -rho_i), a force on an edge that is not touched. The shorter 2 m_n - rho_i with the
+ *   shared c's is also exact, but its diagonal (dt/m)(2 n_1 . n_i - 1) is negative for edges at
+ *   more than 60 degrees to edge 1, and Lemke stops on a ray at its first pivot (measured on the
+ *   note's figure 1). Cost: n(n - 1) auxiliaries, 16 unknowns for a box against egan_simple's 7.
+ *
+ * Friction (mu > 0), for each contact i, as in point2d_friction along t_i, 3 more pairs:
+ *     0 <= lambda_i + s_i            _|_  beta+_i >= 0
+ *     0 <= lambda_i - s_i            _|_  beta-_i >= 0
+ *     0 <= mu p_i - beta+_i - beta-_i  _|_  lambda_i >= 0     lambda_i: the sliding speed |s_i|
  *
  * The NLP is the generic relaxation of the LCP (src/nlp/lcp_relaxation.c), posed in the step's
- * natural units: forces in F = m V / dt, the c's and every row in the speed V.
+ * natural units: forces in F = m V / dt; c, g, lambda and every row in the speed V, except the
+ * friction-cone rows (F).
  */
 #include <math.h>
 #include <string.h>
 
+#include "geom/cone2.h"
 #include "sim/model.h"
 
-enum { P_M, P_G, P_R, P_REACH, NPARAM };
+enum { P_M, P_G, P_R, P_REACH, P_MU, P_CORNERS, NPARAM };
 enum { S_X, S_Z, S_XD, S_ZD, NSTATE };
 enum { U_X, U_Z };
 enum { F_X, F_Z };
-enum { FORM_STEWART_TRINKLE, FORM_EGAN_SIMPLE, NFORM };
+enum { FORM_STEWART_TRINKLE, FORM_EGAN_SIMPLE, FORM_EGAN_ACCURATE_NOTE, FORM_EGAN_ACCURATE, NFORM };
 
 /* The largest LCP: more unknowns than this in one step refuse the step. */
 #define MAX_UNKNOWNS 64
+#define MAX_CONTACTS MAX_UNKNOWNS
 
 static const rs_param_def params[NPARAM] = {
     {"m", 1.0, 1e-6, 1e6, "mass, kg"},
     {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
     {"r", 0.0, 0.0, 1e3, "radius of the disc, m (0: a point)"},
     {"reach", 1e-3, 0.0, 1e3, "margin of the active set beyond one step's travel, m"},
+    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient along every contact (0: frictionless)"},
+    {"corners", 1.0, 0.0, 1.0, "1: a disc's convex corners are rounded (vertex contacts); 0: edges "
+                               "only, as in the note (section 4.3)"},
 };
 static const char *const state_names[NSTATE] = {"x_m", "z_m", "xd_mps", "zd_mps"};
 static const double state_default[NSTATE] = {0.0, 1.0, 0.0, 0.0};
 static const int velocity_index[] = {S_XD, S_ZD};
 static const char *const input_names[] = {"ux_N", "uz_N"};
 static const char *const force_names[] = {"fx_N", "fz_N"};
-static const char *const formulations[NFORM] = {"stewart_trinkle", "egan_simple"};
+static const char *const formulations[NFORM] = {"stewart_trinkle", "egan_simple",
+                                                "egan_accurate_note", "egan_accurate"};
 
-/* This step's active contacts: edges in LCP order, grouped by obstacle. */
+/* One contact of the step: the line d(x) = n . x - k. */
+typedef struct contact {
+    double n[2], t[2]; /* outward unit normal; tangent t = (n_z, -n_x) */
+    double k;
+    unsigned long long id; /* which feature: 2 * edge (+ 1 for the vertex at the edge's start) */
+} contact;
+
+/* Where a group's unknowns sit in z (absolute columns; -1: absent in this formulation). */
+typedef struct group_layout {
+    int first, n;     /* its contacts: [first, first + n) */
+    int c;            /* c_2..c_n; egan_accurate: e_ij at c + pair_index(n, i, j) */
+    int g;            /* g_1..g_n (egan_accurate_note) */
+    int p;            /* p_1..p_n */
+    int fr;           /* (beta+_i, beta-_i, lambda_i) at fr + 3 i (mu > 0) */
+    int dummy;        /* the dummy p (egan_accurate_note) */
+    int end;          /* one past its last column */
+} group_layout;
+
 typedef struct active_set {
-    int nedges, ngroups;
-    int edge[MAX_UNKNOWNS];        /* scene edge index of each active edge */
-    int group_first[MAX_UNKNOWNS + 1]; /* group g: edges [group_first[g], group_first[g+1]) */
-    int nunknowns;                 /* the LCP's size */
+    int ncontacts, ngroups, nunknowns;
+    contact c[MAX_CONTACTS];
+    group_layout g[MAX_CONTACTS];
 } active_set;
-
-/* rho = A f + b over the active edges (nedges x nedges, column-major). */
-typedef struct rho_terms {
-    double A[MAX_UNKNOWNS * MAX_UNKNOWNS]; /* A_ij = (dt/m) n_i . n_j */
-    double b[MAX_UNKNOWNS];                /* b_i = d_i(p)/dt + n_i . v_free */
-} rho_terms;
 
 static double force_scale(const double *p)
 {
@@ -106,10 +170,87 @@ static void step_scales(const rs_step_data *d, rs_step_scales *sc)
     rs_step_scales_set(sc, speeds, 2, p[P_G] * d->dt, d->dt, p[P_M]);
 }
 
-/* The edge's signed distance from the disc's surface: d_i(p) = n_i . p - c_i - r. */
-static double edge_gap(const rs_step_data *d, const rs_scene_edge *e, const double *pos)
+static int has_friction(const rs_step_data *d)
 {
-    return rs_edge_distance(e, pos) - d->params[P_R];
+    return d->params[P_MU] > 0.0;
+}
+
+static double line_distance(const contact *c, const double *x)
+{
+    return c->n[0] * x[0] + c->n[1] * x[1] - c->k;
+}
+
+/* Column offset of e_ij (i != j) among a group's n (n - 1) pairwise auxiliaries. */
+static int pair_index(int n, int i, int j)
+{
+    return i * (n - 1) + (j < i ? j : j - 1);
+}
+
+/* Lay out a group of n contacts starting at column at; returns 0 if it would not fit. */
+static int lay_out(const rs_step_data *d, int first, int n, int at, group_layout *g)
+{
+    const int note = d->variant == FORM_EGAN_ACCURATE_NOTE;
+    g->first = first;
+    g->n = n;
+    g->c = at;
+    at += d->variant == FORM_EGAN_ACCURATE ? n * (n - 1) : n - 1;
+    g->g = note ? at : -1;
+    at += note ? n : 0;
+    g->p = at;
+    at += n;
+    g->fr = has_friction(d) ? at : -1;
+    at += has_friction(d) ? 3 * n : 0;
+    g->dummy = note ? at : -1;
+    at += note ? 1 : 0;
+    g->end = at;
+    return at <= MAX_UNKNOWNS;
+}
+
+static void add_contact(active_set *a, const double *n, double k, unsigned long long id)
+{
+    contact *c = &a->c[a->ncontacts++];
+    c->n[0] = n[0];
+    c->n[1] = n[1];
+    c->t[0] = n[1];
+    c->t[1] = -n[0];
+    c->k = k;
+    c->id = id;
+}
+
+/* The rounded corner at the start vertex v = e.a of edge i, if p lies in v's normal cone (beyond
+ * the end of the previous edge and before the start of edge i) and within reach: its line. */
+static int vertex_contact(const rs_scene *sc, int i, const double *p, double r, double reach,
+                          double *n, double *k)
+{
+    const rs_scene_edge *e = &sc->edges[i];
+    const rs_scene_obstacle *o = &sc->obstacles[e->obstacle];
+    if (o->is_halfplane)
+        return 0;
+    const rs_scene_edge *prev = &sc->edges[o->first_edge + (i - o->first_edge + o->nedges - 1) %
+                                                                o->nedges];
+    if (e->interior || prev->interior) /* a corner only of the piece, not of free space */
+        return 0;
+    const double *v = e->a, dx = p[0] - v[0], dz = p[1] - v[1], dist = hypot(dx, dz);
+    if (!(dist > 0.0) || dist - r > reach)
+        return 0;
+    if (dx * (e->b[0] - e->a[0]) + dz * (e->b[1] - e->a[1]) > 0.0 ||
+        dx * (prev->b[0] - prev->a[0]) + dz * (prev->b[1] - prev->a[1]) < 0.0)
+        return 0;
+    n[0] = dx / dist;
+    n[1] = dz / dist;
+    *k = n[0] * v[0] + n[1] * v[1] + r;
+    return 1;
+}
+
+/* Close the group of the contacts added since first; returns 0 if the LCP would overflow. */
+static int close_group(const rs_step_data *d, active_set *a, int first)
+{
+    group_layout *g = &a->g[a->ngroups];
+    if (!lay_out(d, first, a->ncontacts - first, a->nunknowns, g))
+        return 0;
+    a->nunknowns = g->end;
+    a->ngroups++;
+    return 1;
 }
 
 /* The active set of the step (deterministic: every callback of the step rebuilds the same one).
@@ -117,58 +258,38 @@ static double edge_gap(const rs_step_data *d, const rs_scene_edge *e, const doub
 static int find_active(const rs_step_data *d, active_set *a)
 {
     const rs_scene *sc = d->scene;
-    const double *s = d->state, dt = d->dt, *p = d->params;
+    const double *s = d->state, dt = d->dt, *p = d->params, r = p[P_R];
+    const int corners = p[P_CORNERS] != 0.0 && r > 0.0;
     double vf[2];
     free_velocity(d, vf);
     const double pos[2] = {s[S_X], s[S_Z]};
-    const double travel = 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
-    const double reach = p[P_R] + p[P_REACH] + travel;
-    a->nedges = a->ngroups = a->nunknowns = 0;
+    const double reach = p[P_REACH] + 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
+    a->ncontacts = a->ngroups = a->nunknowns = 0;
+    const int egan = d->variant != FORM_STEWART_TRINKLE;
     for (int k = 0; k < sc->nobstacles; k++) {
         const rs_scene_obstacle *o = &sc->obstacles[k];
-        const int first = a->nedges;
-        if (d->variant == FORM_STEWART_TRINKLE) { /* each edge near the body on its own */
-            for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
-                if (rs_edge_segment_distance(&sc->edges[i], pos) > reach)
-                    continue;
-                if (a->nunknowns + 1 > MAX_UNKNOWNS)
+        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach)
+            continue;
+        const int first = a->ncontacts;
+        for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
+            double n[2], kv;
+            if (a->ncontacts + 2 > MAX_CONTACTS)
+                return 0;
+            if (!sc->edges[i].interior && rs_edge_segment_distance(&sc->edges[i], pos) - r <= reach) {
+                add_contact(a, sc->edges[i].n, sc->edges[i].c + r, 2ull * (unsigned)i);
+                if (!egan && !close_group(d, a, a->ncontacts - 1))
                     return 0;
-                a->group_first[a->ngroups++] = a->nedges;
-                a->edge[a->nedges++] = i;
-                a->nunknowns++;
             }
-            continue;
+            if (corners && vertex_contact(sc, i, pos, r, reach, n, &kv)) {
+                add_contact(a, n, kv, 2ull * (unsigned)i + 1);
+                if (!egan && !close_group(d, a, a->ncontacts - 1))
+                    return 0;
+            }
         }
-        if (rs_scene_obstacle_distance(sc, k, pos) > reach) /* Egan: the whole group */
-            continue;
-        if (a->nunknowns + 2 * o->nedges - 1 > MAX_UNKNOWNS)
+        if (egan && a->ncontacts > first && !close_group(d, a, first))
             return 0;
-        a->group_first[a->ngroups++] = first;
-        for (int i = 0; i < o->nedges; i++)
-            a->edge[a->nedges++] = o->first_edge + i;
-        a->nunknowns += 2 * o->nedges - 1;
     }
-    a->group_first[a->ngroups] = a->nedges;
     return 1;
-}
-
-/* b of the active edges, and A when A is not NULL. */
-static void find_rho_terms(const rs_step_data *d, const active_set *a, double *A, double *b)
-{
-    const rs_scene *sc = d->scene;
-    const double dt = d->dt, pos[2] = {d->state[S_X], d->state[S_Z]};
-    double vf[2];
-    free_velocity(d, vf);
-    const int n = a->nedges;
-    for (int i = 0; i < n; i++) {
-        const rs_scene_edge *ei = &sc->edges[a->edge[i]];
-        b[i] = edge_gap(d, ei, pos) / dt + ei->n[0] * vf[0] + ei->n[1] * vf[1];
-        for (int j = 0; A && j < n; j++) {
-            const rs_scene_edge *ej = &sc->edges[a->edge[j]];
-            const double nn = ei->n[0] * ej->n[0] + ei->n[1] * ej->n[1];
-            A[i + (size_t)j * n] = dt / d->params[P_M] * nn;
-        }
-    }
 }
 
 static int lcp_size(const rs_step_data *d, unsigned long long *structure)
@@ -176,114 +297,223 @@ static int lcp_size(const rs_step_data *d, unsigned long long *structure)
     active_set a;
     if (!find_active(d, &a))
         return -1;
-    unsigned long long h = 1469598103934665603ull; /* FNV-1a over the active edges */
-    for (int i = 0; i < a.nedges; i++) {
-        h ^= (unsigned long long)a.edge[i] + 1;
+    unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
+    for (int i = 0; i < a.ncontacts; i++) {
+        h ^= a.c[i].id + 1;
         h *= 1099511628211ull;
     }
     *structure = h;
     return a.nunknowns;
 }
 
-/* Column of force f_i (active edge i) in z; the c's of group g come first in its block. */
-static int force_column(const active_set *a, int g, int i)
+/* The step's force unknowns: column and direction of each (p_i along n_i, beta+-_i along +-t_i). */
+typedef struct force_list {
+    int count;
+    int col[3 * MAX_CONTACTS];
+    double dir[3 * MAX_CONTACTS][2];
+} force_list;
+
+static void list_forces(const active_set *a, force_list *f)
 {
-    int col = 0;
-    for (int h = 0; h < g; h++) {
-        const int n = a->group_first[h + 1] - a->group_first[h];
-        col += 2 * n - 1;
+    f->count = 0;
+    for (int g = 0; g < a->ngroups; g++) {
+        const group_layout *gl = &a->g[g];
+        for (int i = 0; i < gl->n; i++) {
+            const contact *c = &a->c[gl->first + i];
+            const int k = f->count;
+            f->col[k] = gl->p + i;
+            f->dir[k][0] = c->n[0];
+            f->dir[k][1] = c->n[1];
+            f->count++;
+            if (gl->fr < 0)
+                continue;
+            f->col[k + 1] = gl->fr + 3 * i;
+            f->dir[k + 1][0] = c->t[0];
+            f->dir[k + 1][1] = c->t[1];
+            f->col[k + 2] = gl->fr + 3 * i + 1;
+            f->dir[k + 2][0] = -c->t[0];
+            f->dir[k + 2][1] = -c->t[1];
+            f->count += 2;
+        }
     }
-    const int n = a->group_first[g + 1] - a->group_first[g];
-    return col + (n - 1) + (i - a->group_first[g]);
 }
 
-/*
- * Row r of the LCP as  w_r = sum_k cc[k] c_k (of its own group) + sum_i rc[i] rho_i  (see the
- * header): the rows of M and q follow by rho = A f + b.
- */
-static void put_row(const active_set *a, const rho_terms *t, int row, int nz, const double *rc,
-                    double *M, double *q)
+/* The LCP under construction: w = M z + q, nz unknowns. */
+typedef struct lcp_rows {
+    const rs_step_data *d;
+    const active_set *a;
+    force_list f;
+    double vf[2];
+    int nz;
+    double *M, *q;
+} lcp_rows;
+
+/* Row += coef * (vec . v') plus constant: vec . v' = vec . v_free + sum_j (dt/m)(vec . e_j) z_j. */
+static void add_velocity(lcp_rows *L, int row, const double *vec, double coef)
 {
-    const int n = a->nedges;
-    double qr = 0.0;
+    const double h = coef * L->d->dt / L->d->params[P_M];
+    L->q[row] += coef * (vec[0] * L->vf[0] + vec[1] * L->vf[1]);
+    for (int j = 0; j < L->f.count; j++)
+        L->M[row + (size_t)L->f.col[j] * L->nz] +=
+            h * (vec[0] * L->f.dir[j][0] + vec[1] * L->f.dir[j][1]);
+}
+
+/* Row += coef * rho_i = coef (d_i(p)/dt + n_i . v'). */
+static void add_rho(lcp_rows *L, int row, int i, double coef)
+{
+    const contact *c = &L->a->c[i];
+    const double pos[2] = {L->d->state[S_X], L->d->state[S_Z]};
+    L->q[row] += coef * line_distance(c, pos) / L->d->dt;
+    add_velocity(L, row, c->n, coef);
+}
+
+static void add_entry(lcp_rows *L, int row, int col, double value)
+{
+    L->M[row + (size_t)col * L->nz] += value;
+}
+
+/* Row += coef * m_n = coef (c_2 + ... + c_n + rho_1) of group gl. */
+static void add_group_max(lcp_rows *L, int row, const group_layout *gl, double coef)
+{
+    for (int j = 0; j < gl->n - 1; j++)
+        add_entry(L, row, gl->c + j, coef);
+    add_rho(L, row, gl->first, coef);
+}
+
+/* egan_accurate's rows: e_ij - rho_j + rho_i, then rho_i + 2 sum_j e_ij. */
+static void build_accurate_group(lcp_rows *L, const group_layout *gl)
+{
+    const int n = gl->n, e0 = gl->first;
     for (int i = 0; i < n; i++)
-        qr += rc[i] * t->b[i];
-    q[row] = qr;
-    for (int g = 0; g < a->ngroups; g++)
-        for (int j = a->group_first[g]; j < a->group_first[g + 1]; j++) {
-            double mj = 0.0;
-            for (int i = 0; i < n; i++)
-                mj += rc[i] * t->A[i + (size_t)j * n];
-            M[row + (size_t)force_column(a, g, j) * nz] = mj;
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            const int e = gl->c + pair_index(n, i, j);
+            add_entry(L, e, e, 1.0);
+            add_rho(L, e, e0 + j, -1.0);
+            add_rho(L, e, e0 + i, 1.0);
+            add_entry(L, gl->p + i, e, 2.0);
         }
+    for (int i = 0; i < n; i++)
+        add_rho(L, gl->p + i, e0 + i, 1.0);
+}
+
+/* The rows of Egan's max chain (egan_simple, egan_accurate_note; stewart_trinkle with n = 1). */
+static void build_chain_group(lcp_rows *L, const group_layout *gl)
+{
+    const int n = gl->n, e0 = gl->first;
+    for (int k = 2; k <= n; k++) { /* c_k - rho_k + c_{k-1} + ... + c_2 + rho_1 */
+        const int row = gl->c + k - 2;
+        for (int j = 2; j <= k; j++)
+            add_entry(L, row, gl->c + j - 2, 1.0);
+        add_rho(L, row, e0, 1.0);
+        add_rho(L, row, e0 + k - 1, -1.0);
+    }
+    for (int i = 0; gl->g >= 0 && i < n; i++) { /* g_i + rho_i */
+        add_entry(L, gl->g + i, gl->g + i, 1.0);
+        add_rho(L, gl->g + i, e0 + i, 1.0);
+    }
+    for (int i = 0; i < n; i++) { /* m_n (+ g_i as the note writes it) _|_ p_i */
+        add_group_max(L, gl->p + i, gl, 1.0);
+        if (gl->g >= 0)
+            add_entry(L, gl->p + i, gl->g + i, 1.0);
+    }
+    if (gl->dummy >= 0) /* m_n _|_ p: nothing else involves p */
+        add_group_max(L, gl->dummy, gl, 1.0);
+}
+
+static void build_group(lcp_rows *L, const group_layout *gl)
+{
+    if (L->d->variant == FORM_EGAN_ACCURATE)
+        build_accurate_group(L, gl);
+    else
+        build_chain_group(L, gl);
+    const int n = gl->n, e0 = gl->first;
+    for (int i = 0; gl->fr >= 0 && i < n; i++) { /* friction along t_i */
+        const int r = gl->fr + 3 * i;
+        const contact *c = &L->a->c[e0 + i];
+        add_entry(L, r, r + 2, 1.0); /* lambda_i + s_i */
+        add_velocity(L, r, c->t, 1.0);
+        add_entry(L, r + 1, r + 2, 1.0); /* lambda_i - s_i */
+        add_velocity(L, r + 1, c->t, -1.0);
+        add_entry(L, r + 2, gl->p + i, L->d->params[P_MU]); /* mu p_i - beta+_i - beta-_i */
+        add_entry(L, r + 2, r, -1.0);
+        add_entry(L, r + 2, r + 1, -1.0);
+    }
 }
 
 static void lcp_build(const rs_step_data *d, double *M, double *q)
 {
     active_set a;
     find_active(d, &a);
-    rho_terms t;
-    find_rho_terms(d, &a, t.A, t.b);
-    const int nz = a.nunknowns;
-    memset(M, 0, sizeof(double) * (size_t)nz * (size_t)nz);
-    double rc[MAX_UNKNOWNS];
-    int row = 0;
-    for (int g = 0; g < a.ngroups; g++) {
-        const int e0 = a.group_first[g], n = a.group_first[g + 1] - e0;
-        const int c_col = row; /* c_2..c_n take the first n-1 columns of the block */
-        for (int k = 2; k <= n; k++, row++) { /* c_k - rho_k + c_{k-1} + ... + c_2 + rho_1 */
-            memset(rc, 0, sizeof(double) * (size_t)a.nedges);
-            rc[e0] += 1.0;
-            rc[e0 + k - 1] -= 1.0;
-            put_row(&a, &t, row, nz, rc, M, q);
-            for (int j = 2; j <= k; j++)
-                M[row + (size_t)(c_col + j - 2) * nz] = 1.0;
-        }
-        for (int i = 0; i < n; i++, row++) { /* c_2 + ... + c_n + rho_1 _|_ f_i */
-            memset(rc, 0, sizeof(double) * (size_t)a.nedges);
-            rc[e0] = 1.0;
-            put_row(&a, &t, row, nz, rc, M, q);
-            for (int j = 2; j <= n; j++)
-                M[row + (size_t)(c_col + j - 2) * nz] = 1.0;
-        }
-    }
+    lcp_rows L = {.d = d, .a = &a, .nz = a.nunknowns, .M = M, .q = q};
+    list_forces(&a, &L.f);
+    free_velocity(d, L.vf);
+    memset(M, 0, sizeof(double) * (size_t)L.nz * (size_t)L.nz);
+    memset(q, 0, sizeof(double) * (size_t)L.nz);
+    for (int g = 0; g < a.ngroups; g++)
+        build_group(&L, &a.g[g]);
 }
 
-/* The unknowns at zero contact forces: f = 0, and each group's c_k = max(rho_k - m_{k-1}, 0)
- * with rho = b, the contact-free distances (Proposition 2.1's max terms of the free motion). */
+/* The unknowns at zero contact forces (the forces, beta and the dummy 0), with the auxiliaries of
+ * the contact-free motion: c_k = max(rho_k - m_{k-1}, 0) (e_ij = max(rho_j - rho_i, 0) for
+ * egan_accurate), g_i = max(-rho_i, 0) and lambda_i =
+ * |s_i|, from rho_i = b_i and s_i = t_i . v_free. Never a solution of the contact problem. */
 static void lcp_contact_free(const rs_step_data *d, double *z)
 {
     active_set a;
     find_active(d, &a);
-    double b[MAX_UNKNOWNS];
-    find_rho_terms(d, &a, NULL, b);
-    int k = 0;
+    double vf[2];
+    free_velocity(d, vf);
+    const double pos[2] = {d->state[S_X], d->state[S_Z]};
+    memset(z, 0, sizeof(double) * (size_t)a.nunknowns);
     for (int g = 0; g < a.ngroups; g++) {
-        const int e0 = a.group_first[g], n = a.group_first[g + 1] - e0;
-        double running_max = b[e0];
-        for (int j = 1; j < n; j++, k++) {
-            z[k] = fmax(b[e0 + j] - running_max, 0.0);
-            running_max += z[k];
+        const group_layout *gl = &a.g[g];
+        double b[MAX_CONTACTS];
+        for (int i = 0; i < gl->n; i++) {
+            const contact *c = &a.c[gl->first + i];
+            b[i] = line_distance(c, pos) / d->dt + c->n[0] * vf[0] + c->n[1] * vf[1];
+            if (gl->g >= 0)
+                z[gl->g + i] = fmax(-b[i], 0.0);
+            if (gl->fr >= 0)
+                z[gl->fr + 3 * i + 2] = fabs(c->t[0] * vf[0] + c->t[1] * vf[1]);
         }
-        for (int i = 0; i < n; i++, k++)
-            z[k] = 0.0;
+        if (d->variant == FORM_EGAN_ACCURATE) { /* e_ij = max(rho_j - rho_i, 0) */
+            for (int i = 0; i < gl->n; i++)
+                for (int j = 0; j < gl->n; j++)
+                    if (j != i)
+                        z[gl->c + pair_index(gl->n, i, j)] = fmax(b[j] - b[i], 0.0);
+            continue;
+        }
+        double running_max = b[0];
+        for (int k = 1; k < gl->n; k++) {
+            z[gl->c + k - 1] = fmax(b[k] - running_max, 0.0);
+            running_max += z[gl->c + k - 1];
+        }
     }
 }
 
-/* Units of the relaxation: a force in F, a c (a speed) in V; every row is a speed. */
+/* Units of the relaxation: forces (p, beta, the dummy) in F; c, e, g, lambda in V; every row a speed
+ * V except the friction-cone rows mu p - beta+ - beta- (F). */
 static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 {
     active_set a;
     find_active(d, &a);
     rs_step_scales sc;
     step_scales(d, &sc);
-    int k = 0;
+    for (int j = 0; j < a.nunknowns; j++)
+        z_unit[j] = w_unit[j] = sc.speed;
     for (int g = 0; g < a.ngroups; g++) {
-        const int n = a.group_first[g + 1] - a.group_first[g];
-        for (int j = 0; j < 2 * n - 1; j++, k++) {
-            z_unit[k] = j < n - 1 ? sc.speed : sc.force;
-            w_unit[k] = sc.speed;
+        const group_layout *gl = &a.g[g];
+        for (int i = 0; i < gl->n; i++) {
+            z_unit[gl->p + i] = sc.force;
+            if (gl->fr >= 0) {
+                z_unit[gl->fr + 3 * i] = z_unit[gl->fr + 3 * i + 1] = sc.force;
+                w_unit[gl->fr + 3 * i + 2] = sc.force;
+            }
         }
+        if (gl->dummy >= 0)
+            z_unit[gl->dummy] = sc.force;
     }
 }
 
@@ -305,25 +535,41 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     (void)w;
     active_set a;
     find_active(d, &a);
+    force_list f;
+    list_forces(&a, &f);
     forces[F_X] = forces[F_Z] = 0.0;
-    for (int g = 0; g < a.ngroups; g++)
-        for (int i = a.group_first[g]; i < a.group_first[g + 1]; i++) {
-            const rs_scene_edge *e = &d->scene->edges[a.edge[i]];
-            const double f = z[force_column(&a, g, i)];
-            forces[F_X] += f * e->n[0];
-            forces[F_Z] += f * e->n[1];
-        }
+    for (int j = 0; j < f.count; j++) {
+        forces[F_X] += z[f.col[j]] * f.dir[j][0];
+        forces[F_Z] += z[f.col[j]] * f.dir[j][1];
+    }
     integrate(d, forces, sn);
 }
 
-/* The body must start outside every obstacle (offset by r): contact is at position level. */
+/* How far p lies inside the scene's obstacles offset by r, rounded at the corners (the true
+ * geometry, whatever the formulation): max over obstacles of r - distance, <= 0 outside. */
+static double scene_penetration(const rs_scene *sc, const double *p, double r)
+{
+    double worst = -INFINITY;
+    for (int k = 0; k < sc->nobstacles; k++) {
+        const double depth = rs_scene_obstacle_depth(sc, k, p);
+        const double dist = depth > 0.0 ? -depth : rs_scene_obstacle_distance(sc, k, p);
+        worst = fmax(worst, r - dist);
+    }
+    return worst;
+}
+
+/* The body must start outside every obstacle offset by r (the true, rounded offset): contact is
+ * at position level. A start inside by less than 1e-3 of the step's length L is contact, within
+ * the rounding and the NLP's tolerance. */
 static const char *check_step(const rs_step_data *d)
 {
     const double pos[2] = {d->state[S_X], d->state[S_Z]};
-    for (int k = 0; k < d->scene->nobstacles; k++)
-        if (rs_scene_obstacle_depth(d->scene, k, pos) + d->params[P_R] > 0.0)
-            return "the body starts inside an obstacle (closer than r to it): start in free "
-                   "space";
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    if (scene_penetration(d->scene, pos, d->params[P_R]) > 1e-3 * sc.length)
+        return "the body starts inside an obstacle (closer than r to it): start in free space";
+    if (d->params[P_CORNERS] != 0.0 && d->params[P_CORNERS] != 1.0)
+        return "corners must be 0 or 1";
     active_set a;
     if (!find_active(d, &a))
         return "more active contacts at the start than the model's largest LCP (64 unknowns)";
@@ -331,7 +577,7 @@ static const char *check_step(const rs_step_data *d)
 }
 
 /*
- * The deepest the straight path p + t (p' - p), t in [0, 1], goes into a convex group whose edge
+ * The deepest the straight path p + t (p' - p), t in [0, 1], goes into a group whose contact
  * distances are d0 at p and d1 at p': max over t of D(t) = min_i -d_i(t), d_i linear in t. D is
  * concave and piecewise linear, so its maximum is at t = 0, t = 1 or where two d_i cross. A step
  * that tunnels through an obstacle and lands on its far side (a solution of the LCP: only p'
@@ -360,15 +606,65 @@ static double path_depth(const double *d0, const double *d1, int n)
     return best;
 }
 
+/* A set of force directions a contact may exert, and how far the step is from letting it. */
+typedef struct cone_piece {
+    double cost;        /* dimensionless: 0 when the contact may push in these directions */
+    int ngen;
+    double gen[2][2];
+} cone_piece;
+
+/* How far, in the formulation's own terms, contact i of a group is from being allowed to push:
+ * its distance after the step (stewart_trinkle), the group's (egan_simple: any edge of a group on
+ * its boundary), or both (the accurate forms: only an edge at distance zero, on the boundary). */
+static double contact_cost(int form, double d_i, double group_max)
+{
+    if (form == FORM_STEWART_TRINKLE)
+        return fabs(d_i);
+    if (form == FORM_EGAN_SIMPLE)
+        return fabs(group_max);
+    return fmax(fabs(group_max), fabs(d_i));
+}
+
 /*
- * Physical certificate, in the step's natural units, the same for every formulation:
- *   primal: (D1)-(D2) from the reported force; Egan's non-penetration after the step,
- *           max_i d_i(p') >= 0 for every active obstacle (exact for a point; for a disc the
- *           offset polygon, the note's section 4.3); and no tunnelling: the deepest point of the
- *           straight path from p to p' inside an active obstacle (path_depth); divided by L;
- *   complementarity: a force only while touching: min(|f|/F, gap/L) with gap the smallest
- *           distance after the step to an active obstacle (offset by r). The total force is all
- *           the certificate sees, so a force on one obstacle while touching another passes.
+ * The complementarity certificate. The step's total force f (in F) must be a non-negative
+ * combination of the forces the contacts may exert, and those contacts must be closed; the cost of
+ * admitting a piece is how far it is from closed (distances in L, a sliding speed in V). With the
+ * pieces sorted by cost, the residual is min over k of max(cost_k, dist(f, cone of the k cheapest
+ * pieces)), with k = 0 giving |f|: 0 exactly when f lies in the cone of the closed contacts.
+ * Pieces of contact i: its normal with the friction edge that opposes sliding, n_i - mu sign(s_i)
+ * t_i, at its cost; and, with friction, the whole cone n_i +- mu t_i at max(cost, |s_i|/V) (a
+ * sticking contact).
+ */
+static double cone_residual(const double *f, cone_piece *pc, int np)
+{
+    for (int i = 1; i < np; i++) /* insertion sort by cost */
+        for (int j = i; j > 0 && pc[j].cost < pc[j - 1].cost; j--) {
+            const cone_piece t = pc[j];
+            pc[j] = pc[j - 1];
+            pc[j - 1] = t;
+        }
+    const double *gens[4 * MAX_CONTACTS];
+    int ng = 0;
+    double dist = hypot(f[0], f[1]), best = dist;
+    for (int k = 0; k < np; k++) {
+        for (int m = 0; m < pc[k].ngen; m++) {
+            gens[ng++] = pc[k].gen[m];
+            for (int j = 0; j < ng; j++)
+                dist = fmin(dist, rs_cone2_pair_distance(f, gens[j], gens[ng - 1]));
+        }
+        best = fmin(best, fmax(pc[k].cost, dist));
+    }
+    return best;
+}
+
+/*
+ * Physical certificate, in the step's natural units:
+ *   primal: (D1)-(D2) from the reported force; the group's non-penetration after the step,
+ *           max_i d_i(p') >= 0 (Egan's OR; each contact alone for stewart_trinkle); no
+ *           tunnelling: the deepest point of the straight path from p to p' inside a group
+ *           (path_depth); and p' outside every obstacle of the scene, active or not (a body
+ *           that sank deeper than the reach has no active contact left); distances divided by L;
+ *   complementarity: cone_residual of the total force over the contacts' pieces.
  */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
@@ -384,37 +680,65 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     active_set a;
     find_active(d, &a);
     const double pos[2] = {d->state[S_X], d->state[S_Z]}, next[2] = {sn[S_X], sn[S_Z]};
-    double gap = INFINITY;
+    const double mu = d->params[P_MU];
+    cone_piece pc[2 * MAX_CONTACTS];
+    int np = 0;
     for (int g = 0; g < a.ngroups; g++) {
-        const int e0 = a.group_first[g], n = a.group_first[g + 1] - e0;
-        double d0[MAX_UNKNOWNS], d1[MAX_UNKNOWNS];
-        double gmax = -INFINITY; /* max_i d_i(p') of the group */
-        for (int i = 0; i < n; i++) {
-            const rs_scene_edge *e = &d->scene->edges[a.edge[e0 + i]];
-            d0[i] = edge_gap(d, e, pos);
-            d1[i] = edge_gap(d, e, next);
+        const group_layout *gl = &a.g[g];
+        double d0[MAX_CONTACTS], d1[MAX_CONTACTS];
+        double gmax = -INFINITY;
+        for (int i = 0; i < gl->n; i++) {
+            d0[i] = line_distance(&a.c[gl->first + i], pos);
+            d1[i] = line_distance(&a.c[gl->first + i], next);
             gmax = fmax(gmax, d1[i]);
         }
-        p = fmax(p, fmax(-gmax, path_depth(d0, d1, n)) / sc.length);
-        gap = fmin(gap, fmax(gmax, 0.0));
+        p = fmax(p, fmax(-gmax, path_depth(d0, d1, gl->n)) / sc.length);
+        for (int i = 0; i < gl->n; i++) {
+            const contact *c = &a.c[gl->first + i];
+            const double cost = contact_cost(d->variant, d1[i], gmax) / sc.length;
+            const double slip = (c->t[0] * sn[S_XD] + c->t[1] * sn[S_ZD]) / sc.speed;
+            const double sgn = slip > 0.0 ? 1.0 : slip < 0.0 ? -1.0 : 0.0;
+            cone_piece *sliding = &pc[np++];
+            sliding->cost = cost;
+            sliding->ngen = 1;
+            for (int k = 0; k < 2; k++)
+                sliding->gen[0][k] = c->n[k] - mu * sgn * c->t[k];
+            if (!(mu > 0.0))
+                continue;
+            cone_piece *sticking = &pc[np++];
+            sticking->cost = fmax(cost, fabs(slip));
+            sticking->ngen = 2;
+            for (int k = 0; k < 2; k++) {
+                sticking->gen[0][k] = c->n[k] + mu * c->t[k];
+                sticking->gen[1][k] = c->n[k] - mu * c->t[k];
+            }
+        }
     }
+    p = fmax(p, scene_penetration(d->scene, next, d->params[P_R]) / sc.length);
     *primal = p;
-    const double fh = hypot(f[F_X], f[F_Z]) / sc.force;
-    *complementarity = a.ngroups ? fmin(fh, gap / sc.length) : fh;
+    const double fh[2] = {f[F_X] / sc.force, f[F_Z] / sc.force};
+    *complementarity = cone_residual(fh, pc, np);
 }
 
+/* One contact mode for the body: separating without force; with a force, frictionless contact,
+ * or with friction sticking / sliding along x by the sign of xd'. */
 static void modes(const rs_step_data *d, const double *sn, const double *f,
                   const rs_mode_tols *tols, rs_contact_mode *out)
 {
-    (void)d;
-    (void)sn;
-    out[0] = hypot(f[F_X], f[F_Z]) > tols->force ? RS_MODE_CONTACT : RS_MODE_SEPARATING;
+    if (!(hypot(f[F_X], f[F_Z]) > tols->force))
+        out[0] = RS_MODE_SEPARATING;
+    else if (!(d->params[P_MU] > 0.0))
+        out[0] = RS_MODE_CONTACT;
+    else if (hypot(sn[S_XD], sn[S_ZD]) <= tols->speed)
+        out[0] = RS_MODE_STICKING;
+    else
+        out[0] = sn[S_XD] >= 0.0 ? RS_MODE_SLIDING_POS : RS_MODE_SLIDING_NEG;
 }
 
 const rs_model rs_model_disc_polygons = {
     .name = "disc_polygons",
-    .summary = "point or disc among polygon obstacles, frictionless, per-step contact sets",
-    .source = "note 004 sections 1-2",
+    .summary = "point or disc among polygon obstacles, Coulomb friction, per-step contact sets",
+    .source = "note 004 sections 1-4",
     .nparams = NPARAM,
     .params = params,
     .nstate = NSTATE,

@@ -17,9 +17,12 @@ static const rs_model *model(void)
     return m;
 }
 
-/* m = 1 kg, g = 10, r = 0, reach 1e-3; dt = 0.1: v_free = v - (0, 1) m/s, reach of the step
- * 1e-3 + 2 dt (|v| + |v_free|) = 0.201 m for v = 0. */
-static const double params[4] = {1.0, 10.0, 0.0, 1e-3};
+/* m = 1 kg, g = 10, r = 0, reach 1e-3, mu = 0, corners = 1; dt = 0.1: v_free = v - (0, 1) m/s,
+ * reach of the step 1e-3 + 2 dt (|v| + |v_free|) = 0.201 m for v = 0. */
+static const double params[6] = {1.0, 10.0, 0.0, 1e-3, 0.0, 1.0};
+/* The same with reach 1 m: every edge of the unit triangle is active from (0.6, 0.6). */
+static const double params_far[6] = {1.0, 10.0, 0.0, 1.0, 0.0, 1.0};
+enum { ST, SIMPLE, NOTE, ACCURATE };
 static const double no_input[2] = {0.0, 0.0};
 
 /* Egan's simple form for the triangle (0,0), (1,0), (0,1) and the point (0.6, 0.6) at rest.
@@ -38,7 +41,7 @@ static void egan_simple_triangle(void **state)
     const double x[4] = {0.6, 0.6, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params, x, no_input, 0.1, 1 /* egan_simple */, &nlp, &sc};
+    const rs_step_data d = {params_far, x, no_input, 0.1, SIMPLE, &nlp, &sc};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 5);
@@ -106,11 +109,217 @@ static void stewart_trinkle_corner(void **state)
     rs_scene_free(&sc);
 }
 
+/* Egan's accurate form, repaired, for the same triangle and point (n = 3):
+ * z = (e12, e13, e21, e23, e31, e32, p1, p2, p3); rows e_ij - rho_j + rho_i, then
+ * rho_i + 2 (e_ij + e_ik). With G = [n_i . n_j] = [[1, -s, 0], [-s, 1, -s], [0, -s, 1]], a row
+ * e_ij has 0.1 (G_i - G_j) in the force columns and q = b_i - b_j; a row p_i has 0.1 G_i, q = b_i. */
+static void egan_accurate_triangle(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    rs_scene_init(&sc);
+    const double tri[6] = {0, 0, 1, 0, 0, 1};
+    assert_int_equal(rs_scene_add_polygon(&sc, 3, tri, NULL), RS_OK);
+    const double x[4] = {0.6, 0.6, 0.0, 0.0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_step_data d = {params_far, x, no_input, 0.1, ACCURATE, &nlp, &sc};
+    const rs_model *m = model();
+    unsigned long long key = 0;
+    assert_int_equal(m->lcp_size(&d, &key), 9);
+    double M[81], q[9];
+    m->lcp_build(&d, M, q);
+    const double s = 1.0 / sqrt(2.0), b1 = -5.0, b2 = s, b3 = -6.0, t = 0.1 * s, u = 0.1 + t;
+    const double expect_q[9] = {b1 - b2, b1 - b3, b2 - b1, b2 - b3, b3 - b1, b3 - b2, b1, b2, b3};
+    const double expect_M[9][9] = {
+        /* e12 e13 e21 e23 e31 e32  p1    p2    p3 */
+        {1, 0, 0, 0, 0, 0, u, -u, t},        /* e12 */
+        {0, 1, 0, 0, 0, 0, 0.1, 0.0, -0.1},  /* e13 */
+        {0, 0, 1, 0, 0, 0, -u, u, -t},       /* e21 */
+        {0, 0, 0, 1, 0, 0, -t, u, -u},       /* e23 */
+        {0, 0, 0, 0, 1, 0, -0.1, 0.0, 0.1},  /* e31 */
+        {0, 0, 0, 0, 0, 1, t, -u, u},        /* e32 */
+        {2, 2, 0, 0, 0, 0, 0.1, -t, 0.0},    /* p1: rho1 + 2 (e12 + e13) */
+        {0, 0, 2, 2, 0, 0, -t, 0.1, -t},     /* p2 */
+        {0, 0, 0, 0, 2, 2, 0.0, -t, 0.1},    /* p3 */
+    };
+    for (int i = 0; i < 9; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < 9; j++)
+            assert_close(M[i + 9 * j], expect_M[i][j], 1e-15, 0);
+    }
+    /* contact-free start: e_ij = max(b_j - b_i, 0), forces 0 */
+    double z[9];
+    m->lcp_contact_free(&d, z);
+    const double expect_z[9] = {b2 - b1, 0.0, 0.0, 0.0, b1 - b3, b2 - b3, 0, 0, 0};
+    for (int i = 0; i < 9; i++)
+        assert_close(z[i], expect_z[i], 1e-12, 0);
+    rs_scene_free(&sc);
+}
+
+/* The corner (0, 0) of the box [-1, 0]^2, the point at (0.05, 0.05) at rest (dt = 0.1, g = 10):
+ * Egan's group is the right edge (rho1, n = (1, 0)) and the top edge (rho2, n = (0, 1)), the
+ * others are out of reach. b = (0.5, 0.5 - 1), A = 0.1 I. */
+static void corner_scene(rs_scene *sc)
+{
+    rs_scene_init(sc);
+    const double box[8] = {-1, -1, 0, -1, 0, 0, -1, 0};
+    assert_int_equal(rs_scene_add_polygon(sc, 4, box, NULL), RS_OK);
+}
+
+/* n = 2, repaired: z = (e12, e21, p1, p2); rows e12 - rho2 + rho1, e21 - rho1 + rho2,
+ * rho1 + 2 e12, rho2 + 2 e21. */
+static void egan_accurate_corner(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    corner_scene(&sc);
+    const double x[4] = {0.05, 0.05, 0.0, 0.0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_step_data d = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc};
+    const rs_model *m = model();
+    unsigned long long key = 0;
+    assert_int_equal(m->lcp_size(&d, &key), 4);
+    double M[16], q[4];
+    m->lcp_build(&d, M, q);
+    const double expect_M[4][4] = {
+        {1, 0, 0.1, -0.1}, {0, 1, -0.1, 0.1}, {2, 0, 0.1, 0}, {0, 2, 0, 0.1}};
+    const double expect_q[4] = {1.0, -1.0, 0.5, -0.5};
+    for (int i = 0; i < 4; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < 4; j++)
+            assert_close(M[i + 4 * j], expect_M[i][j], 1e-15, 0);
+    }
+    rs_scene_free(&sc);
+}
+
+/* n = 2 exactly as the note writes it: z = (c2, g1, g2, p1, p2, p), 3n = 6 unknowns; the dummy
+ * p's column is zero (section 4.2). Rows c2 - rho2 + rho1, g1 + rho1, g2 + rho2,
+ * g1 + c2 + rho1, g2 + c2 + rho1, c2 + rho1. */
+static void egan_accurate_note_corner(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    corner_scene(&sc);
+    const double x[4] = {0.05, 0.05, 0.0, 0.0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_step_data d = {params, x, no_input, 0.1, NOTE, &nlp, &sc};
+    const rs_model *m = model();
+    unsigned long long key = 0;
+    assert_int_equal(m->lcp_size(&d, &key), 6);
+    double M[36], q[6];
+    m->lcp_build(&d, M, q);
+    const double expect_M[6][6] = {
+        /* c2 g1 g2 p1   p2   p */
+        {1, 0, 0, 0.1, -0.1, 0},
+        {0, 1, 0, 0.1, 0.0, 0},
+        {0, 0, 1, 0.0, 0.1, 0},
+        {1, 1, 0, 0.1, 0.0, 0},
+        {1, 0, 1, 0.1, 0.0, 0},
+        {1, 0, 0, 0.1, 0.0, 0},
+    };
+    const double expect_q[6] = {1.0, 0.5, -0.5, 0.5, 0.5, 0.5};
+    for (int i = 0; i < 6; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < 6; j++)
+            assert_close(M[i + 6 * j], expect_M[i][j], 0, 0);
+    }
+    rs_scene_free(&sc);
+}
+
+/* Stewart-Trinkle with friction on the ground z = 0, mu = 0.5, the point at rest on it moving at
+ * xd = 1 m/s: z = (p, beta+, beta-, lambda), t = (1, 0). As in point2d_friction:
+ * M = [[h, 0, 0, 0], [0, h, -h, 1], [0, -h, h, 1], [mu, -1, -1, 0]], h = dt/m = 0.1,
+ * q = (0/dt - g dt, xd, -xd, 0) = (-1, 1, -1, 0). */
+static void stewart_trinkle_friction(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    rs_scene_init(&sc);
+    const double pt[2] = {0, 0}, up[2] = {0, 1};
+    assert_int_equal(rs_scene_add_halfplane(&sc, pt, up, NULL), RS_OK);
+    const double p_mu[6] = {1.0, 10.0, 0.0, 1e-3, 0.5, 1.0};
+    const double x[4] = {0.0, 0.0, 1.0, 0.0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_step_data d = {p_mu, x, no_input, 0.1, ST, &nlp, &sc};
+    const rs_model *m = model();
+    unsigned long long key = 0;
+    assert_int_equal(m->lcp_size(&d, &key), 4);
+    double M[16], q[4];
+    m->lcp_build(&d, M, q);
+    const double expect_M[4][4] = {
+        {0.1, 0, 0, 0}, {0, 0.1, -0.1, 1}, {0, -0.1, 0.1, 1}, {0.5, -1, -1, 0}};
+    const double expect_q[4] = {-1.0, 1.0, -1.0, 0.0};
+    for (int i = 0; i < 4; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < 4; j++)
+            assert_close(M[i + 4 * j], expect_M[i][j], 1e-15, 0);
+    }
+    /* contact-free start: lambda = |t . v_free| = 1 */
+    double z[4];
+    m->lcp_contact_free(&d, z);
+    assert_close(z[3], 1.0, 1e-15, 0);
+
+    /* The certificate on this ground. Step units: V = |v_free| = sqrt2 m/s, L = V dt, F = 10 V N.
+     * f = (-5, 10): v' = v_free + dt f = (0.5, 0), p' = (0.05, 0): sliding +x on the ground with
+     * friction -mu fz, on the edge n - mu t of the cone: certified. */
+    double primal = 1, compl = 1;
+    const double slide_f[2] = {-5.0, 10.0}, slide_next[4] = {0.05, 0.0, 0.5, 0.0};
+    m->residuals(&d, slide_next, slide_f, &primal, &compl);
+    assert_true(primal <= 1e-12);
+    assert_true(compl <= 1e-12);
+    /* f = (5, 10): friction along the motion, v' = (1.5, 0). Its distance to the sliding ray is
+     * |(8, 4)| / F = 0.63; the sticking cone would hold it but costs the slip 1.5 / V = 1.06;
+     * no force at all costs |f| / F = 0.79. So the residual is 0.63. */
+    const double push_f[2] = {5.0, 10.0}, push_next[4] = {0.15, 0.0, 1.5, 0.0};
+    m->residuals(&d, push_next, push_f, &primal, &compl);
+    assert_true(primal <= 1e-12);
+    assert_close(compl, hypot(8.0, 4.0) / (10.0 * sqrt(2.0)), 1e-12, 0);
+    rs_scene_free(&sc);
+}
+
+/* The accurate certificate refuses a force on an edge that is not touched; egan_simple's allows it
+ * while the group is on its boundary (the note's section 4.1 artifact). At the corner, from
+ * p = (0.02, -0.04), v = (-0.2, 0) (v_free = (-0.2, -1)), the force f = (0, 5) along the top
+ * edge's normal gives v' = (-0.2, -0.5) and p' = (0, -0.09): on the right edge's line, 0.09 below
+ * the top edge's. V = |v_free| = 1.0198, L = V dt, F = 10 V. */
+static void certificate_per_edge(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    corner_scene(&sc);
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_model *m = model();
+    const double x[4] = {0.02, -0.04, -0.2, 0.0};
+    const double f[2] = {0.0, 5.0}, next[4] = {0.0, -0.09, -0.2, -0.5};
+    const double F = 10.0 * hypot(0.2, 1.0);
+    double primal = 1, compl = 1;
+    const rs_step_data acc = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc};
+    m->residuals(&acc, next, f, &primal, &compl);
+    assert_true(primal <= 1e-12);
+    /* the right edge's normal (1, 0) is 5 N away from f; the top edge costs 0.09 / L = 0.88 */
+    assert_close(compl, 5.0 / F, 1e-12, 0);
+    const rs_step_data simple = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc};
+    m->residuals(&simple, next, f, &primal, &compl);
+    assert_true(primal <= 1e-12);
+    assert_true(compl <= 1e-12);
+    rs_scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(egan_simple_triangle),
         cmocka_unit_test(stewart_trinkle_corner),
+        cmocka_unit_test(egan_accurate_triangle),
+        cmocka_unit_test(egan_accurate_corner),
+        cmocka_unit_test(egan_accurate_note_corner),
+        cmocka_unit_test(stewart_trinkle_friction),
+        cmocka_unit_test(certificate_per_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,95 @@
+/*
+ * test_polygon_steps.c: no step of any formulation of disc_polygons ends with the body inside an
+ * obstacle. Every shipped polygon scenario is run with each formulation (the scenario's contract
+ * is not the point here); the end state of every step that reports success, in the NLP
+ * trajectory, its shadow Lemke solves and the independent Lemke trajectory, is checked against the
+ * true geometry: the distance from the disc's centre to every obstacle (the rounded offset, -depth
+ * inside) must be at least r - 1e-8 m. A failed step is a status, counted by the contracts.
+ */
+#include "test_helpers.h"
+
+#include <string.h>
+
+#include "io/scenario.h"
+#include "sim/compare.h"
+
+#define INSIDE_TOL 1e-8 /* m */
+
+static const char *const scenarios[] = {
+    "polygon_corner_egan", "polygon_corner_stewart_trinkle", "polygon_tiles",
+    "polygon_tiles_note_matrix", "polygon_valley", "polygon_ramp_slide", "polygon_ramp_stick",
+    "polygon_disc_corner_note", "polygon_disc_corner_rounded"};
+static const char *const formulations[] = {"stewart_trinkle", "egan_simple", "egan_accurate",
+                                           "egan_accurate_note"};
+
+/* The smallest clearance (distance - r) of the disc at state s over the scene's obstacles. */
+static double clearance(const rs_scenario *sc, const double *s, double r)
+{
+    double worst = INFINITY;
+    for (int k = 0; k < sc->scene->nobstacles; k++) {
+        const double depth = rs_scene_obstacle_depth(sc->scene, k, s);
+        const double dist = depth > 0.0 ? -depth : rs_scene_obstacle_distance(sc->scene, k, s);
+        worst = fmin(worst, dist - r);
+    }
+    return worst;
+}
+
+static int check_step(const rs_scenario *sc, const rs_step_result *st, double r, const char *what,
+                      const char *name, int k)
+{
+    if (!st->ok)
+        return 0;
+    const double c = clearance(sc, st->state_next, r);
+    if (!(c >= -INSIDE_TOL))
+        print_error("%s %s step %d: the body ends %.3g m inside an obstacle\n", name, what, k, -c);
+    assert_true(c >= -INSIDE_TOL);
+    return 1;
+}
+
+static void no_step_ends_inside(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++)
+        for (size_t f = 0; f < sizeof formulations / sizeof *formulations; f++) {
+            char path[512], set[96];
+            snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR,
+                     scenarios[i]);
+            snprintf(set, sizeof set, "model.formulation=%s", formulations[f]);
+            const char *sets[] = {set};
+            rs_scenario sc;
+            rs_error_detail d;
+            const rs_error err = rs_scenario_load(path, sets, 1, &sc, &d);
+            if (err != RS_OK)
+                print_error("%s\n", d.message);
+            assert_int_equal(err, RS_OK);
+            double r = NAN;
+            for (int j = 0; j < sc.model->nparams; j++)
+                if (strcmp(sc.model->params[j].name, "r") == 0)
+                    r = sc.params[j];
+            assert_true(r >= 0.0);
+            rs_compare_result res;
+            assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &res), RS_OK);
+            int n = 0;
+            for (int k = 0; k < res.steps; k++) {
+                char name[160];
+                snprintf(name, sizeof name, "%s/%s", scenarios[i], formulations[f]);
+                n += check_step(&sc, &res.step[k].nlp, r, "nlp", name, k);
+                n += check_step(&sc, &res.step[k].shadow, r, "shadow", name, k);
+                n += check_step(&sc, &res.step[k].lemke, r, "lemke", name, k);
+            }
+            assert_true(n > 0);
+            checked += n;
+            rs_compare_free(&res);
+            rs_scenario_release(&sc);
+        }
+    print_message("checked %d successful steps\n", checked);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_step_ends_inside),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
