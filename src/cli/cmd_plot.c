@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/plot_scene.h"
 #include "sim/model.h"
 
 static char *read_text(const char *path)
@@ -315,10 +316,11 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
                                   "relaxsim compare or relaxsim batch)", dir);
     }
-    cJSON_Delete(summary);
     FILE *g = open_script(dir);
-    if (!g)
+    if (!g) {
+        cJSON_Delete(summary);
         return RS_EXIT_USAGE;
+    }
     fprintf(g, "set xlabel 't (s)'\n");
     plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
     plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
@@ -346,9 +348,23 @@ int rs_cmd_plot(int argc, char **argv)
                "     'shadow.csv' using 2:($%d >= 3 ? 2 : NaN) with points pt 2 ps 0.9 "
                "lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
             verdict_col, verdict_col);
+    /* a model with obstacles: the scene with both paths */
+    const cJSON *scene = cJSON_GetObjectItem(summary, "scene");
+    const cJSON *radius = cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "params"), "r");
+    const cJSON *variant = cJSON_GetObjectItem(summary, "variant");
+    char title[600];
+    snprintf(title, sizeof title, "%s (%s): NLP solid, Lemke dashed, dots: a contact force",
+             m->name, cJSON_IsString(variant) ? variant->valuestring : "?");
+    const int with_scene =
+        cJSON_IsString(scene) && !strchr(scene->valuestring, '\'') &&
+        rs_plot_scene(g, dir, scene->valuestring, cJSON_IsNumber(radius) ? radius->valuedouble : 0.0,
+                      cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
+                      title);
+    cJSON_Delete(summary);
     fclose(g);
     if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
-    printf("wrote %s/{positions,velocities,forces,differences}.png\n", dir);
+    printf("wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,
+           with_scene ? ",scene" : "");
     return RS_EXIT_OK;
 }

@@ -1,4 +1,5 @@
 /* output.c: trajectory CSV, shadow CSV, per-step JSON Lines and summary.json (see output.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -284,6 +285,14 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     cJSON_AddStringToObject(o, "scenario", sc->path);
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
+    cJSON *params = cJSON_AddObjectToObject(o, "params");
+    for (int i = 0; i < m->nparams; i++)
+        cJSON_AddNumberToObject(params, m->params[i].name, sc->params[i]);
+    if (sc->scene) { /* absolute, so that relaxsim plot finds it from anywhere */
+        char *abs = realpath(sc->scene_path, NULL);
+        cJSON_AddStringToObject(o, "scene", abs ? abs : sc->scene_path);
+        free(abs);
+    }
     cJSON_AddNumberToObject(o, "steps", r->steps);
     cJSON_AddNumberToObject(o, "dt_s", sc->dt);
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;

@@ -285,6 +285,25 @@ static void test_plot(void **state)
     assert_non_null(strstr(gp, "sustained range"));
     assert_non_null(strstr(gp, "'mode mismatch' 1, 'failed step' 2"));
     assert_true(is_png(TMP "plot2d/forces.png"));
+    /* a model with obstacles: scene.png over the scene file named in summary.json; the valley's
+     * two pieces are two outlines in scene.dat; Stewart-Trinkle's picture adds the edge lines */
+    assert_int_equal(run("compare " SCEN "polygon_valley.ini -o " TMP "plotv -q"), 0);
+    assert_int_equal(run("plot " TMP "plotv"), 0);
+    assert_true(err_buf[0] == '\0');
+    assert_non_null(strstr(out_buf, "scene}.png"));
+    assert_true(is_png(TMP "plotv/scene.png"));
+    static char dat[1 << 14];
+    slurp(TMP "plotv/scene.dat", dat, sizeof dat);
+    assert_non_null(strstr(dat, "# obstacle 2"));
+    assert_null(strstr(dat, "# obstacle 3"));
+    slurp(TMP "plotv/plot.gp", gp, sizeof gp);
+    assert_non_null(strstr(gp, "for [i=0:1] 'scene.dat' index i"));
+    assert_null(strstr(gp, "scene_lines.dat"));
+    assert_int_equal(run("compare " SCEN "polygon_corner_stewart_trinkle.ini -o " TMP "plotst -q"), 0);
+    assert_int_equal(run("plot " TMP "plotst"), 0);
+    slurp(TMP "plotst/plot.gp", gp, sizeof gp);
+    assert_non_null(strstr(gp, "scene_lines.dat"));
+    assert_true(is_png(TMP "plotst/scene.png"));
 }
 
 static void test_trajectories_are_reproducible(void **state)
