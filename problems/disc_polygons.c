@@ -32,8 +32,14 @@
  * B outside P leaves P, on the segment from a point of B inside P, through one of those edges, so
  * it violates that edge's half-plane). The far edges only add solutions that leave B: a force
  * large enough to throw the body through the obstacle to a far edge's line (tunnelling), which
- * the OR admits and Lemke finds (on a tile floor it pushed the point 0.5 m sideways). The LCP's
- * size changes from step to step.
+ * the OR admits and Lemke finds (on a tile floor it pushed the point 0.5 m sideways). An edge is
+ * a contact only if the centre starts on its outer side, n_i . p - c_i >= -1e-6 L: an edge cannot
+ * push a body that is behind its line, and with such an edge in the group the OR has solutions
+ * that throw the body onto that line (a point sliding on one face of a diamond peg was thrown onto
+ * the apex at 7 m/s by an impulse on the other face, in both Lemke's warm and cold solves). The
+ * price: a body that passes a convex vertex within a step (from one face to beyond the next, whose
+ * line it started behind) is held on the first face's line for that step, by the sag of one
+ * step (about g dt^2). The LCP's size changes from step to step.
  *
  * Formulations ([model] formulation = ...), per group of n contacts. m_k = c_k + ... + c_2 + rho_1
  * is max(rho_1, ..., rho_k) by Proposition 2.1 (c = max(a, 0) iff 0 <= c - a _|_ c >= 0; by
@@ -242,6 +248,27 @@ static int vertex_contact(const rs_scene *sc, int i, const double *p, double r, 
     return 1;
 }
 
+/* Is p beyond the line of a side of obstacle k that another obstacle covers entirely, and farther
+ * than reach from both its ends? Then p is outside k by that side and could enter k within the
+ * step only through the covering obstacle (whose own group stops it): k is left out of the step.
+ * Without this, k's group would lack that side (never a contact) and its OR would hold a body
+ * that passes beside a thin covering piece as if k reached there. Within reach of an end (the
+ * valley's corner, where the body may enter k by its next side) k stays, and a body passing
+ * within reach of the end of a covering piece thinner than reach can meet k's neighbouring
+ * side's line there: a virtual edge no longer than reach. */
+static int beyond_covered_side(const rs_scene *sc, int k, const double *p, double reach)
+{
+    const rs_scene_obstacle *o = &sc->obstacles[k];
+    for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
+        const rs_scene_edge *e = &sc->edges[i];
+        if (e->interior && rs_edge_distance(e, p) > 0.0 &&
+            hypot(p[0] - e->a[0], p[1] - e->a[1]) > reach &&
+            hypot(p[0] - e->b[0], p[1] - e->b[1]) > reach)
+            return 1;
+    }
+    return 0;
+}
+
 /* Close the group of the contacts added since first; returns 0 if the LCP would overflow. */
 static int close_group(const rs_step_data *d, active_set *a, int first)
 {
@@ -264,18 +291,25 @@ static int find_active(const rs_step_data *d, active_set *a)
     free_velocity(d, vf);
     const double pos[2] = {s[S_X], s[S_Z]};
     const double reach = p[P_REACH] + 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
+    rs_step_scales units;
+    step_scales(d, &units);
+    const double facing_tol = 1e-6 * units.length;
     a->ncontacts = a->ngroups = a->nunknowns = 0;
     const int egan = d->variant != FORM_STEWART_TRINKLE;
     for (int k = 0; k < sc->nobstacles; k++) {
         const rs_scene_obstacle *o = &sc->obstacles[k];
-        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach)
+        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach || beyond_covered_side(sc, k, pos, reach + r))
             continue;
         const int first = a->ncontacts;
         for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
             double n[2], kv;
             if (a->ncontacts + 2 > MAX_CONTACTS)
                 return 0;
-            if (!sc->edges[i].interior && rs_edge_segment_distance(&sc->edges[i], pos) - r <= reach) {
+            const rs_scene_edge *e = &sc->edges[i];
+            /* facing: the centre on the outer side of the edge's line (offset by r when the
+             * corners are rounded: behind it, the rounded corner is the contact) */
+            const double facing = rs_edge_distance(e, pos) - (corners ? r : 0.0);
+            if (facing >= -facing_tol && rs_edge_free_distance(e, pos) - r <= reach) {
                 add_contact(a, sc->edges[i].n, sc->edges[i].c + r, 2ull * (unsigned)i);
                 if (!egan && !close_group(d, a, a->ncontacts - 1))
                     return 0;
@@ -581,7 +615,11 @@ static const char *check_step(const rs_step_data *d)
  * distances are d0 at p and d1 at p': max over t of D(t) = min_i -d_i(t), d_i linear in t. D is
  * concave and piecewise linear, so its maximum is at t = 0, t = 1 or where two d_i cross. A step
  * that tunnels through an obstacle and lands on its far side (a solution of the LCP: only p'
- * enters it) has a large depth; sliding along an edge has none.
+ * enters it) has a large depth; sliding along an edge has none. Inside the path (0 < t < 1) the
+ * depth is reduced by an allowance: the chord is the step's path only to within dt |v' - v|
+ * (paths from p that leave with v and arrive at p' with v' are that far apart), so a body that
+ * slides off a convex vertex cuts its corner by up to about g dt^2 (the sag of one step). A
+ * tunnel through an obstacle thicker than twice that is still caught; the end points get none.
  */
 static double depth_at(const double *d0, const double *d1, int n, double t)
 {
@@ -591,7 +629,7 @@ static double depth_at(const double *d0, const double *d1, int n, double t)
     return depth;
 }
 
-static double path_depth(const double *d0, const double *d1, int n)
+static double path_depth(const double *d0, const double *d1, int n, double allowance)
 {
     double best = fmax(depth_at(d0, d1, n, 0.0), depth_at(d0, d1, n, 1.0));
     for (int i = 0; i < n; i++)
@@ -601,7 +639,7 @@ static double path_depth(const double *d0, const double *d1, int n)
                 continue;
             const double t = (d0[j] - d0[i]) / slope;
             if (t > 0.0 && t < 1.0)
-                best = fmax(best, depth_at(d0, d1, n, t));
+                best = fmax(best, depth_at(d0, d1, n, t) - allowance);
         }
     return best;
 }
@@ -664,7 +702,10 @@ static double cone_residual(const double *f, cone_piece *pc, int np)
  *           tunnelling: the deepest point of the straight path from p to p' inside a group
  *           (path_depth); and p' outside every obstacle of the scene, active or not (a body
  *           that sank deeper than the reach has no active contact left); distances divided by L;
- *   complementarity: cone_residual of the total force over the contacts' pieces.
+ *   complementarity: cone_residual of the total force over the contacts' pieces; and no
+ *           positive power, f . v' <= 0 (in F V): inelastic contact and friction only take energy
+ *           away. A force that throws the body onto a line it started behind does work, even
+ *           where the cone test passes at the step's end.
  */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
@@ -681,6 +722,7 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     find_active(d, &a);
     const double pos[2] = {d->state[S_X], d->state[S_Z]}, next[2] = {sn[S_X], sn[S_Z]};
     const double mu = d->params[P_MU];
+    const double allowance = d->dt * hypot(sn[S_XD] - d->state[S_XD], sn[S_ZD] - d->state[S_ZD]);
     cone_piece pc[2 * MAX_CONTACTS];
     int np = 0;
     for (int g = 0; g < a.ngroups; g++) {
@@ -692,7 +734,7 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
             d1[i] = line_distance(&a.c[gl->first + i], next);
             gmax = fmax(gmax, d1[i]);
         }
-        p = fmax(p, fmax(-gmax, path_depth(d0, d1, gl->n)) / sc.length);
+        p = fmax(p, fmax(-gmax, path_depth(d0, d1, gl->n, allowance)) / sc.length);
         for (int i = 0; i < gl->n; i++) {
             const contact *c = &a.c[gl->first + i];
             const double cost = contact_cost(d->variant, d1[i], gmax) / sc.length;
@@ -717,7 +759,8 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     p = fmax(p, scene_penetration(d->scene, next, d->params[P_R]) / sc.length);
     *primal = p;
     const double fh[2] = {f[F_X] / sc.force, f[F_Z] / sc.force};
-    *complementarity = cone_residual(fh, pc, np);
+    const double power = (fh[0] * sn[S_XD] + fh[1] * sn[S_ZD]) / sc.speed;
+    *complementarity = fmax(cone_residual(fh, pc, np), fmax(power, 0.0));
 }
 
 /* One contact mode for the body: separating without force; with a force, frictionless contact,

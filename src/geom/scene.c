@@ -141,41 +141,70 @@ static rs_error validate_polygon(int nv, const double *xy, rs_error_detail *why)
     return RS_OK;
 }
 
-/* Does edge cov cover edge e: the same line with opposite normals, e's segment within cov's (a
- * half-plane's line covers every segment on it)? Lines within 1e-9 m (relative to the size of the
- * coordinates) are the same: a shared side typed twice in a file has rounded normals and offsets. */
-static int covers(const rs_scene_edge *cov, const rs_scene_edge *e)
+/* The part of edge e that edge cov covers: the same line with opposite normals (within 1e-9 m and
+ * 1e-9 rad, relative to the size of the coordinates: a shared side typed twice in a file rounds
+ * differently), as an interval [*t0, *t1] of e's parameter t (e.a + t (e.b - e.a)); 0 if none. A
+ * half-plane's line covers every segment on it and is covered by none. */
+static int covered_part(const rs_scene_edge *cov, const rs_scene_edge *e, double *t0, double *t1)
 {
     const double scale = fmax(1.0, fmax(fmax(fabs(e->a[0]), fabs(e->a[1])),
                                         fmax(fabs(e->b[0]), fabs(e->b[1]))));
     const double tol = 1e-9 * scale;
-    if (fabs(cov->n[0] + e->n[0]) > 1e-12 || fabs(cov->n[1] + e->n[1]) > 1e-12 ||
+    if (fabs(cov->n[0] + e->n[0]) > 1e-9 || fabs(cov->n[1] + e->n[1]) > 1e-9 ||
         fabs(cov->c + e->c) > tol)
         return 0;
-    const double dx = cov->b[0] - cov->a[0], dy = cov->b[1] - cov->a[1];
+    const double dx = e->b[0] - e->a[0], dy = e->b[1] - e->a[1];
     const double len2 = dx * dx + dy * dy;
-    if (len2 == 0.0) /* a half-plane's line */
-        return 1;
-    if (e->a[0] == e->b[0] && e->a[1] == e->b[1]) /* a half-plane's line is never inside a segment */
+    if (len2 == 0.0) /* e is a half-plane's line */
         return 0;
-    const double ta = ((e->a[0] - cov->a[0]) * dx + (e->a[1] - cov->a[1]) * dy) / len2;
-    const double tb = ((e->b[0] - cov->a[0]) * dx + (e->b[1] - cov->a[1]) * dy) / len2;
+    if (cov->a[0] == cov->b[0] && cov->a[1] == cov->b[1]) { /* cov is a half-plane's line */
+        *t0 = 0.0;
+        *t1 = 1.0;
+        return 1;
+    }
+    const double sa = ((cov->a[0] - e->a[0]) * dx + (cov->a[1] - e->a[1]) * dy) / len2;
+    const double sb = ((cov->b[0] - e->a[0]) * dx + (cov->b[1] - e->a[1]) * dy) / len2;
     const double slack = tol / sqrt(len2);
-    return fmin(ta, tb) >= -slack && fmax(ta, tb) <= 1.0 + slack;
+    *t0 = fmax(0.0, fmin(sa, sb) - slack);
+    *t1 = fmin(1.0, fmax(sa, sb) + slack);
+    if (*t0 < slack)
+        *t0 = 0.0;
+    if (*t1 > 1.0 - slack)
+        *t1 = 1.0;
+    return *t1 - *t0 > slack;
 }
 
-/* Mark the interior edges between the obstacle just added (edges from first on) and the others. */
+/* Add [t0, t1] to e's covered part: merged when the two overlap, else the longer one is kept (a
+ * part not recorded stays a contact, the safe side). */
+static void add_cover(rs_scene_edge *e, double t0, double t1)
+{
+    if (e->cover[0] > e->cover[1] || (t0 <= e->cover[1] && t1 >= e->cover[0])) {
+        const int empty = e->cover[0] > e->cover[1];
+        e->cover[0] = empty ? t0 : fmin(e->cover[0], t0);
+        e->cover[1] = empty ? t1 : fmax(e->cover[1], t1);
+    } else if (t1 - t0 > e->cover[1] - e->cover[0]) {
+        e->cover[0] = t0;
+        e->cover[1] = t1;
+    }
+    e->interior = e->cover[0] == 0.0 && e->cover[1] == 1.0;
+}
+
+/* Record the covered parts between the obstacle just added (edges from first on) and the others. */
 static void mark_interior(rs_scene *s, int first)
 {
     for (int i = first; i < s->nedges; i++) {
+        s->edges[i].cover[0] = 1.0; /* empty */
+        s->edges[i].cover[1] = 0.0;
         s->edges[i].interior = 0;
-        for (int j = 0; j < first; j++) {
-            if (covers(&s->edges[j], &s->edges[i]))
-                s->edges[i].interior = 1;
-            if (covers(&s->edges[i], &s->edges[j]))
-                s->edges[j].interior = 1;
-        }
     }
+    for (int i = first; i < s->nedges; i++)
+        for (int j = 0; j < first; j++) {
+            double t0, t1;
+            if (covered_part(&s->edges[j], &s->edges[i], &t0, &t1))
+                add_cover(&s->edges[i], t0, t1);
+            if (covered_part(&s->edges[i], &s->edges[j], &t0, &t1))
+                add_cover(&s->edges[j], t0, t1);
+        }
 }
 
 rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_detail *why)
@@ -258,6 +287,30 @@ double rs_edge_segment_distance(const rs_scene_edge *e, const double *p)
     double t = ((p[0] - e->a[0]) * dx + (p[1] - e->a[1]) * dy) / len2;
     t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
     return hypot(p[0] - (e->a[0] + t * dx), p[1] - (e->a[1] + t * dy));
+}
+
+/* Distance from p to the segment a + t (b - a), t in [t0, t1]. */
+static double part_distance(const rs_scene_edge *e, const double *p, double t0, double t1)
+{
+    const double dx = e->b[0] - e->a[0], dy = e->b[1] - e->a[1];
+    const double len2 = dx * dx + dy * dy;
+    double t = ((p[0] - e->a[0]) * dx + (p[1] - e->a[1]) * dy) / len2;
+    t = t < t0 ? t0 : t > t1 ? t1 : t;
+    return hypot(p[0] - (e->a[0] + t * dx), p[1] - (e->a[1] + t * dy));
+}
+
+double rs_edge_free_distance(const rs_scene_edge *e, const double *p)
+{
+    if (e->interior)
+        return INFINITY;
+    if (e->cover[0] > e->cover[1]) /* nothing covered */
+        return rs_edge_segment_distance(e, p);
+    double d = INFINITY;
+    if (e->cover[0] > 0.0)
+        d = part_distance(e, p, 0.0, e->cover[0]);
+    if (e->cover[1] < 1.0)
+        d = fmin(d, part_distance(e, p, e->cover[1], 1.0));
+    return d;
 }
 
 double rs_scene_obstacle_depth(const rs_scene *s, int k, const double *p)

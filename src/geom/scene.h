@@ -13,8 +13,9 @@
  * obstacle. A non-convex obstacle is given as several convex pieces.
  *
  * The scene owns its arrays; it is built once (rs_scene_add_*) and then only read. Adding an
- * obstacle marks the edges it covers, and its own edges that others cover, as interior (edges
- * within 1e-9 m of the same line, with opposite normals, the covered segment inside the other).
+ * obstacle records the parts of edges it covers, and of its own edges that others cover (edges
+ * within 1e-9 m and 1e-9 rad of the same line, with opposite normals); an edge covered entirely
+ * is interior.
  */
 #ifndef RS_GEOM_SCENE_H
 #define RS_GEOM_SCENE_H
@@ -35,9 +36,10 @@ typedef struct rs_scene_edge {
     double n[2];       /* outward unit normal */
     double c;          /* offset: d(p) = n . p - c */
     int obstacle;      /* index of the obstacle (Egan's group) it belongs to */
-    int interior;      /* 1: covered by an edge of another obstacle on the same line with the
-                          opposite normal (two tiles' shared side, a box's base on the ground):
-                          not on the boundary of free space, never a contact */
+    double cover[2];   /* the part [t0, t1] of a + t (b - a) that edges of other obstacles cover
+                          (on the same line, opposite normal: two tiles' shared side, a box's
+                          base on the ground): not on the boundary of free space; t0 > t1: none */
+    int interior;      /* 1: covered entirely (cover = [0, 1]): never a contact */
 } rs_scene_edge;
 
 typedef struct rs_scene_obstacle {
@@ -81,6 +83,9 @@ static inline double rs_edge_distance(const rs_scene_edge *e, const double *p)
 
 /* Euclidean distance from p to the edge's segment (to the line for a half-plane). */
 double rs_edge_segment_distance(const rs_scene_edge *e, const double *p);
+
+/* Distance from p to the part of the edge that is not covered (INFINITY for an interior edge). */
+double rs_edge_free_distance(const rs_scene_edge *e, const double *p);
 
 /*
  * How deep p is inside obstacle k: depth = -max_i d_i(p) over its edges; > 0 inside, <= 0

@@ -183,6 +183,7 @@ static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_res
     cJSON_AddStringToObject(o, "status", rs_step_status_name(backend, s));
     cJSON_AddBoolToObject(o, "ok", s->ok);
     cJSON_AddNumberToObject(o, backend == RS_BACKEND_NLP ? "iterations" : "pivots", s->iterations);
+    cJSON_AddNumberToObject(o, "lcp_size", s->lcp_size);
     if (backend == RS_BACKEND_NLP) {
         cJSON_AddNumberToObject(o, "attempts", s->attempts);
         cJSON_AddBoolToObject(o, "at_start", s->at_start);

@@ -158,6 +158,7 @@ void rs_stepper_reset(rs_stepper *s)
 static void finish_step(rs_stepper *s, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
+    out->lcp_size = s->lcp_now;
     m->step_scales(&s->data, &out->scales);
     const rs_mode_tols tols = {s->cfg.mode_tols.force * out->scales.force,
                                s->cfg.mode_tols.speed * out->scales.speed};
@@ -424,6 +425,7 @@ static void refuse_step(rs_stepper *s, int status, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
     m->step_scales(&s->data, &out->scales);
+    out->lcp_size = -1;
     out->status = status;
     out->ok = 0;
     for (int i = 0; i < m->nstate; i++)

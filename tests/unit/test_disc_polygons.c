@@ -20,25 +20,31 @@ static const rs_model *model(void)
 /* m = 1 kg, g = 10, r = 0, reach 1e-3, mu = 0, corners = 1; dt = 0.1: v_free = v - (0, 1) m/s,
  * reach of the step 1e-3 + 2 dt (|v| + |v_free|) = 0.201 m for v = 0. */
 static const double params[6] = {1.0, 10.0, 0.0, 1e-3, 0.0, 1.0};
-/* The same with reach 1 m: every edge of the unit triangle is active from (0.6, 0.6). */
-static const double params_far[6] = {1.0, 10.0, 0.0, 1.0, 0.0, 1.0};
 enum { ST, SIMPLE, NOTE, ACCURATE };
 static const double no_input[2] = {0.0, 0.0};
 
-/* Egan's simple form for the triangle (0,0), (1,0), (0,1) and the point (0.6, 0.6) at rest.
- * Edges: n1 = (0,-1), c1 = 0; n2 = (1,1)/sqrt2, c2 = 1/sqrt2; n3 = (-1,0), c3 = 0.
- * d = (-0.6, 0.2/sqrt2, -0.6); b_i = d_i/dt + n_i . (0,-1) = (-5, sqrt2 - 1/sqrt2, -6);
- * A = dt [n_i . n_j] = 0.1 [[1, -s, 0], [-s, 1, -s], [0, -s, 1]] with s = 1/sqrt2.
- * z = (c2, c3, f1, f2, f3); rows c2 - rho2 + rho1, c3 - rho3 + c2 + rho1, then c2 + c3 + rho1
- * three times. */
-static void egan_simple_triangle(void **state)
+/* A hexagon with a flat top and 45-degree shoulders, seen from above: from p = (2, 4) three of its
+ * edges face the point (it is on their outer side), in polygon order n1 = (s, s) (right shoulder),
+ * n2 = (0, 1) (top), n3 = (-s, s) (left shoulder), s = 1/sqrt2; the others are behind it. Distances
+ * d = (s, 2, s); at rest, dt = 0.1, g = 10: b_i = d_i/dt + n_i . (0, -1) = (9s, 19, 9s), and
+ * G = [n_i . n_j] = [[1, s, 0], [s, 1, s], [0, s, 1]], A = 0.1 G. Reach 3 m: all three active. */
+static const double params_far[6] = {1.0, 10.0, 0.0, 3.0, 0.0, 1.0};
+static void hexagon_scene(rs_scene *sc)
+{
+    rs_scene_init(sc);
+    const double hex[12] = {0, 0, 4, 0, 4, 1, 3, 2, 1, 2, 0, 1};
+    assert_int_equal(rs_scene_add_polygon(sc, 6, hex, NULL), RS_OK);
+}
+
+/* Egan's simple form (n = 3): z = (c2, c3, f1, f2, f3); rows c2 - rho2 + rho1, c3 - rho3 + c2 +
+ * rho1, then c2 + c3 + rho1 three times. A row's force columns are its combination of A's rows:
+ * 0.1 (G1 - G2) = (0.1 - t, t - 0.1, -t) with t = 0.1 s, 0.1 (G1 - G3) = (0.1, 0, -0.1). */
+static void egan_simple_hexagon(void **state)
 {
     (void)state;
     rs_scene sc;
-    rs_scene_init(&sc);
-    const double tri[6] = {0, 0, 1, 0, 0, 1};
-    assert_int_equal(rs_scene_add_polygon(&sc, 3, tri, NULL), RS_OK);
-    const double x[4] = {0.6, 0.6, 0.0, 0.0};
+    hexagon_scene(&sc);
+    const double x[4] = {2.0, 4.0, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
     const rs_step_data d = {params_far, x, no_input, 0.1, SIMPLE, &nlp, &sc};
@@ -47,14 +53,15 @@ static void egan_simple_triangle(void **state)
     assert_int_equal(m->lcp_size(&d, &key), 5);
     double M[25], q[5];
     m->lcp_build(&d, M, q);
-    const double s = 1.0 / sqrt(2.0), b1 = -5.0, b2 = sqrt(2.0) - s, b3 = -6.0;
+    const double s = 1.0 / sqrt(2.0), t = 0.1 * s, b1 = 9 * s, b2 = 19.0, b3 = 9 * s;
     const double expect_q[5] = {b1 - b2, b1 - b3, b1, b1, b1};
-    const double expect_M[5][5] = { /* rows */
-        {1, 0, 0.1 + 0.1 * s, -0.1 * s - 0.1, 0.1 * s},
+    const double expect_M[5][5] = {
+        /* c2 c3  f1        f2        f3 */
+        {1, 0, 0.1 - t, t - 0.1, -t},
         {1, 1, 0.1, 0.0, -0.1},
-        {1, 1, 0.1, -0.1 * s, 0.0},
-        {1, 1, 0.1, -0.1 * s, 0.0},
-        {1, 1, 0.1, -0.1 * s, 0.0},
+        {1, 1, 0.1, t, 0.0},
+        {1, 1, 0.1, t, 0.0},
+        {1, 1, 0.1, t, 0.0},
     };
     for (int i = 0; i < 5; i++) {
         assert_close(q[i], expect_q[i], 1e-12, 0);
@@ -109,18 +116,15 @@ static void stewart_trinkle_corner(void **state)
     rs_scene_free(&sc);
 }
 
-/* Egan's accurate form, repaired, for the same triangle and point (n = 3):
- * z = (e12, e13, e21, e23, e31, e32, p1, p2, p3); rows e_ij - rho_j + rho_i, then
- * rho_i + 2 (e_ij + e_ik). With G = [n_i . n_j] = [[1, -s, 0], [-s, 1, -s], [0, -s, 1]], a row
- * e_ij has 0.1 (G_i - G_j) in the force columns and q = b_i - b_j; a row p_i has 0.1 G_i, q = b_i. */
-static void egan_accurate_triangle(void **state)
+/* Egan's accurate form, repaired, for the same hexagon and point (n = 3):
+ * z = (e12, e13, e21, e23, e31, e32, p1, p2, p3); rows e_ij - rho_j + rho_i (force columns
+ * 0.1 (G_i - G_j), q = b_i - b_j), then rho_i + 2 (e_ij + e_ik) (0.1 G_i, q = b_i). */
+static void egan_accurate_hexagon(void **state)
 {
     (void)state;
     rs_scene sc;
-    rs_scene_init(&sc);
-    const double tri[6] = {0, 0, 1, 0, 0, 1};
-    assert_int_equal(rs_scene_add_polygon(&sc, 3, tri, NULL), RS_OK);
-    const double x[4] = {0.6, 0.6, 0.0, 0.0};
+    hexagon_scene(&sc);
+    const double x[4] = {2.0, 4.0, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
     const rs_step_data d = {params_far, x, no_input, 0.1, ACCURATE, &nlp, &sc};
@@ -129,19 +133,19 @@ static void egan_accurate_triangle(void **state)
     assert_int_equal(m->lcp_size(&d, &key), 9);
     double M[81], q[9];
     m->lcp_build(&d, M, q);
-    const double s = 1.0 / sqrt(2.0), b1 = -5.0, b2 = s, b3 = -6.0, t = 0.1 * s, u = 0.1 + t;
+    const double s = 1.0 / sqrt(2.0), t = 0.1 * s, u = 0.1 - t, b1 = 9 * s, b2 = 19.0, b3 = 9 * s;
     const double expect_q[9] = {b1 - b2, b1 - b3, b2 - b1, b2 - b3, b3 - b1, b3 - b2, b1, b2, b3};
     const double expect_M[9][9] = {
         /* e12 e13 e21 e23 e31 e32  p1    p2    p3 */
-        {1, 0, 0, 0, 0, 0, u, -u, t},        /* e12 */
-        {0, 1, 0, 0, 0, 0, 0.1, 0.0, -0.1},  /* e13 */
-        {0, 0, 1, 0, 0, 0, -u, u, -t},       /* e21 */
-        {0, 0, 0, 1, 0, 0, -t, u, -u},       /* e23 */
+        {1, 0, 0, 0, 0, 0, u, -u, -t},       /* e12: 0.1 (G1 - G2) */
+        {0, 1, 0, 0, 0, 0, 0.1, 0.0, -0.1},  /* e13: 0.1 (G1 - G3) */
+        {0, 0, 1, 0, 0, 0, -u, u, t},        /* e21 */
+        {0, 0, 0, 1, 0, 0, t, u, -u},        /* e23: 0.1 (G2 - G3) */
         {0, 0, 0, 0, 1, 0, -0.1, 0.0, 0.1},  /* e31 */
-        {0, 0, 0, 0, 0, 1, t, -u, u},        /* e32 */
-        {2, 2, 0, 0, 0, 0, 0.1, -t, 0.0},    /* p1: rho1 + 2 (e12 + e13) */
-        {0, 0, 2, 2, 0, 0, -t, 0.1, -t},     /* p2 */
-        {0, 0, 0, 0, 2, 2, 0.0, -t, 0.1},    /* p3 */
+        {0, 0, 0, 0, 0, 1, -t, -u, u},       /* e32 */
+        {2, 2, 0, 0, 0, 0, 0.1, t, 0.0},     /* p1: rho1 + 2 (e12 + e13) */
+        {0, 0, 2, 2, 0, 0, t, 0.1, t},       /* p2 */
+        {0, 0, 0, 0, 2, 2, 0.0, t, 0.1},     /* p3 */
     };
     for (int i = 0; i < 9; i++) {
         assert_close(q[i], expect_q[i], 1e-12, 0);
@@ -151,9 +155,18 @@ static void egan_accurate_triangle(void **state)
     /* contact-free start: e_ij = max(b_j - b_i, 0), forces 0 */
     double z[9];
     m->lcp_contact_free(&d, z);
-    const double expect_z[9] = {b2 - b1, 0.0, 0.0, 0.0, b1 - b3, b2 - b3, 0, 0, 0};
+    const double expect_z[9] = {b2 - b1, 0.0, 0.0, 0.0, 0.0, b2 - b3, 0, 0, 0};
     for (int i = 0; i < 9; i++)
         assert_close(z[i], expect_z[i], 1e-12, 0);
+    /* an edge whose line the point is behind is no contact: from (2, 2.5) the shoulders' lines
+     * pass above the point (d = 4.5 s - 5 s < 0): only the top faces it, a group of one (p1);
+     * beside the right side at (4.5, 0.2) only that side does */
+    const double low[4] = {2.0, 2.5, 0.0, 0.0};
+    const rs_step_data d_low = {params_far, low, no_input, 0.1, ACCURATE, &nlp, &sc};
+    assert_int_equal(m->lcp_size(&d_low, &key), 1);
+    const double beside[4] = {4.5, 0.2, 0.0, 0.0};
+    const rs_step_data d_beside = {params_far, beside, no_input, 0.1, ACCURATE, &nlp, &sc};
+    assert_int_equal(m->lcp_size(&d_beside, &key), 1);
     rs_scene_free(&sc);
 }
 
@@ -283,9 +296,10 @@ static void stewart_trinkle_friction(void **state)
 
 /* The accurate certificate refuses a force on an edge that is not touched; egan_simple's allows it
  * while the group is on its boundary (the note's section 4.1 artifact). At the corner, from
- * p = (0.02, -0.04), v = (-0.2, 0) (v_free = (-0.2, -1)), the force f = (0, 5) along the top
- * edge's normal gives v' = (-0.2, -0.5) and p' = (0, -0.09): on the right edge's line, 0.09 below
- * the top edge's. V = |v_free| = 1.0198, L = V dt, F = 10 V. */
+ * p = (0.02, 0.01) in the corner's region (both edges face it), v = (-0.8, 0.4), v_free = (-0.8,
+ * -0.6), the force f = (5, 5) = 5 n_right + 5 n_top gives v' = (-0.3, -0.1) and p' = (-0.01, 0):
+ * on the top edge, 0.01 m beyond the right edge's line. V = 1, L = 0.1 m, F = 10 N. The power
+ * f . v' = -2 W is dissipative. */
 static void certificate_per_edge(void **state)
 {
     (void)state;
@@ -294,28 +308,33 @@ static void certificate_per_edge(void **state)
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
     const rs_model *m = model();
-    const double x[4] = {0.02, -0.04, -0.2, 0.0};
-    const double f[2] = {0.0, 5.0}, next[4] = {0.0, -0.09, -0.2, -0.5};
-    const double F = 10.0 * hypot(0.2, 1.0);
+    const double x[4] = {0.02, 0.01, -0.8, 0.4};
+    const double f[2] = {5.0, 5.0}, next[4] = {-0.01, 0.0, -0.3, -0.1};
     double primal = 1, compl = 1;
     const rs_step_data acc = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc};
     m->residuals(&acc, next, f, &primal, &compl);
     assert_true(primal <= 1e-12);
-    /* the right edge's normal (1, 0) is 5 N away from f; the top edge costs 0.09 / L = 0.88 */
-    assert_close(compl, 5.0 / F, 1e-12, 0);
+    /* the top edge alone is 5 N = 0.5 F from f; admitting the right edge costs its distance
+     * 0.01 m = 0.1 L: the residual is 0.1 */
+    assert_close(compl, 0.1, 1e-12, 0);
     const rs_step_data simple = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc};
     m->residuals(&simple, next, f, &primal, &compl);
     assert_true(primal <= 1e-12);
     assert_true(compl <= 1e-12);
+    /* the same force on a body that ends moving along it, v' = (0.3, 0.2): the contact does
+     * work, f . v' / (F V) = (1.5 + 1) / 10 = 0.25: refused */
+    const double pushed[4] = {-0.01, 0.0, 0.3, 0.2};
+    m->residuals(&simple, pushed, f, &primal, &compl);
+    assert_true(compl >= 0.25 - 1e-12);
     rs_scene_free(&sc);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(egan_simple_triangle),
+        cmocka_unit_test(egan_simple_hexagon),
         cmocka_unit_test(stewart_trinkle_corner),
-        cmocka_unit_test(egan_accurate_triangle),
+        cmocka_unit_test(egan_accurate_hexagon),
         cmocka_unit_test(egan_accurate_corner),
         cmocka_unit_test(egan_accurate_note_corner),
         cmocka_unit_test(stewart_trinkle_friction),

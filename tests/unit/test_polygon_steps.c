@@ -1,10 +1,14 @@
 /*
  * test_polygon_steps.c: no step of any formulation of disc_polygons ends with the body inside an
- * obstacle. Every shipped polygon scenario is run with each formulation (the scenario's contract
- * is not the point here); the end state of every step that reports success, in the NLP
- * trajectory, its shadow Lemke solves and the independent Lemke trajectory, is checked against the
- * true geometry: the distance from the disc's centre to every obstacle (the rounded offset, -depth
- * inside) must be at least r - 1e-8 m. A failed step is a status, counted by the contracts.
+ * obstacle or gains energy. Every shipped polygon scenario is run with each formulation (the
+ * scenario's contract is not the point here); the end state of every step that reports success, in
+ * the NLP trajectory, its shadow Lemke solves and the independent Lemke trajectory, is checked
+ * against the true geometry: the distance from the disc's centre to every obstacle (the rounded
+ * offset, -depth inside) must be at least r - 1e-8 m. And contact is inelastic, friction
+ * dissipates, the scenarios have no input, semi-implicit Euler loses g^2 dt^2 / 2 per unit mass in
+ * flight: no step between two successful ones may gain mechanical energy m (|v|^2 / 2 + g z),
+ * beyond 1e-8 m V^2 (V: the step's speed unit). A failed step is a status, counted by the
+ * contracts.
  */
 #include "test_helpers.h"
 
@@ -15,10 +19,19 @@
 
 #define INSIDE_TOL 1e-8 /* m */
 
-static const char *const scenarios[] = {
-    "polygon_corner_egan", "polygon_corner_stewart_trinkle", "polygon_tiles",
-    "polygon_tiles_note_matrix", "polygon_valley", "polygon_ramp_slide", "polygon_ramp_stick",
-    "polygon_disc_corner_note", "polygon_disc_corner_rounded"};
+/* Each scenario with a step count that covers its contacts (the peg board is crossed by 1.5 s). */
+static const struct {
+    const char *name, *steps;
+} scenarios[] = {{"polygon_corner_egan", "run.steps=400"},
+                 {"polygon_corner_stewart_trinkle", "run.steps=400"},
+                 {"polygon_tiles", "run.steps=3000"},
+                 {"polygon_tiles_note_matrix", "run.steps=2000"},
+                 {"polygon_valley", "run.steps=1500"},
+                 {"polygon_ramp_slide", "run.steps=1000"},
+                 {"polygon_ramp_stick", "run.steps=1000"},
+                 {"polygon_disc_corner_note", "run.steps=300"},
+                 {"polygon_disc_corner_rounded", "run.steps=600"},
+                 {"polygon_pegboard", "run.steps=1500"}};
 static const char *const formulations[] = {"stewart_trinkle", "egan_simple", "egan_accurate",
                                            "egan_accurate_note"};
 
@@ -34,6 +47,12 @@ static double clearance(const rs_scenario *sc, const double *s, double r)
     return worst;
 }
 
+/* Mechanical energy per unit mass of state s: |v|^2 / 2 + g z. */
+static double energy(const double *s, double g)
+{
+    return 0.5 * (s[2] * s[2] + s[3] * s[3]) + g * s[1];
+}
+
 static int check_step(const rs_scenario *sc, const rs_step_result *st, double r, const char *what,
                       const char *name, int k)
 {
@@ -46,7 +65,16 @@ static int check_step(const rs_scenario *sc, const rs_step_result *st, double r,
     return 1;
 }
 
-static void no_step_ends_inside(void **state)
+static double param(const rs_scenario *sc, const char *name)
+{
+    for (int j = 0; j < sc->model->nparams; j++)
+        if (strcmp(sc->model->params[j].name, name) == 0)
+            return sc->params[j];
+    fail_msg("no parameter %s", name);
+    return NAN;
+}
+
+static void no_step_ends_inside_or_gains_energy(void **state)
 {
     (void)state;
     int checked = 0;
@@ -54,29 +82,39 @@ static void no_step_ends_inside(void **state)
         for (size_t f = 0; f < sizeof formulations / sizeof *formulations; f++) {
             char path[512], set[96];
             snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR,
-                     scenarios[i]);
+                     scenarios[i].name);
             snprintf(set, sizeof set, "model.formulation=%s", formulations[f]);
-            const char *sets[] = {set};
+            const char *sets[] = {set, scenarios[i].steps};
             rs_scenario sc;
             rs_error_detail d;
-            const rs_error err = rs_scenario_load(path, sets, 1, &sc, &d);
+            const rs_error err = rs_scenario_load(path, sets, 2, &sc, &d);
             if (err != RS_OK)
                 print_error("%s\n", d.message);
             assert_int_equal(err, RS_OK);
-            double r = NAN;
-            for (int j = 0; j < sc.model->nparams; j++)
-                if (strcmp(sc.model->params[j].name, "r") == 0)
-                    r = sc.params[j];
+            const double r = param(&sc, "r");
             assert_true(r >= 0.0);
             rs_compare_result res;
             assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &res), RS_OK);
+            const double g = param(&sc, "g");
             int n = 0;
             for (int k = 0; k < res.steps; k++) {
                 char name[160];
-                snprintf(name, sizeof name, "%s/%s", scenarios[i], formulations[f]);
+                snprintf(name, sizeof name, "%s/%s", scenarios[i].name, formulations[f]);
                 n += check_step(&sc, &res.step[k].nlp, r, "nlp", name, k);
                 n += check_step(&sc, &res.step[k].shadow, r, "shadow", name, k);
                 n += check_step(&sc, &res.step[k].lemke, r, "lemke", name, k);
+                for (int t = 0; k > 0 && t < 2; t++) { /* the two trajectories */
+                    const rs_step_result *now = t ? &res.step[k].lemke : &res.step[k].nlp;
+                    const rs_step_result *was = t ? &res.step[k - 1].lemke : &res.step[k - 1].nlp;
+                    if (!now->ok || !was->ok)
+                        continue;
+                    const double gain = energy(now->state_next, g) - energy(was->state_next, g);
+                    const double tol = 1e-8 * now->scales.speed * now->scales.speed;
+                    if (!(gain <= tol))
+                        print_error("%s %s step %d gains %.3g J/kg\n", name, t ? "lemke" : "nlp", k,
+                                    gain);
+                    assert_true(gain <= tol);
+                }
             }
             assert_true(n > 0);
             checked += n;
@@ -89,7 +127,7 @@ static void no_step_ends_inside(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(no_step_ends_inside),
+        cmocka_unit_test(no_step_ends_inside_or_gains_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,6 +188,13 @@ static void interior_edges(void **state)
     assert_int_equal(rs_scene_add_polygon(&sc, 4, tall, NULL), RS_OK);
     assert_int_equal(sc.edges[5].interior, 1);  /* t2's right side, inside tall's left side */
     assert_int_equal(sc.edges[11].interior, 0); /* tall's left side, 1.2 long, mostly free */
+    /* ... covered along z in [-0.2, 0]: t in [1/1.2, 1] from its start (2, 1); a contact only by
+     * its free part, whose nearest point to (1.95, -0.1) is (2, 0) */
+    assert_close(sc.edges[11].cover[0], 1.0 / 1.2, 1e-8, 0); /* widened by the 1e-9 m slack */
+    assert_close(sc.edges[11].cover[1], 1.0, 0, 0);
+    assert_close(rs_edge_free_distance(&sc.edges[11], (const double[2]){1.95, -0.1}),
+                 hypot(0.05, 0.1), 1e-8, 0);
+    assert_true(isinf(rs_edge_free_distance(&sc.edges[5], (const double[2]){2.5, 0.5})));
     /* the ground z = -0.2 covers the bottoms of all three */
     const double pt[2] = {0, -0.2}, up[2] = {0, 1};
     assert_int_equal(rs_scene_add_halfplane(&sc, pt, up, NULL), RS_OK);
@@ -196,6 +203,14 @@ static void interior_edges(void **state)
     assert_int_equal(sc.edges[8].interior, 1);
     assert_int_equal(sc.edges[12].interior, 0); /* the ground itself */
     assert_int_equal(sc.edges[2].interior, 0);  /* t1's top: free */
+    rs_scene_free(&sc);
+    /* a shared side typed with a rounding difference of 1e-10 m is still shared */
+    rs_scene_init(&sc);
+    const double r1[8] = {0, -0.2, 1, -0.2, 1 + 1e-10, 0, 0, 0};
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, r1, NULL), RS_OK);
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, t2, NULL), RS_OK);
+    assert_int_equal(sc.edges[1].interior, 1);
+    assert_int_equal(sc.edges[7].interior, 1);
     rs_scene_free(&sc);
 }
 
