@@ -16,11 +16,16 @@
  *      step against cold solves, and how many steps the guess solved.
  *   5. Stacked solves: NLP time per run and step of 64 point2d runs stacked (K = 64) against the
  *      same 64 runs alone, with the start check on (the default) and off.
+ *   7. The peg board (disc_polygons, 126 pegs, 5000 steps, issue 11 scenario 6), both backends:
+ *      time per step by the step's LCP size (its active contacts), with Egan's accurate form and
+ *      with Stewart-Trinkle (whose contact sets grow larger); the baseline is the same run's
+ *      contact-free steps (size 0).
  * Sections 2 and 5 repeat each comparison 5 and 3 times in pairs and report medians: the speed
  * of this shared machine drifts by 30% from one minute to the next.
  *
- *   sim_bench SOURCE_DIR
+ *   sim_bench SOURCE_DIR [SECTION]     (one section only; 6 is scripts/bench_nlp_step.sh)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,16 +300,87 @@ static void lemke_warm(const char *src)
     }
 }
 
+/* Median of the step times (us) of rows whose size is n; NAN if none. */
+static double median_us(const rs_compare_result *r, int lemke, int n, int ipopt_only, int *count)
+{
+    double *t = malloc(sizeof(double) * (size_t)r->steps);
+    int k = 0;
+    for (int i = 0; t && i < r->steps; i++) {
+        const rs_step_result *s = lemke ? &r->step[i].lemke : &r->step[i].nlp;
+        if (s->lcp_size == n && (!ipopt_only || (!s->at_start && s->path != RS_PATH_NONE)))
+            t[k++] = 1e6 * s->time_s;
+    }
+    *count = k;
+    const double m = k ? bench_median(t, k) : NAN;
+    free(t);
+    return m;
+}
+
+static void pegboard(const char *src)
+{
+    static const struct {
+        const char *label, *form, *reach;
+    } runs[] = {{"egan_accurate", "model.formulation=egan_accurate", "model.reach=1e-3"},
+                {"egan_accur. 0.1", "model.formulation=egan_accurate", "model.reach=0.1"},
+                {"stewart_trinkle", "model.formulation=stewart_trinkle", "model.reach=1e-3"}};
+    printf("\n7. Peg board (disc_polygons, 126 pegs, 5000 steps): time per step by LCP size\n\n");
+    printf("| %-15s | %4s | %11s | %12s | %11s | %13s | %11s |\n", "formulation", "LCP n",
+           "NLP steps", "NLP us/step", "IPOPT steps", "us/IPOPT step", "Lemke us");
+    printf("|-----------------|-------|-------------|--------------|-------------|"
+           "---------------|-------------|\n");
+    for (int f = 0; f < 3; f++) {
+        const char *sets[] = {runs[f].form, runs[f].reach};
+        rs_compare_result r;
+        if (!load(src, "polygon_pegboard", sets, 2) ||
+            rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r))
+            exit(1);
+        int seen[RS_MODEL_MAX_LCP + 1] = {0};
+        for (int i = 0; i < r.steps; i++)
+            if (r.step[i].nlp.lcp_size >= 0 && r.step[i].nlp.lcp_size <= RS_MODEL_MAX_LCP)
+                seen[r.step[i].nlp.lcp_size] = 1;
+        for (int n = 0; n <= RS_MODEL_MAX_LCP; n++) {
+            if (!seen[n])
+                continue;
+            int c_all, c_ipopt, c_lemke;
+            const double all = median_us(&r, 0, n, 0, &c_all);
+            const double ipopt = median_us(&r, 0, n, 1, &c_ipopt);
+            const double lemke = median_us(&r, 1, n, 0, &c_lemke);
+            printf("| %-15s | %5d | %11d | %12.1f | %11d | %13.1f | %11.2f |\n", runs[f].label, n,
+                   c_all, all, c_ipopt, ipopt, lemke);
+        }
+        printf("| %-15s | %5s | failed NLP %d, Lemke %d; contract %-6s |%13s|%13s|\n", "", "all",
+               r.nlp.failed_steps, r.lemke.failed_steps + r.shadow_failed_steps,
+               r.contract_passed ? "passed" : "FAILED", "", "");
+        rs_compare_free(&r);
+        rs_scenario_release(&sc);
+    }
+    printf("   NLP us/step: every step of that size (start-point steps included); us/IPOPT step: the\n"
+           "   steps of that size that called IPOPT; Lemke us: the independent Lemke trajectory's\n"
+           "   steps of that size (its own contact sets). Size 0 is the contact-free step (nothing\n"
+           "   solved): the baseline of the same run. \"egan_accur. 0.1\": reach 0.1 m, more edges in\n"
+           "   each step's LCP (the same physics): the growth with the number of active contacts.\n"
+           "   The contract is the scenario's (Stewart-Trinkle's trajectory differs from the\n"
+           "   contract's drift bounds, which are for egan_accurate).\n");
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: sim_bench SOURCE_DIR\n");
+    const int only = argc == 3 ? atoi(argv[2]) : 0;
+    if (argc < 2 || argc > 3 || (argc == 3 && (only < 1 || only > 7 || only == 6))) {
+        fprintf(stderr, "usage: sim_bench SOURCE_DIR [SECTION 1-5 or 7]\n");
         return 2;
     }
-    nlp_step(argv[1]);
-    workers(argv[1]);
-    memory(argv[1]);
-    lemke_warm(argv[1]);
-    stacked(argv[1]);
+    if (!only || only == 1)
+        nlp_step(argv[1]);
+    if (!only || only == 2)
+        workers(argv[1]);
+    if (!only || only == 3)
+        memory(argv[1]);
+    if (!only || only == 4)
+        lemke_warm(argv[1]);
+    if (!only || only == 5)
+        stacked(argv[1]);
+    if (!only || only == 7)
+        pegboard(argv[1]);
     return 0;
 }
