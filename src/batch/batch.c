@@ -31,8 +31,12 @@ static void add_params(cJSON *o, const rs_sweep *sw, long run)
     double v[RS_SWEEP_MAX_KEYS];
     rs_sweep_run_values(sw, run, v);
     cJSON *p = cJSON_AddObjectToObject(o, "params");
-    for (int k = 0; k < sw->nkeys; k++)
-        cJSON_AddNumberToObject(p, sw->keys[k].name, v[k]);
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (sw->keys[k].words) /* a choice: its word */
+            cJSON_AddStringToObject(p, sw->keys[k].name, sw->keys[k].words[(int)v[k]]);
+        else
+            cJSON_AddNumberToObject(p, sw->keys[k].name, v[k]);
+    }
 }
 
 /* The result line of a run that did not get as far as a comparison. */
@@ -145,7 +149,10 @@ void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **
         if (!loaded[i] || grouped[i])
             continue;
         int idx[RS_BATCH_MAX_STACK], n = 0;
-        for (int j = i; j < count; j++)
+        idx[n++] = i; /* a run heads its own group, stackable or not (a model with per-step
+                         sizes never stacks) */
+        grouped[i] = 1;
+        for (int j = i + 1; j < count; j++)
             if (loaded[j] && !grouped[j] && rs_stack_compatible(&scs[i], &scs[j])) {
                 idx[n++] = j;
                 grouped[j] = 1;
@@ -399,8 +406,14 @@ static char *sweep_description(const rs_sweep *sw)
         len += (size_t)snprintf(text + len, cap - len, "set %s\n", sw->sets[i]);
     for (int k = 0; k < sw->nkeys; k++) {
         len += (size_t)snprintf(text + len, cap - len, "vary %s =", sw->keys[k].name);
-        for (int v = 0; v < sw->keys[k].nvalues; v++)
-            len += (size_t)snprintf(text + len, cap - len, " %.17g", sw->keys[k].values[v]);
+        for (int v = 0; v < sw->keys[k].nvalues; v++) {
+            char num[RS_SWEEP_WORD_LEN];
+            len += (size_t)snprintf(text + len, cap - len, " %s",
+                                    sw->keys[k].words
+                                        ? sw->keys[k].words[v]
+                                        : (snprintf(num, sizeof num, "%.17g", sw->keys[k].values[v]),
+                                           num));
+        }
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
     return text;

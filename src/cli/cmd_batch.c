@@ -52,7 +52,10 @@ static void print_table(const rs_sweep *sw, const rs_batch_summary *s, const rs_
             char worst[64] = "-";
             if (gr->worst_column[0])
                 snprintf(worst, sizeof worst, "%.3e (%s)", gr->worst, gr->worst_column);
-            printf("  %-24.9g %6ld %8ld %8ld   %-28s\n", gr->value, gr->runs, gr->passed,
+            char num[RS_SWEEP_WORD_LEN];
+            snprintf(num, sizeof num, "%.9g", gr->value);
+            const char *value = sw->keys[k].words ? sw->keys[k].words[(int)gr->value] : num;
+            printf("  %-24s %6ld %8ld %8ld   %-28s\n", value, gr->runs, gr->passed,
                    gr->runs - gr->passed, worst);
         }
         if (sw->keys[k].nvalues > RS_BATCH_MAX_GROUP_VALUES)

@@ -253,10 +253,31 @@ static int plot_batch(const char *dir, const cJSON *summary)
                "set logscale y\nset format y '%%.0e'\nset jitter overlap 1 spread 0.6\n"
                "set offsets graph 0.06, graph 0.06, graph 0.08, graph 0.08\n");
     int k = 0;
+    const cJSON *choices = cJSON_GetObjectItem(summary, "choices");
     for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next, k++) {
         fprintf(g, "set output 'batch_%d.png'\nset multiplot layout 3,1 title 'worst per-step "
                    "|NLP - Lemke| of each run against %s (runs at one value spread sideways)'\n"
                    "set xlabel '%s'\n", k, key->valuestring, key->valuestring);
+        /* a key of words (model.formulation): categories at 0, 1, ..., the word as tick label */
+        const cJSON *words = cJSON_GetObjectItem(choices, key->valuestring);
+        char xexpr[64];
+        snprintf(xexpr, sizeof xexpr, "%d", 2 + k);
+        if (cJSON_IsArray(words)) {
+            fprintf(g, "word_%d(s) = ", k);
+            int w = 0;
+            for (const cJSON *word = words->child; word; word = word->next, w++)
+                if (cJSON_IsString(word) && !strchr(word->valuestring, '\''))
+                    fprintf(g, "s eq '%s' ? %d : ", word->valuestring, w);
+            fprintf(g, "NaN\nset xtics (");
+            w = 0;
+            for (const cJSON *word = words->child; word; word = word->next, w++)
+                if (cJSON_IsString(word) && !strchr(word->valuestring, '\''))
+                    fprintf(g, "%s'%s' %d", w ? ", " : "", word->valuestring, w);
+            fprintf(g, ")\nset xrange [-0.5:%d.5]\n", w - 1);
+            snprintf(xexpr, sizeof xexpr, "(word_%d(strcol(%d)))", k, 2 + k);
+        } else {
+            fprintf(g, "set xtics autofreq\nset xrange [*:*]\n");
+        }
         for (int u = 0; u < 3; u++) {
             fprintf(g, "set title '%s'\nset ylabel '|difference| (0 at 1e-17)'\nplot ",
                     unit_label[u]);
@@ -264,14 +285,14 @@ static int plot_batch(const char *dir, const cJSON *summary)
             for (int c = 0; c < ncols; c++) {
                 if (col_unit[c] != u)
                     continue;
-                const int gc = c + 1, x = 2 + k;
+                const int gc = c + 1;
                 const char *colour = palette[c % PALETTE_SIZE];
-                fprintf(g, "%s'results.csv' every ::1 using %d:($%d > 0 ? ($%d > 1e-17 ? $%d : "
+                fprintf(g, "%s'results.csv' every ::1 using %s:($%d > 0 ? ($%d > 1e-17 ? $%d : "
                            "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title '%s', \\\n"
-                           "     'results.csv' every ::1 using %d:($%d == 0 ? 1e-17 : NaN) with "
+                           "     'results.csv' every ::1 using %s:($%d == 0 ? 1e-17 : NaN) with "
                            "points pt 6 ps 1.1 lc rgb '%s' title '%s = 0 exactly'",
-                        any ? ", \\\n     " : "", x, gc, gc, gc, colour, names[c] + 15, x, gc,
-                        colour, names[c] + 15);
+                        any ? ", \\\n     " : "", xexpr, gc, gc, gc, colour, names[c] + 15, xexpr,
+                        gc, colour, names[c] + 15);
                 any = 1;
             }
             if (!any)

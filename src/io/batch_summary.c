@@ -45,6 +45,9 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
         const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
         if (cJSON_IsNumber(value))
             fprintf(f, ",%s", rs_format_real(value->valuedouble, num, sizeof num));
+        else if (cJSON_IsString(value) && sw->keys[k].words &&
+                 rs_sweep_value_of(&sw->keys[k], value->valuestring) >= 0)
+            fprintf(f, ",%s", value->valuestring); /* one of the key's words: no comma in it */
         else
             fputc(',', f);
     }
@@ -118,6 +121,16 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     cJSON *keys = cJSON_AddArrayToObject(sum, "keys");
     for (int k = 0; k < sw->nkeys; k++)
         cJSON_AddItemToArray(keys, cJSON_CreateString(sw->keys[k].name));
+    cJSON *choices = NULL; /* the words of each key of words, in the sweep's order */
+    for (int k = 0; k < sw->nkeys; k++) {
+        if (!sw->keys[k].words)
+            continue;
+        if (!choices)
+            choices = cJSON_AddObjectToObject(sum, "choices");
+        cJSON *list = cJSON_AddArrayToObject(choices, sw->keys[k].name);
+        for (int v = 0; v < sw->keys[k].nvalues; v++)
+            cJSON_AddItemToArray(list, cJSON_CreateString(sw->keys[k].words[v]));
+    }
     cJSON *results = cJSON_AddArrayToObject(sum, "results");
     /* results.csv and summary.json are written under temporary names and renamed into place
      * (output.h): never torn, also on a full disk */
@@ -159,7 +172,11 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
         const cJSON *params = cJSON_GetObjectItem(o, "params");
         for (int k = 0; k < sw->nkeys; k++) {
             const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
-            rs_batch_group *g = cJSON_IsNumber(value) ? group_of(out, k, value->valuedouble) : NULL;
+            const double v = cJSON_IsNumber(value)   ? value->valuedouble
+                             : cJSON_IsString(value) ? rs_sweep_value_of(&sw->keys[k], value->valuestring)
+                                                     : NAN;
+            rs_batch_group *g = !isnan(v) && !(sw->keys[k].words && v < 0) ? group_of(out, k, v)
+                                                                           : NULL;
             if (!g) /* a line without this key's value (written by hand): in no group */
                 continue;
             g->runs++;

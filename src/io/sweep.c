@@ -19,7 +19,9 @@ void rs_sweep_free(rs_sweep *sw)
         return;
     for (int k = 0; k < sw->nkeys; k++) {
         free(sw->keys[k].values);
+        free(sw->keys[k].words);
         sw->keys[k].values = NULL;
+        sw->keys[k].words = NULL;
     }
     sw->nkeys = 0;
 }
@@ -47,6 +49,53 @@ static int parse_range(const char *text, int with_seed, double *lo, double *hi, 
     return rs_parse_real(buf, lo) == 1 && rs_parse_real(dots + 2, hi) == 1 &&
            rs_parse_count(count, 1, RS_SWEEP_MAX_VALUES, n) &&
            (!with_seed || rs_parse_count(seed_text, 0, LONG_MAX, seed));
+}
+
+/* A word: letters, digits, '_', '-', '.', starting with a letter, shorter than RS_SWEEP_WORD_LEN. */
+static int is_word(const char *w)
+{
+    const size_t n = strlen(w);
+    if (n == 0 || n >= RS_SWEEP_WORD_LEN || !((w[0] >= 'a' && w[0] <= 'z') ||
+                                             (w[0] >= 'A' && w[0] <= 'Z')))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", w[i]))
+            return 0;
+    return 1;
+}
+
+/* Parse "w1, w2, ..." (words, each once) into key->words; values are their indices. */
+static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t why_len)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
+    key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
+    if (!key->values || !key->words)
+        return 0;
+    int count = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        char *end = tok + strlen(tok);
+        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        if (!is_word(tok) || count >= RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, "expected a list of numbers or of words (letters, digits, _ - .; "
+                                   "not both), '%.40s' is neither", tok);
+            return 0;
+        }
+        for (int j = 0; j < count; j++)
+            if (strcmp(key->words[j], tok) == 0) {
+                snprintf(why, why_len, "'%.40s' is listed twice", tok);
+                return 0;
+            }
+        snprintf(key->words[count], RS_SWEEP_WORD_LEN, "%s", tok);
+        key->values[count] = count;
+        count++;
+    }
+    key->nvalues = count;
+    return count > 0;
 }
 
 /* Parse "a, b, c", "lo .. hi / n", "random lo .. hi / n seed s" or "lograndom lo .. hi / n seed
@@ -91,7 +140,13 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
         key->nvalues = (int)n;
         return 1;
     }
-    /* an explicit list */
+    /* an explicit list of words: a choice key (model.formulation = egan_simple, egan_accurate) */
+    char first[64] = "";
+    sscanf(text, " %63[^, ]", first);
+    double probe;
+    if (first[0] && rs_parse_real(first, &probe) != 1)
+        return parse_words(text, key, why, why_len);
+    /* an explicit list of numbers */
     char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
     key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
@@ -153,7 +208,9 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
             char why[160] = "out of memory";
             if (!parse_values(e->value, k, why, sizeof why)) {
                 free(k->values);
+                free(k->words);
                 k->values = NULL;
+                k->words = NULL;
                 return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: vary.%s: %s, got '%s'", path,
                                      e->line, e->key, why, e->value);
             }
@@ -224,18 +281,24 @@ rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
             if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK)
                 err = rs_detail_set(detail, RS_ERR_PARSE, "%s: set: %s", path, d.message);
         }
+        /* every varied key must be one of the scenario's keys, checked with its first value; a
+         * key of words with each word (a misspelt choice is an error of the sweep) */
         for (int k = 0; err == RS_OK && k < out->nkeys; k++) {
-            char one[128];
-            char num[40];
-            snprintf(one, sizeof one, "%.90s=%s", out->keys[k].name,
-                     rs_format_real(out->keys[k].values[0], num, sizeof num));
-            const char *set = one;
-            rs_scenario_release(sc);
-            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK &&
-                strstr(d.message, "unknown")) { /* the scenario's words, without its "--set KEY: " */
-                const char *why = strncmp(d.message, "--set ", 6) == 0 ? strstr(d.message, ": ") : NULL;
-                err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: vary.%s: %s", path,
-                                    out->keys[k].line, out->keys[k].name, why ? why + 2 : d.message);
+            const rs_sweep_key *key = &out->keys[k];
+            for (int v = 0; err == RS_OK && v < (key->words ? key->nvalues : 1); v++) {
+                char one[128], num[RS_SWEEP_WORD_LEN];
+                snprintf(one, sizeof one, "%.74s=%s", key->name,
+                         rs_sweep_value_text(key, key->values[v], num, sizeof num));
+                const char *set = one;
+                rs_scenario_release(sc);
+                if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK &&
+                    (key->words || strstr(d.message, "unknown"))) {
+                    /* the scenario's words, without its "--set KEY: " */
+                    const char *why =
+                        strncmp(d.message, "--set ", 6) == 0 ? strstr(d.message, ": ") : NULL;
+                    err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: vary.%s: %s", path,
+                                        key->line, key->name, why ? why + 2 : d.message);
+                }
             }
         }
         if (sc && err == RS_OK)
@@ -261,6 +324,25 @@ void rs_sweep_run_values(const rs_sweep *sw, long run, double *values)
     }
 }
 
+const char *rs_sweep_value_text(const rs_sweep_key *k, double v, char *buf, size_t size)
+{
+    if (k->words && v >= 0 && v < k->nvalues)
+        return k->words[(int)v];
+    return rs_format_real(v, buf, size);
+}
+
+double rs_sweep_value_of(const rs_sweep_key *k, const char *text)
+{
+    if (k->words) {
+        for (int i = 0; i < k->nvalues; i++)
+            if (strcmp(k->words[i], text) == 0)
+                return i;
+        return -1;
+    }
+    double v;
+    return rs_parse_real(text, &v) == 1 ? v : -1;
+}
+
 int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
 {
     double v[RS_SWEEP_MAX_KEYS] = {0};
@@ -268,9 +350,9 @@ int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
     for (int i = 0; i < sw->nsets; i++)
         memcpy(buf[i], sw->sets[i], 128);
     for (int k = 0; k < sw->nkeys; k++) {
-        char num[40];
-        snprintf(buf[sw->nsets + k], 128, "%.90s=%s", sw->keys[k].name,
-                 rs_format_real(v[k], num, sizeof num));
+        char num[RS_SWEEP_WORD_LEN];
+        snprintf(buf[sw->nsets + k], 128, "%.74s=%s", sw->keys[k].name,
+                 rs_sweep_value_text(&sw->keys[k], v[k], num, sizeof num));
     }
     return sw->nsets + sw->nkeys;
 }

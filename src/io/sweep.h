@@ -7,6 +7,7 @@
  *   combine = product | zip               (default product)
  *   [vary]
  *   model.mu = 0.05, 0.1, 0.2             an explicit list
+ *   model.formulation = egan_simple, egan_accurate     a list of words (a choice key)
  *   initial.xd = 0.5 .. 2 / 4             a range: 4 values from 0.5 to 2 inclusive
  *   model.m = random 5 .. 20 / 3 seed 7   3 seeded uniform samples in [5, 20)
  *   run.dt = lograndom 1e-4 .. 1e-2 / 3 seed 8   3 seeded log-uniform samples (0 < lo)
@@ -26,12 +27,14 @@
 #define RS_SWEEP_MAX_RUNS 10000000
 #define RS_SWEEP_MAX_SETS 8
 #define RS_SWEEP_MAX_OVERRIDES (RS_SWEEP_MAX_SETS + RS_SWEEP_MAX_KEYS)
+#define RS_SWEEP_WORD_LEN 48
 
 typedef struct rs_sweep_key {
     char name[96];        /* section.key */
     int line;             /* its line in the sweep file */
     int nvalues;
-    double *values;       /* owned */
+    double *values;       /* owned; for a list of words, 0 .. nvalues-1 (the word's index) */
+    char (*words)[RS_SWEEP_WORD_LEN]; /* owned; NULL: the values are numbers */
 } rs_sweep_key;
 
 typedef struct rs_sweep {
@@ -49,8 +52,15 @@ typedef struct rs_sweep {
 rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail);
 void rs_sweep_free(rs_sweep *sweep);
 
-/* The values of run i, one per key, into values[nkeys]. */
+/* The values of run i, one per key, into values[nkeys] (a word's index for a key of words). */
 void rs_sweep_run_values(const rs_sweep *sweep, long run, double *values);
+
+/* The value v of key k as written in an override, a results line and results.csv: the word of a
+ * key of words, else the number (%.17g); buf has room for RS_SWEEP_WORD_LEN. */
+const char *rs_sweep_value_text(const rs_sweep_key *k, double v, char *buf, size_t size);
+
+/* The index of value text in key k (a word of a key of words, or a number), -1 if not one. */
+double rs_sweep_value_of(const rs_sweep_key *k, const char *text);
 
 /* Override strings of run i: the [set] ones, then one "section.key=value" per varied key,
  * written into buf (RS_SWEEP_MAX_OVERRIDES * 128 bytes); returns their number. */
