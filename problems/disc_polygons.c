@@ -25,21 +25,7 @@
  * both affine in the forces: rho_i = b_i + sum_j (dt/m) (n_i . e_j) z_j with e_j the direction of
  * force unknown j, b_i = d_i(p)/dt + n_i . v_free; s_i likewise with t_i.
  *
- * Active contacts: at the start of the step, the edges and vertices within reach of the disc's
- * surface, reach + 2 dt (|v| + |v_free|) (the farthest it can travel in one step, plus a margin).
- * Egan's group of an obstacle is its active contacts, not all its edges: inside the ball B of that
- * radius around p, a convex polygon P is cut out by the edges whose segments meet B (a point x of
- * B outside P leaves P, on the segment from a point of B inside P, through one of those edges, so
- * it violates that edge's half-plane). The far edges only add solutions that leave B: a force
- * large enough to throw the body through the obstacle to a far edge's line (tunnelling), which
- * the OR admits and Lemke finds (on a tile floor it pushed the point 0.5 m sideways). An edge is
- * a contact only if the centre starts on its outer side, n_i . p - c_i >= -1e-6 L: an edge cannot
- * push a body that is behind its line, and with such an edge in the group the OR has solutions
- * that throw the body onto that line (a point sliding on one face of a diamond peg was thrown onto
- * the apex at 7 m/s by an impulse on the other face, in both Lemke's warm and cold solves). The
- * price: a body that passes a convex vertex within a step (from one face to beyond the next, whose
- * line it started behind) is held on the first face's line for that step, by the sag of one
- * step (about g dt^2). The LCP's size changes from step to step.
+ * Active contacts: which edges and vertices enter a step, and why: disc_polygons_contacts.c.
  *
  * Formulations ([model] formulation = ...), per group of n contacts. m_k = c_k + ... + c_2 + rho_1
  * is max(rho_1, ..., rho_k) by Proposition 2.1 (c = max(a, 0) iff 0 <= c - a _|_ c >= 0; by
@@ -102,17 +88,7 @@
 #include <string.h>
 
 #include "geom/cone2.h"
-#include "sim/model.h"
-
-enum { P_M, P_G, P_R, P_REACH, P_MU, P_CORNERS, NPARAM };
-enum { S_X, S_Z, S_XD, S_ZD, NSTATE };
-enum { U_X, U_Z };
-enum { F_X, F_Z };
-enum { FORM_STEWART_TRINKLE, FORM_EGAN_SIMPLE, FORM_EGAN_ACCURATE_NOTE, FORM_EGAN_ACCURATE, NFORM };
-
-/* The largest LCP: more unknowns than this in one step refuse the step. */
-#define MAX_UNKNOWNS 64
-#define MAX_CONTACTS MAX_UNKNOWNS
+#include "disc_polygons.h"
 
 static const rs_param_def params[NPARAM] = {
     {"m", 1.0, 1e-6, 1e6, "mass, kg"},
@@ -131,205 +107,15 @@ static const char *const force_names[] = {"fx_N", "fz_N"};
 static const char *const formulations[NFORM] = {"stewart_trinkle", "egan_simple",
                                                 "egan_accurate_note", "egan_accurate"};
 
-/* One contact of the step: the line d(x) = n . x - k. */
-typedef struct contact {
-    double n[2], t[2]; /* outward unit normal; tangent t = (n_z, -n_x) */
-    double k;
-    unsigned long long id; /* which feature: 2 * edge (+ 1 for the vertex at the edge's start) */
-} contact;
-
-/* Where a group's unknowns sit in z (absolute columns; -1: absent in this formulation). */
-typedef struct group_layout {
-    int first, n;     /* its contacts: [first, first + n) */
-    int c;            /* c_2..c_n; egan_accurate: e_ij at c + pair_index(n, i, j) */
-    int g;            /* g_1..g_n (egan_accurate_note) */
-    int p;            /* p_1..p_n */
-    int fr;           /* (beta+_i, beta-_i, lambda_i) at fr + 3 i (mu > 0) */
-    int dummy;        /* the dummy p (egan_accurate_note) */
-    int end;          /* one past its last column */
-} group_layout;
-
-typedef struct active_set {
-    int ncontacts, ngroups, nunknowns;
-    contact c[MAX_CONTACTS];
-    group_layout g[MAX_CONTACTS];
-} active_set;
-
 static double force_scale(const double *p)
 {
     return fmax(p[P_M] * p[P_G], 1e-12);
 }
 
-static void free_velocity(const rs_step_data *d, double *v_free)
-{
-    const double *p = d->params, *s = d->state, *u = d->input, dt = d->dt;
-    v_free[0] = s[S_XD] + dt * u[U_X] / p[P_M];
-    v_free[1] = s[S_ZD] + dt * (u[U_Z] / p[P_M] - p[P_G]);
-}
-
-static void step_scales(const rs_step_data *d, rs_step_scales *sc)
-{
-    const double *p = d->params, *s = d->state;
-    double vf[2];
-    free_velocity(d, vf);
-    const double speeds[] = {hypot(s[S_XD], s[S_ZD]), hypot(vf[0], vf[1])};
-    rs_step_scales_set(sc, speeds, 2, p[P_G] * d->dt, d->dt, p[P_M]);
-}
-
-static int has_friction(const rs_step_data *d)
-{
-    return d->params[P_MU] > 0.0;
-}
-
-static double line_distance(const contact *c, const double *x)
-{
-    return c->n[0] * x[0] + c->n[1] * x[1] - c->k;
-}
-
-/* Column offset of e_ij (i != j) among a group's n (n - 1) pairwise auxiliaries. */
-static int pair_index(int n, int i, int j)
-{
-    return i * (n - 1) + (j < i ? j : j - 1);
-}
-
-/* Lay out a group of n contacts starting at column at; returns 0 if it would not fit. */
-static int lay_out(const rs_step_data *d, int first, int n, int at, group_layout *g)
-{
-    const int note = d->variant == FORM_EGAN_ACCURATE_NOTE;
-    g->first = first;
-    g->n = n;
-    g->c = at;
-    at += d->variant == FORM_EGAN_ACCURATE ? n * (n - 1) : n - 1;
-    g->g = note ? at : -1;
-    at += note ? n : 0;
-    g->p = at;
-    at += n;
-    g->fr = has_friction(d) ? at : -1;
-    at += has_friction(d) ? 3 * n : 0;
-    g->dummy = note ? at : -1;
-    at += note ? 1 : 0;
-    g->end = at;
-    return at <= MAX_UNKNOWNS;
-}
-
-static void add_contact(active_set *a, const double *n, double k, unsigned long long id)
-{
-    contact *c = &a->c[a->ncontacts++];
-    c->n[0] = n[0];
-    c->n[1] = n[1];
-    c->t[0] = n[1];
-    c->t[1] = -n[0];
-    c->k = k;
-    c->id = id;
-}
-
-/* The rounded corner at the start vertex v = e.a of edge i, if p lies in v's normal cone (beyond
- * the end of the previous edge and before the start of edge i) and within reach: its line. */
-static int vertex_contact(const rs_scene *sc, int i, const double *p, double r, double reach,
-                          double *n, double *k)
-{
-    const rs_scene_edge *e = &sc->edges[i];
-    const rs_scene_obstacle *o = &sc->obstacles[e->obstacle];
-    if (o->is_halfplane)
-        return 0;
-    const rs_scene_edge *prev = &sc->edges[o->first_edge + (i - o->first_edge + o->nedges - 1) %
-                                                                o->nedges];
-    if (e->interior || prev->interior) /* a corner only of the piece, not of free space */
-        return 0;
-    const double *v = e->a, dx = p[0] - v[0], dz = p[1] - v[1], dist = hypot(dx, dz);
-    if (!(dist > 0.0) || dist - r > reach)
-        return 0;
-    if (dx * (e->b[0] - e->a[0]) + dz * (e->b[1] - e->a[1]) > 0.0 ||
-        dx * (prev->b[0] - prev->a[0]) + dz * (prev->b[1] - prev->a[1]) < 0.0)
-        return 0;
-    n[0] = dx / dist;
-    n[1] = dz / dist;
-    *k = n[0] * v[0] + n[1] * v[1] + r;
-    return 1;
-}
-
-/* Is p beyond the line of a side of obstacle k that another obstacle covers entirely, and farther
- * than reach from both its ends? Then p is outside k by that side and could enter k within the
- * step only through the covering obstacle (whose own group stops it): k is left out of the step.
- * Without this, k's group would lack that side (never a contact) and its OR would hold a body
- * that passes beside a thin covering piece as if k reached there. Within reach of an end (the
- * valley's corner, where the body may enter k by its next side) k stays, and a body passing
- * within reach of the end of a covering piece thinner than reach can meet k's neighbouring
- * side's line there: a virtual edge no longer than reach. */
-static int beyond_covered_side(const rs_scene *sc, int k, const double *p, double reach)
-{
-    const rs_scene_obstacle *o = &sc->obstacles[k];
-    for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
-        const rs_scene_edge *e = &sc->edges[i];
-        if (e->interior && rs_edge_distance(e, p) > 0.0 &&
-            hypot(p[0] - e->a[0], p[1] - e->a[1]) > reach &&
-            hypot(p[0] - e->b[0], p[1] - e->b[1]) > reach)
-            return 1;
-    }
-    return 0;
-}
-
-/* Close the group of the contacts added since first; returns 0 if the LCP would overflow. */
-static int close_group(const rs_step_data *d, active_set *a, int first)
-{
-    group_layout *g = &a->g[a->ngroups];
-    if (!lay_out(d, first, a->ncontacts - first, a->nunknowns, g))
-        return 0;
-    a->nunknowns = g->end;
-    a->ngroups++;
-    return 1;
-}
-
-/* The active set of the step (deterministic: every callback of the step rebuilds the same one).
- * Returns 0 when it would need more than MAX_UNKNOWNS unknowns. */
-static int find_active(const rs_step_data *d, active_set *a)
-{
-    const rs_scene *sc = d->scene;
-    const double *s = d->state, dt = d->dt, *p = d->params, r = p[P_R];
-    const int corners = p[P_CORNERS] != 0.0 && r > 0.0;
-    double vf[2];
-    free_velocity(d, vf);
-    const double pos[2] = {s[S_X], s[S_Z]};
-    const double reach = p[P_REACH] + 2.0 * dt * (hypot(s[S_XD], s[S_ZD]) + hypot(vf[0], vf[1]));
-    rs_step_scales units;
-    step_scales(d, &units);
-    const double facing_tol = 1e-6 * units.length;
-    a->ncontacts = a->ngroups = a->nunknowns = 0;
-    const int egan = d->variant != FORM_STEWART_TRINKLE;
-    for (int k = 0; k < sc->nobstacles; k++) {
-        const rs_scene_obstacle *o = &sc->obstacles[k];
-        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach || beyond_covered_side(sc, k, pos, reach + r))
-            continue;
-        const int first = a->ncontacts;
-        for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
-            double n[2], kv;
-            if (a->ncontacts + 2 > MAX_CONTACTS)
-                return 0;
-            const rs_scene_edge *e = &sc->edges[i];
-            /* facing: the centre on the outer side of the edge's line (offset by r when the
-             * corners are rounded: behind it, the rounded corner is the contact) */
-            const double facing = rs_edge_distance(e, pos) - (corners ? r : 0.0);
-            if (facing >= -facing_tol && rs_edge_free_distance(e, pos) - r <= reach) {
-                add_contact(a, sc->edges[i].n, sc->edges[i].c + r, 2ull * (unsigned)i);
-                if (!egan && !close_group(d, a, a->ncontacts - 1))
-                    return 0;
-            }
-            if (corners && vertex_contact(sc, i, pos, r, reach, n, &kv)) {
-                add_contact(a, n, kv, 2ull * (unsigned)i + 1);
-                if (!egan && !close_group(d, a, a->ncontacts - 1))
-                    return 0;
-            }
-        }
-        if (egan && a->ncontacts > first && !close_group(d, a, first))
-            return 0;
-    }
-    return 1;
-}
-
 static int lcp_size(const rs_step_data *d, unsigned long long *structure)
 {
     active_set a;
-    if (!find_active(d, &a))
+    if (!dp_find_active(d, &a))
         return -1;
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     for (int i = 0; i < a.ncontacts; i++) {
@@ -397,7 +183,7 @@ static void add_rho(lcp_rows *L, int row, int i, double coef)
 {
     const contact *c = &L->a->c[i];
     const double pos[2] = {L->d->state[S_X], L->d->state[S_Z]};
-    L->q[row] += coef * line_distance(c, pos) / L->d->dt;
+    L->q[row] += coef * dp_line_distance(c, pos) / L->d->dt;
     add_velocity(L, row, c->n, coef);
 }
 
@@ -422,7 +208,7 @@ static void build_accurate_group(lcp_rows *L, const group_layout *gl)
         for (int j = 0; j < n; j++) {
             if (j == i)
                 continue;
-            const int e = gl->c + pair_index(n, i, j);
+            const int e = gl->c + dp_pair_index(n, i, j);
             add_entry(L, e, e, 1.0);
             add_rho(L, e, e0 + j, -1.0);
             add_rho(L, e, e0 + i, 1.0);
@@ -479,10 +265,10 @@ static void build_group(lcp_rows *L, const group_layout *gl)
 static void lcp_build(const rs_step_data *d, double *M, double *q)
 {
     active_set a;
-    find_active(d, &a);
+    dp_find_active(d, &a);
     lcp_rows L = {.d = d, .a = &a, .nz = a.nunknowns, .M = M, .q = q};
     list_forces(&a, &L.f);
-    free_velocity(d, L.vf);
+    dp_free_velocity(d, L.vf);
     memset(M, 0, sizeof(double) * (size_t)L.nz * (size_t)L.nz);
     memset(q, 0, sizeof(double) * (size_t)L.nz);
     for (int g = 0; g < a.ngroups; g++)
@@ -496,9 +282,9 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
 static void lcp_contact_free(const rs_step_data *d, double *z)
 {
     active_set a;
-    find_active(d, &a);
+    dp_find_active(d, &a);
     double vf[2];
-    free_velocity(d, vf);
+    dp_free_velocity(d, vf);
     const double pos[2] = {d->state[S_X], d->state[S_Z]};
     memset(z, 0, sizeof(double) * (size_t)a.nunknowns);
     for (int g = 0; g < a.ngroups; g++) {
@@ -506,7 +292,7 @@ static void lcp_contact_free(const rs_step_data *d, double *z)
         double b[MAX_CONTACTS];
         for (int i = 0; i < gl->n; i++) {
             const contact *c = &a.c[gl->first + i];
-            b[i] = line_distance(c, pos) / d->dt + c->n[0] * vf[0] + c->n[1] * vf[1];
+            b[i] = dp_line_distance(c, pos) / d->dt + c->n[0] * vf[0] + c->n[1] * vf[1];
             if (gl->g >= 0)
                 z[gl->g + i] = fmax(-b[i], 0.0);
             if (gl->fr >= 0)
@@ -516,7 +302,7 @@ static void lcp_contact_free(const rs_step_data *d, double *z)
             for (int i = 0; i < gl->n; i++)
                 for (int j = 0; j < gl->n; j++)
                     if (j != i)
-                        z[gl->c + pair_index(gl->n, i, j)] = fmax(b[j] - b[i], 0.0);
+                        z[gl->c + dp_pair_index(gl->n, i, j)] = fmax(b[j] - b[i], 0.0);
             continue;
         }
         double running_max = b[0];
@@ -532,9 +318,9 @@ static void lcp_contact_free(const rs_step_data *d, double *z)
 static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 {
     active_set a;
-    find_active(d, &a);
+    dp_find_active(d, &a);
     rs_step_scales sc;
-    step_scales(d, &sc);
+    dp_step_scales(d, &sc);
     for (int j = 0; j < a.nunknowns; j++)
         z_unit[j] = w_unit[j] = sc.speed;
     for (int g = 0; g < a.ngroups; g++) {
@@ -556,7 +342,7 @@ static void integrate(const rs_step_data *d, const double *force, double *sn)
 {
     const double dt = d->dt, m = d->params[P_M];
     double vf[2];
-    free_velocity(d, vf);
+    dp_free_velocity(d, vf);
     sn[S_XD] = vf[0] + dt * force[F_X] / m;
     sn[S_ZD] = vf[1] + dt * force[F_Z] / m;
     sn[S_X] = d->state[S_X] + dt * sn[S_XD];
@@ -568,7 +354,7 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
 {
     (void)w;
     active_set a;
-    find_active(d, &a);
+    dp_find_active(d, &a);
     force_list f;
     list_forces(&a, &f);
     forces[F_X] = forces[F_Z] = 0.0;
@@ -599,13 +385,13 @@ static const char *check_step(const rs_step_data *d)
 {
     const double pos[2] = {d->state[S_X], d->state[S_Z]};
     rs_step_scales sc;
-    step_scales(d, &sc);
+    dp_step_scales(d, &sc);
     if (scene_penetration(d->scene, pos, d->params[P_R]) > 1e-3 * sc.length)
         return "the body starts inside an obstacle (closer than r to it): start in free space";
     if (d->params[P_CORNERS] != 0.0 && d->params[P_CORNERS] != 1.0)
         return "corners must be 0 or 1";
     active_set a;
-    if (!find_active(d, &a))
+    if (!dp_find_active(d, &a))
         return "more active contacts at the start than the model's largest LCP (64 unknowns)";
     return NULL;
 }
@@ -711,7 +497,7 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
                       double *complementarity)
 {
     rs_step_scales sc;
-    step_scales(d, &sc);
+    dp_step_scales(d, &sc);
     double pred[NSTATE];
     integrate(d, f, pred);
     double p = 0.0;
@@ -719,7 +505,7 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
         p = fmax(p, fabs(sn[i] - pred[i]) /
                         (i < S_XD ? rs_length_unit(&sc, pred[i]) : sc.speed));
     active_set a;
-    find_active(d, &a);
+    dp_find_active(d, &a);
     const double pos[2] = {d->state[S_X], d->state[S_Z]}, next[2] = {sn[S_X], sn[S_Z]};
     const double mu = d->params[P_MU];
     const double allowance = d->dt * hypot(sn[S_XD] - d->state[S_XD], sn[S_ZD] - d->state[S_ZD]);
@@ -730,8 +516,8 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
         double d0[MAX_CONTACTS], d1[MAX_CONTACTS];
         double gmax = -INFINITY;
         for (int i = 0; i < gl->n; i++) {
-            d0[i] = line_distance(&a.c[gl->first + i], pos);
-            d1[i] = line_distance(&a.c[gl->first + i], next);
+            d0[i] = dp_line_distance(&a.c[gl->first + i], pos);
+            d1[i] = dp_line_distance(&a.c[gl->first + i], next);
             gmax = fmax(gmax, d1[i]);
         }
         p = fmax(p, fmax(-gmax, path_depth(d0, d1, gl->n, allowance)) / sc.length);
@@ -799,7 +585,7 @@ const rs_model rs_model_disc_polygons = {
     .variant_key = "formulation",
     .needs_scene = 1,
     .force_scale = force_scale,
-    .step_scales = step_scales,
+    .step_scales = dp_step_scales,
     .check_step = check_step,
     .lcp_n = MAX_UNKNOWNS,
     .lcp_size = lcp_size,
