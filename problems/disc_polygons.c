@@ -593,7 +593,12 @@ const rs_model rs_model_disc_polygons = {
     .lcp_units = lcp_units,
     .lcp_recover = lcp_recover,
     .lcp_contact_free = lcp_contact_free,
-    .nlp_n = 0,
+    .nlp_n = 84, /* 4 + 16 contacts x 5: disc_polygons_nlp.c */
+    .nlp_m = 84,
+    .nlp_size = dp_nlp_size,
+    .nlp_describe = dp_nlp_describe,
+    .nlp_start = dp_nlp_start,
+    .nlp_recover = dp_nlp_recover,
     .residuals = residuals,
     .modes = modes,
 };

@@ -71,6 +71,10 @@ typedef struct rs_nlp_settings {
                                  at tol as posed (IPOPT itself would first push the point into
                                  the interior). A candidate that passes is the step's solution,
                                  0 iterations (a body at rest, a free flight). Default 1. */
+    int relax_lcp;          /**< time stepping: 1 to solve the relaxation of the step's LCP even
+                                 when the model has an NLP of its own (the scenario's [nlp] form =
+                                 relaxation); 0: the model's own NLP when it has one (form = own).
+                                 Default 0. */
 } rs_nlp_settings;
 
 /** Fill every field with its default. No-op on NULL. */

@@ -318,8 +318,12 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
         return get_real(c, 1e-16, 0.5, &s->cert_tol);
     if (strcmp(key, "check_start") == 0)
         return get_bool(c, &s->check_start);
+    if (strcmp(key, "form") == 0) {
+        static const char *const forms[] = {"own", "relaxation"};
+        return get_choice(c, forms, 2, &s->relax_lcp);
+    }
     return fail(c, "unknown key (expected tol, max_iter, eps, penalty, penalty_weight, warm_start, "
-                   "mu_init, retries, cert_tol, check_start)");
+                   "mu_init, retries, cert_tol, check_start, form)");
 }
 
 static rs_error apply_lemke(const parse_ctx *c, rs_scenario *sc)

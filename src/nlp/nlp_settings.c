@@ -38,6 +38,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
     s->retries = 2;
     s->cert_tol = 1e-6;
     s->check_start = 1;
+    s->relax_lcp = 0;
 }
 
 rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_out)
@@ -65,6 +66,8 @@ rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_o
         bad = "cert_tol";
     else if (s->check_start != 0 && s->check_start != 1)
         bad = "check_start";
+    else if (s->relax_lcp != 0 && s->relax_lcp != 1)
+        bad = "relax_lcp";
     if (field_out)
         *field_out = bad;
     return bad ? RS_ERR_BAD_SETTING : RS_OK;

@@ -21,7 +21,7 @@
 #define RS_MODEL_MAX_FORCE 4
 #define RS_MODEL_MAX_CONTACTS 2
 #define RS_MODEL_MAX_LCP 64
-#define RS_MODEL_MAX_NLP 16
+#define RS_MODEL_MAX_NLP 96
 
 /* Contact modes, named from the physical outputs of a step (the same rule for both solvers). */
 typedef enum rs_contact_mode {
@@ -156,8 +156,12 @@ typedef struct rs_model {
      * NLP's contact-free start (never a solution of the contact problem). NULL: z = 0. */
     void (*lcp_contact_free)(const rs_step_data *d, double *z);
 
-    /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). */
+    /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). A
+     * model with its own NLP and lcp_units can also be solved by the relaxation ([nlp] form =
+     * relaxation). With per-step sizes (lcp_size), nlp_n and nlp_m are the largest and nlp_size
+     * gives the step's (n = m = -1: more contacts than the NLP takes, the step is refused). */
     int nlp_n, nlp_m;
+    void (*nlp_size)(const rs_step_data *d, int *n, int *m);
     /* callbacks and p->natural_units for the variant; p->ctx is set to the rs_step_data */
     void (*nlp_describe)(rs_nlp_problem *p, int variant);
     void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);

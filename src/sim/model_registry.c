@@ -62,8 +62,8 @@ const char *rs_model_check(const rs_model *m)
         return "no variant";
     if (m->lcp_n < 1 || m->lcp_n > RS_MODEL_MAX_LCP)
         return "lcp_n out of range [1, RS_MODEL_MAX_LCP]";
-    if (m->lcp_size && m->nlp_n != 0)
-        return "a model with per-step sizes (lcp_size) relaxes its LCP: nlp_n must be 0";
+    if (m->lcp_size && m->nlp_n != 0 && !m->nlp_size)
+        return "a model with per-step sizes (lcp_size) and its own NLP needs nlp_size";
     if (m->nlp_n == 0) /* the relaxation of the LCP: 2 lcp_n variables, posed in its units */
         return m->lcp_units ? NULL : "an LCP relaxation needs lcp_units";
     if (m->nlp_n < 1 || m->nlp_n > RS_MODEL_MAX_NLP || m->nlp_m < 0 ||

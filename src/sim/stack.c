@@ -14,7 +14,7 @@ int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
            x->penalty == y->penalty && x->penalty_weight == y->penalty_weight &&
            x->warm_start == y->warm_start && x->mu_init == y->mu_init &&
            x->retries == y->retries && x->cert_tol == y->cert_tol &&
-           x->check_start == y->check_start;
+           x->check_start == y->check_start && x->relax_lcp == y->relax_lcp;
 }
 
 /*

@@ -21,6 +21,14 @@ struct rs_stepper {
      * when a size first occurs; fixed-size models use index lcp_n only */
     rs_ipopt_solver *solver_by_size[RS_MODEL_MAX_LCP + 1];
     rs_kkt_check *kkt_by_size[RS_MODEL_MAX_LCP + 1];
+    int use_relaxation;         /* 1: the relaxation of the LCP; 0: the model's own NLP */
+    /* the model's own NLP with per-step sizes: one solver per (n, m), created on first use */
+    struct own_solver {
+        int n, m;
+        rs_ipopt_solver *ipopt;
+        rs_kkt_check *kkt;
+    } own[RS_MODEL_MAX_NLP];
+    int nown;
     int lcp_now;                /* this step's LCP size n_k (lcp_n for fixed-size models) */
     unsigned long long structure;       /* this step's key from lcp_size */
     unsigned long long point_structure; /* the key of x_prev (the previous primal-dual point) */
@@ -48,6 +56,10 @@ void rs_stepper_destroy(rs_stepper *s)
         rs_ipopt_destroy(s->solver_by_size[k]);
         rs_kkt_check_destroy(s->kkt_by_size[k]);
     }
+    for (int k = 0; k < s->nown; k++) {
+        rs_ipopt_destroy(s->own[k].ipopt);
+        rs_kkt_check_destroy(s->own[k].kkt);
+    }
     free(s->x);
     free(s->M);
     free(s->lemke_work);
@@ -56,17 +68,54 @@ void rs_stepper_destroy(rs_stepper *s)
 
 /* Make the step's LCP size n the current one: the relaxation's problem, and the IPOPT solver and
  * KKT check of that size (created the first time the size occurs). */
+/* The model's own NLP of this step's size (n, m): the solver and KKT check of those dimensions,
+ * created the first time they occur (the bounds are the model's for that contact set: the
+ * same dimensions, the same layout). RS_ERR_DIMENSION when the step is too large. */
+static rs_error use_own_size(rs_stepper *s)
+{
+    int n, m;
+    s->cfg.model->nlp_size(&s->data, &n, &m);
+    if (n < 1 || m < 0 || n > s->cfg.model->nlp_n || m > s->cfg.model->nlp_m)
+        return RS_ERR_DIMENSION;
+    s->problem.n = s->nlp_n = n;
+    s->problem.m = s->nlp_m = m;
+    for (int k = 0; k < s->nown; k++)
+        if (s->own[k].n == n && s->own[k].m == m) {
+            s->ipopt = s->own[k].ipopt;
+            s->kkt = s->own[k].kkt;
+            return RS_OK;
+        }
+    if (s->nown == RS_MODEL_MAX_NLP)
+        return RS_ERR_DIMENSION;
+    struct own_solver *o = &s->own[s->nown];
+    rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &o->ipopt);
+    if (err == RS_OK)
+        err = rs_kkt_check_create(&s->problem, &o->kkt);
+    if (err != RS_OK) {
+        rs_ipopt_destroy(o->ipopt);
+        o->ipopt = NULL;
+        return err;
+    }
+    o->n = n;
+    o->m = m;
+    s->nown++;
+    s->ipopt = o->ipopt;
+    s->kkt = o->kkt;
+    return RS_OK;
+}
+
 static rs_error use_size(rs_stepper *s, int n)
 {
     const rs_model *m = s->cfg.model;
     s->lcp_now = n;
-    if (m->nlp_n == 0) {
+    if (s->use_relaxation) {
         s->relax.n = n;
         rs_lcp_relaxation_problem(&s->relax, &s->problem);
         s->problem.natural_units = 1;
         s->nlp_n = s->nlp_m = 2 * n;
     }
-    if (n == 0) /* nothing to solve: the contact-free step */
+    /* the contact-free step: nothing to solve; the model's own NLP: sized on the NLP path */
+    if (n == 0 || (!s->use_relaxation && m->nlp_size))
         return RS_OK;
     if (!s->solver_by_size[n]) {
         rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->solver_by_size[n]);
@@ -99,8 +148,13 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->data.variant = cfg->variant;
     s->data.nlp = &s->cfg.nlp;
     const int nl = m->lcp_n;
-    s->nlp_n = m->nlp_n > 0 ? m->nlp_n : 2 * nl;
-    s->nlp_m = m->nlp_n > 0 ? m->nlp_m : 2 * nl;
+    s->use_relaxation = m->nlp_n == 0 || cfg->nlp.relax_lcp;
+    if (s->use_relaxation && !m->lcp_units) {
+        free(s);
+        return RS_ERR_BAD_SETTING; /* no units to pose the relaxation in */
+    }
+    s->nlp_n = !s->use_relaxation ? m->nlp_n : 2 * nl;
+    s->nlp_m = !s->use_relaxation ? m->nlp_m : 2 * nl;
     const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
     /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
     s->x = malloc(sizeof(double) * (n + 2 * (3 * n + mm) + 1));
@@ -130,7 +184,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
         rs_stepper_destroy(s);
         return RS_ERR_NULL_ARG;
     }
-    if (m->nlp_n > 0) {
+    if (!s->use_relaxation) {
         m->nlp_describe(&s->problem, cfg->variant);
         s->problem.ctx = &s->data;
     } else {
@@ -185,7 +239,7 @@ int rs_nlp_path_is_ipopt(int path)
 static void nlp_generic_point(rs_stepper *s, rs_nlp_start which)
 {
     const rs_model *m = s->cfg.model;
-    if (m->nlp_n > 0) {
+    if (!s->use_relaxation) {
         m->nlp_start(&s->data, which, s->x);
         return;
     }
@@ -210,7 +264,7 @@ static void nlp_generic_point(rs_stepper *s, rs_nlp_start which)
 static void nlp_recover(rs_stepper *s, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
-    if (m->nlp_n > 0) {
+    if (!s->use_relaxation) {
         m->nlp_recover(&s->data, s->x, out->state_next, out->forces);
         return;
     }
@@ -254,9 +308,11 @@ int rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input
     s->data.input = input;
     if (!step_size(s))
         return 0;
+    if (!s->use_relaxation && m->nlp_size && s->lcp_now > 0 && use_own_size(s) != RS_OK)
+        return 0; /* more contacts than the model's NLP takes: the step is refused */
     if (m->lcp_size && s->structure != s->point_structure)
         s->have_prev = 0; /* other contacts: the previous point means nothing now */
-    if (m->nlp_n == 0) {
+    if (s->use_relaxation) {
         const int n = s->lcp_now;
         m->lcp_build(&s->data, s->M, s->q);
         /* z and w in the step's natural units: Ms = W^-1 M Z, qs = W^-1 q */
@@ -444,6 +500,7 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
         refuse_step(s, RS_NLP_OTHER_FAILURE, out);
         s->have_prev = 0;
     } else if (s->lcp_now == 0) { /* no active contact: the contact-free step, nothing solved */
+        nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
         out->path = RS_PATH_NO_CONTACT;
         out->at_start = 1;
         out->path_attempts[RS_PATH_NO_CONTACT] = 1;

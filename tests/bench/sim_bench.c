@@ -319,19 +319,23 @@ static double median_us(const rs_compare_result *r, int lemke, int n, int ipopt_
 static void pegboard(const char *src)
 {
     static const struct {
-        const char *label, *form, *reach;
-    } runs[] = {{"egan_accurate", "model.formulation=egan_accurate", "model.reach=1e-3"},
-                {"egan_accur. 0.1", "model.formulation=egan_accurate", "model.reach=0.1"},
-                {"stewart_trinkle", "model.formulation=stewart_trinkle", "model.reach=1e-3"}};
+        const char *label, *form, *reach, *nlp;
+    } runs[] = {
+        {"egan_acc., own", "model.formulation=egan_accurate", "model.reach=1e-3", "nlp.form=own"},
+        {"egan_acc., relax", "model.formulation=egan_accurate", "model.reach=1e-3",
+         "nlp.form=relaxation"},
+        {"egan_acc. 0.1 own", "model.formulation=egan_accurate", "model.reach=0.1", "nlp.form=own"},
+        {"stewart_tr., own", "model.formulation=stewart_trinkle", "model.reach=1e-3",
+         "nlp.form=own"}};
     printf("\n7. Peg board (disc_polygons, 126 pegs, 5000 steps): time per step by LCP size\n\n");
-    printf("| %-15s | %4s | %11s | %12s | %11s | %13s | %11s |\n", "formulation", "LCP n",
+    printf("| %-17s | %4s | %11s | %12s | %11s | %13s | %11s |\n", "formulation, NLP", "LCP n",
            "NLP steps", "NLP us/step", "IPOPT steps", "us/IPOPT step", "Lemke us");
-    printf("|-----------------|-------|-------------|--------------|-------------|"
+    printf("|-------------------|-------|-------------|--------------|-------------|"
            "---------------|-------------|\n");
-    for (int f = 0; f < 3; f++) {
-        const char *sets[] = {runs[f].form, runs[f].reach};
+    for (int f = 0; f < 4; f++) {
+        const char *sets[] = {runs[f].form, runs[f].reach, runs[f].nlp};
         rs_compare_result r;
-        if (!load(src, "polygon_pegboard", sets, 2) ||
+        if (!load(src, "polygon_pegboard", sets, 3) ||
             rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r))
             exit(1);
         int seen[RS_MODEL_MAX_LCP + 1] = {0};
@@ -345,10 +349,10 @@ static void pegboard(const char *src)
             const double all = median_us(&r, 0, n, 0, &c_all);
             const double ipopt = median_us(&r, 0, n, 1, &c_ipopt);
             const double lemke = median_us(&r, 1, n, 0, &c_lemke);
-            printf("| %-15s | %5d | %11d | %12.1f | %11d | %13.1f | %11.2f |\n", runs[f].label, n,
+            printf("| %-17s | %5d | %11d | %12.1f | %11d | %13.1f | %11.2f |\n", runs[f].label, n,
                    c_all, all, c_ipopt, ipopt, lemke);
         }
-        printf("| %-15s | %5s | failed NLP %d, Lemke %d; contract %-6s |%13s|%13s|\n", "", "all",
+        printf("| %-17s | %5s | failed NLP %d, Lemke %d; contract %-6s |%13s|%13s|\n", "", "all",
                r.nlp.failed_steps, r.lemke.failed_steps + r.shadow_failed_steps,
                r.contract_passed ? "passed" : "FAILED", "", "");
         rs_compare_free(&r);
@@ -357,8 +361,10 @@ static void pegboard(const char *src)
     printf("   NLP us/step: every step of that size (start-point steps included); us/IPOPT step: the\n"
            "   steps of that size that called IPOPT; Lemke us: the independent Lemke trajectory's\n"
            "   steps of that size (its own contact sets). Size 0 is the contact-free step (nothing\n"
-           "   solved): the baseline of the same run. \"egan_accur. 0.1\": reach 0.1 m, more edges in\n"
-           "   each step's LCP (the same physics): the growth with the number of active contacts.\n"
+           "   solved): the baseline of the same run. own: the model's NLP (smoothed max, its size\n"
+           "   grows with the contacts); relax: the relaxation of the step's LCP (dense, 2n\n"
+           "   variables). \"0.1\": reach 0.1 m, more edges in each step (the same physics): the\n"
+           "   growth with the number of active contacts.\n"
            "   The contract is the scenario's (Stewart-Trinkle's trajectory differs from the\n"
            "   contract's drift bounds, which are for egan_accurate).\n");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "geom/scene.h"
 #include "nlp/lcp_relaxation.h"
 #include "sim/model.h"
 
@@ -166,13 +167,74 @@ static void test_lcp_relaxation(void **state)
         }
 }
 
-/* Every model in the registry is covered: either its own NLP or the relaxation. */
+/*
+ * disc_polygons' own NLP (per-step sizes): a hexagon with a flat top and 45-degree shoulders over
+ * the ground, and bodies placed so that a step's groups hold one, two and three contacts: above
+ * the hexagon (three facing edges, reach 3 m), at a shoulder's corner with a disc (two edges and
+ * the rounded vertex), on the ground (one). Each formulation, with and without friction, both
+ * penalties. The distances D_i are up to a few hundred step lengths apart here, so eps = 100:
+ * the smoothed max is curved over the whole sampled range (with eps = 1e-2 its curvature would
+ * be below the test's tolerance and a wrong Hessian term would pass).
+ */
+static void test_disc_polygons(void **state)
+{
+    (void)state;
+    const rs_model *mdl = rs_model_find("disc_polygons");
+    assert_non_null(mdl);
+    rs_scene sc;
+    rs_scene_init(&sc);
+    const double hex[12] = {0, 0, 4, 0, 4, 1, 3, 2, 1, 2, 0, 1}, pt[2] = {0, -1}, up[2] = {0, 1};
+    assert_int_equal(rs_scene_add_polygon(&sc, 6, hex, NULL), RS_OK);
+    assert_int_equal(rs_scene_add_halfplane(&sc, pt, up, NULL), RS_OK);
+    /* m, g, r, reach, mu, corners */
+    static const double cases[][6 + 4] = {
+        {1.0, 9.81, 0.0, 3.0, 0.0, 1.0, 2.0, 4.0, 0.3, -0.2},   /* three edges */
+        {1.0, 9.81, 0.0, 3.0, 0.4, 1.0, 2.0, 4.0, 0.3, -0.2},   /* the same with friction */
+        {2.0, 9.81, 0.1, 0.5, 0.0, 1.0, 4.12, 1.05, -0.5, 0.1}, /* a disc at a corner: two */
+        {2.0, 9.81, 0.1, 0.5, 0.3, 1.0, 4.12, 1.05, -0.5, 0.1}, /* edges and the vertex */
+        {1.0, 9.81, 0.0, 1e-3, 0.5, 1.0, 6.0, -1.0, 1.0, 0.0},  /* on the ground */
+    };
+    rs_rng rng;
+    rs_rng_seed(&rng, 404);
+    rs_nlp_settings s;
+    rs_nlp_settings_default(&s);
+    s.eps = 100.0;
+    const double input[2] = {0.3, -0.1};
+    int sizes_seen[4] = {0}; /* contacts per step: 1, 2, 3 (3 or more) */
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        for (int v = 0; v < mdl->nvariants; v++)
+            for (int pen = 0; pen < 2; pen++) {
+                s.penalty = (rs_nlp_penalty)pen;
+                const double *params = cases[c], *st = cases[c] + 6;
+                rs_step_data d = {params, st, input, 1e-2, v, &s, &sc};
+                rs_nlp_problem p;
+                mdl->nlp_describe(&p, v);
+                p.ctx = &d;
+                mdl->nlp_size(&d, &p.n, &p.m);
+                assert_true(p.n > 4 && p.n <= mdl->nlp_n && p.m <= mdl->nlp_m);
+                const int contacts = p.n == 4 ? 0 : (p.n - 4) / (params[4] > 0 ? 5 : 2);
+                sizes_seen[contacts < 3 ? contacts : 3] = 1;
+                double x[RS_MODEL_MAX_NLP];
+                for (int t = 0; t < 3; t++) {
+                    for (int j = 0; j < p.n; j++)
+                        x[j] = rs_rng_range(&rng, -1.0, 1.0);
+                    check_problem(&p, x, &rng);
+                }
+            }
+    assert_true(sizes_seen[1] && sizes_seen[3]); /* groups of one and of three covered */
+    rs_scene_free(&sc);
+}
+
+/* Every model in the registry is covered: either its own NLP or the relaxation (a model with a
+ * scene by its own test above). */
 static void test_every_model_is_covered(void **state)
 {
     (void)state;
     for (int i = 0; i < rs_model_count(); i++) {
         const rs_model *m = rs_model_at(i);
-        if (m->nlp_n > 0) {
+        if (m->needs_scene) {
+            assert_string_equal(m->name, "disc_polygons"); /* test_disc_polygons */
+        } else if (m->nlp_n > 0) {
             for (int v = 0; v < m->nvariants; v++)
                 check_model(m, v, RS_NLP_PENALTY_L1);
         } else {
@@ -188,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_point2d_blog),
         cmocka_unit_test(test_falling_block),
         cmocka_unit_test(test_lcp_relaxation),
+        cmocka_unit_test(test_disc_polygons),
         cmocka_unit_test(test_every_model_is_covered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
