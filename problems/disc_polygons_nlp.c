@@ -29,7 +29,8 @@
  *       s2_i - lam_i (mu f_i - ssqrt(ft_i^2)) >= 0         the cone's complementarity, relaxed
  *   min  sum_i P(s_i) + P(s2_i)                          P: the slack penalty
  * Derivatives are exact and computed entry by entry (the chain of smoothed maxima carries its
- * gradient and Hessian in (xh, zh)); the NLP interface takes them dense.
+ * gradient and Hessian in (xh, zh)); IPOPT gets their sparse structure (sparsity: the entries
+ * the same fill functions write), the KKT test the dense matrices.
  */
 #include <math.h>
 #include <string.h>
@@ -136,6 +137,30 @@ static double comp_distance(const step_nlp *s, int i, double G, const double *gG
     gR[1] = gG[1];
     *c_h = 1.0; /* stewart_trinkle's groups have one contact: G = D_i */
     return G;
+}
+
+/* Where derivatives go: values into a dense matrix, or (mask) the entries that are written,
+ * which is the sparse structure (the writes do not depend on x: one code path for both). */
+typedef struct sink {
+    double *v;
+    unsigned char *mask;
+    int rows;
+} sink;
+
+static void jac_put(sink *k, int i, int j, double v)
+{
+    if (k->mask)
+        k->mask[i + (size_t)j * (size_t)k->rows] = 1;
+    else
+        rs_jac_set(k->v, k->rows, i, j, v);
+}
+
+static void hess_put(sink *k, int a, int b, double v)
+{
+    if (k->mask)
+        k->mask[(a > b ? a : b) + (size_t)(a > b ? b : a) * (size_t)k->rows] = 1;
+    else
+        rs_hess_add(k->v, k->rows, a, b, v);
 }
 
 static int nlp_size_of(const rs_step_data *d, int *n, int *m)
@@ -245,76 +270,79 @@ static void eval_g(void *ctx, const double *x, double *g)
     }
 }
 
-static void eval_jac(void *ctx, const double *x, double *J)
+static void fill_jac(const step_nlp *sp, const double *x, sink *J)
 {
-    step_nlp s;
-    setup(ctx, &s);
-    const int m = s.m;
+    const step_nlp s = *sp;
     const double mu = s.d->params[P_MU], eps = s.d->nlp->eps;
-    rs_dense_zero(J, s.m, s.n);
-    rs_jac_set(J, m, G_PX, V_XH, 1.0);
-    rs_jac_set(J, m, G_PX, V_VX, -1.0);
-    rs_jac_set(J, m, G_PZ, V_ZH, 1.0);
-    rs_jac_set(J, m, G_PZ, V_VZ, -1.0);
-    rs_jac_set(J, m, G_VX, V_VX, 1.0);
-    rs_jac_set(J, m, G_VZ, V_VZ, 1.0);
+    jac_put(J, G_PX, V_XH, 1.0);
+    jac_put(J, G_PX, V_VX, -1.0);
+    jac_put(J, G_PZ, V_ZH, 1.0);
+    jac_put(J, G_PZ, V_VZ, -1.0);
+    jac_put(J, G_VX, V_VX, 1.0);
+    jac_put(J, G_VZ, V_VZ, 1.0);
     for (int i = 0; i < s.a.ncontacts; i++) {
         const contact *c = &s.a.c[i];
-        rs_jac_set(J, m, G_VX, col_f(&s, i), -c->n[0]);
-        rs_jac_set(J, m, G_VZ, col_f(&s, i), -c->n[1]);
+        jac_put(J, G_VX, col_f(&s, i), -c->n[0]);
+        jac_put(J, G_VZ, col_f(&s, i), -c->n[1]);
         if (s.friction) {
-            rs_jac_set(J, m, G_VX, col_ft(&s, i), -c->t[0]);
-            rs_jac_set(J, m, G_VZ, col_ft(&s, i), -c->t[1]);
+            jac_put(J, G_VX, col_ft(&s, i), -c->t[0]);
+            jac_put(J, G_VZ, col_ft(&s, i), -c->t[1]);
         }
     }
     for (int k = 0; k < s.a.ngroups; k++) {
         const group_layout *gl = &s.a.g[k];
         double gG[2], hG[2][2];
         const double G = group_max(&s, gl, x, gG, hG);
-        rs_jac_set(J, m, G_FIXED + k, V_XH, gG[0]);
-        rs_jac_set(J, m, G_FIXED + k, V_ZH, gG[1]);
+        jac_put(J, G_FIXED + k, V_XH, gG[0]);
+        jac_put(J, G_FIXED + k, V_ZH, gG[1]);
         for (int i = gl->first; i < gl->first + gl->n; i++) {
             double gR[2], c_h;
             const double R = comp_distance(&s, i, G, gG, gR, &c_h, x);
             const int r = row_comp(&s, i);
             const double f = x[col_f(&s, i)];
-            rs_jac_set(J, m, r, col_s(&s, i), 1.0);
-            rs_jac_set(J, m, r, col_f(&s, i), -R);
-            rs_jac_set(J, m, r, V_XH, -f * gR[0]);
-            rs_jac_set(J, m, r, V_ZH, -f * gR[1]);
+            jac_put(J, r, col_s(&s, i), 1.0);
+            jac_put(J, r, col_f(&s, i), -R);
+            jac_put(J, r, V_XH, -f * gR[0]);
+            jac_put(J, r, V_ZH, -f * gR[1]);
             if (!s.friction)
                 continue;
             const contact *c = &s.a.c[i];
             const double ft = x[col_ft(&s, i)], lam = x[col_lam(&s, i)];
             const double dn = rs_snorm_d1(ft, eps), cn = cone(&s, i, x);
             const double tv = c->t[0] * x[V_VX] + c->t[1] * x[V_VZ];
-            rs_jac_set(J, m, r + 1, col_f(&s, i), mu); /* the cone */
-            rs_jac_set(J, m, r + 1, col_ft(&s, i), -dn);
-            rs_jac_set(J, m, r + 2, col_f(&s, i), mu * tv); /* the direction */
-            rs_jac_set(J, m, r + 2, V_VX, mu * f * c->t[0]);
-            rs_jac_set(J, m, r + 2, V_VZ, mu * f * c->t[1]);
-            rs_jac_set(J, m, r + 2, col_lam(&s, i), ft);
-            rs_jac_set(J, m, r + 2, col_ft(&s, i), lam);
-            rs_jac_set(J, m, r + 3, col_s2(&s, i), 1.0); /* the cone's slack */
-            rs_jac_set(J, m, r + 3, col_lam(&s, i), -cn);
-            rs_jac_set(J, m, r + 3, col_f(&s, i), -lam * mu);
-            rs_jac_set(J, m, r + 3, col_ft(&s, i), lam * dn);
+            jac_put(J, r + 1, col_f(&s, i), mu); /* the cone */
+            jac_put(J, r + 1, col_ft(&s, i), -dn);
+            jac_put(J, r + 2, col_f(&s, i), mu * tv); /* the direction */
+            jac_put(J, r + 2, V_VX, mu * f * c->t[0]);
+            jac_put(J, r + 2, V_VZ, mu * f * c->t[1]);
+            jac_put(J, r + 2, col_lam(&s, i), ft);
+            jac_put(J, r + 2, col_ft(&s, i), lam);
+            jac_put(J, r + 3, col_s2(&s, i), 1.0); /* the cone's slack */
+            jac_put(J, r + 3, col_lam(&s, i), -cn);
+            jac_put(J, r + 3, col_f(&s, i), -lam * mu);
+            jac_put(J, r + 3, col_ft(&s, i), lam * dn);
         }
     }
 }
 
-static void eval_hess(void *ctx, const double *x, double obj_factor, const double *lambda,
-                      double *H)
+static void eval_jac(void *ctx, const double *x, double *J)
 {
     step_nlp s;
     setup(ctx, &s);
-    const int n = s.n;
+    rs_dense_zero(J, s.m, s.n);
+    sink k = {J, NULL, s.m};
+    fill_jac(&s, x, &k);
+}
+
+static void fill_hess(const step_nlp *sp, const double *x, double obj_factor, const double *lambda,
+                      sink *H)
+{
+    const step_nlp s = *sp;
     const double mu = s.d->params[P_MU], eps = s.d->nlp->eps;
-    rs_dense_zero(H, n, n);
     for (int i = 0; i < s.a.ncontacts; i++) {
-        rs_hess_add(H, n, col_s(&s, i), col_s(&s, i), obj_factor * rs_penalty_d2(s.d->nlp));
+        hess_put(H, col_s(&s, i), col_s(&s, i), obj_factor * rs_penalty_d2(s.d->nlp));
         if (s.friction)
-            rs_hess_add(H, n, col_s2(&s, i), col_s2(&s, i), obj_factor * rs_penalty_d2(s.d->nlp));
+            hess_put(H, col_s2(&s, i), col_s2(&s, i), obj_factor * rs_penalty_d2(s.d->nlp));
     }
     for (int k = 0; k < s.a.ngroups; k++) {
         const group_layout *gl = &s.a.g[k];
@@ -333,25 +361,46 @@ static void eval_hess(void *ctx, const double *x, double obj_factor, const doubl
             for (int p = 0; p < 2; p++)
                 for (int q = 0; q < 2; q++)
                     hx[p][q] -= lc * f * c_h * hG[p][q];
-            rs_hess_add(H, n, col_f(&s, i), V_XH, -lc * gR[0]); /* d2/df dx of -f R */
-            rs_hess_add(H, n, col_f(&s, i), V_ZH, -lc * gR[1]);
+            hess_put(H, col_f(&s, i), V_XH, -lc * gR[0]); /* d2/df dx of -f R */
+            hess_put(H, col_f(&s, i), V_ZH, -lc * gR[1]);
             if (!s.friction)
                 continue;
             const contact *c = &s.a.c[i];
             const double ft = x[col_ft(&s, i)], lam = x[col_lam(&s, i)];
             const double d1 = rs_snorm_d1(ft, eps), d2 = rs_snorm_d2(ft, eps);
-            rs_hess_add(H, n, col_ft(&s, i), col_ft(&s, i), -lambda[r + 1] * d2); /* cone */
-            rs_hess_add(H, n, col_f(&s, i), V_VX, lambda[r + 2] * mu * c->t[0]); /* direction */
-            rs_hess_add(H, n, col_f(&s, i), V_VZ, lambda[r + 2] * mu * c->t[1]);
-            rs_hess_add(H, n, col_lam(&s, i), col_ft(&s, i), lambda[r + 2]);
-            rs_hess_add(H, n, col_lam(&s, i), col_f(&s, i), -lambda[r + 3] * mu); /* slack */
-            rs_hess_add(H, n, col_lam(&s, i), col_ft(&s, i), lambda[r + 3] * d1);
-            rs_hess_add(H, n, col_ft(&s, i), col_ft(&s, i), lambda[r + 3] * lam * d2);
+            hess_put(H, col_ft(&s, i), col_ft(&s, i), -lambda[r + 1] * d2); /* cone */
+            hess_put(H, col_f(&s, i), V_VX, lambda[r + 2] * mu * c->t[0]); /* direction */
+            hess_put(H, col_f(&s, i), V_VZ, lambda[r + 2] * mu * c->t[1]);
+            hess_put(H, col_lam(&s, i), col_ft(&s, i), lambda[r + 2]);
+            hess_put(H, col_lam(&s, i), col_f(&s, i), -lambda[r + 3] * mu); /* slack */
+            hess_put(H, col_lam(&s, i), col_ft(&s, i), lambda[r + 3] * d1);
+            hess_put(H, col_ft(&s, i), col_ft(&s, i), lambda[r + 3] * lam * d2);
         }
-        rs_hess_add(H, n, V_XH, V_XH, hx[0][0]);
-        rs_hess_add(H, n, V_ZH, V_ZH, hx[1][1]);
-        rs_hess_add(H, n, V_ZH, V_XH, hx[1][0]);
+        hess_put(H, V_XH, V_XH, hx[0][0]);
+        hess_put(H, V_ZH, V_ZH, hx[1][1]);
+        hess_put(H, V_ZH, V_XH, hx[1][0]);
     }
+}
+
+static void eval_hess(void *ctx, const double *x, double obj_factor, const double *lambda,
+                      double *H)
+{
+    step_nlp s;
+    setup(ctx, &s);
+    rs_dense_zero(H, s.n, s.n);
+    sink k = {H, NULL, s.n};
+    fill_hess(&s, x, obj_factor, lambda, &k);
+}
+
+/* The entries fill_jac and fill_hess write: the sparse structure handed to IPOPT. */
+static void sparsity(void *ctx, unsigned char *jac_mask, unsigned char *hess_mask)
+{
+    step_nlp s;
+    setup(ctx, &s);
+    double x[RS_MODEL_MAX_NLP] = {0}, lambda[RS_MODEL_MAX_NLP] = {0};
+    sink kj = {NULL, jac_mask, s.m}, kh = {NULL, hess_mask, s.n};
+    fill_jac(&s, x, &kj);
+    fill_hess(&s, x, 1.0, lambda, &kh);
 }
 
 void dp_nlp_describe(rs_nlp_problem *p, int variant)
@@ -366,6 +415,7 @@ void dp_nlp_describe(rs_nlp_problem *p, int variant)
     p->eval_g = eval_g;
     p->eval_jac = eval_jac;
     p->eval_hess = eval_hess;
+    p->sparsity = sparsity;
 }
 
 /* Generic points, never a solution of the contact problem: the body keeps its position and

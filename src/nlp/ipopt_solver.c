@@ -30,6 +30,11 @@ struct rs_ipopt_solver {
     IpoptProblem ipopt;
     double *x_l, *x_u, *g_l, *g_u; /* constant bounds, whole stack */
     double *H;                     /* one block's dense Hessian */
+    double *J;                     /* one block's dense Jacobian (sparse structure only) */
+    /* with a sparse structure (rs_nlp_problem.sparsity): each block's nonzeros as offsets into
+     * its dense Jacobian and Hessian, block b's from jac_first[b] (hess_first[b]) on */
+    int sparse;
+    int *jac_at, *hess_at, *jac_first, *hess_first;
     double *g;                     /* constraint values at the final point */
     double *mult_g, *mult_x_l, *mult_x_u;
     int iterations;                /* set by the intermediate callback */
@@ -78,6 +83,22 @@ static Bool cb_eval_jac(Index n, Number *x, Bool new_x, Index m, Index nele, Ind
     (void)new_x;
     rs_ipopt_solver *s = user;
     const int bn = s->n, bm = s->m;
+    if (s->sparse) { /* the given structure; values gathered from the dense Jacobian */
+        for (int b = 0; b < s->nblocks; b++) {
+            if (values)
+                s->blocks[b].eval_jac(s->blocks[b].ctx, x + (size_t)b * bn, s->J);
+            for (int k = s->jac_first[b]; k < s->jac_first[b + 1]; k++) {
+                const int at = s->jac_at[k];
+                if (values)
+                    values[k] = s->J[at];
+                else {
+                    irow[k] = b * bm + at % bm;
+                    jcol[k] = b * bn + at / bm;
+                }
+            }
+        }
+        return values ? rs_all_finite(values, (size_t)nele) : TRUE;
+    }
     if (!values) { /* structure: block by block, each dense, column by column */
         for (Index b = 0, k = 0; b < s->nblocks; b++)
             for (Index j = 0; j < bn; j++)
@@ -103,6 +124,24 @@ static Bool cb_eval_h(Index n, Number *x, Bool new_x, Number obj_factor, Index m
     (void)new_lambda;
     rs_ipopt_solver *s = user;
     const int bn = s->n;
+    if (s->sparse) {
+        for (int b = 0; b < s->nblocks; b++) {
+            const rs_nlp_problem *p = &s->blocks[b];
+            if (values)
+                p->eval_hess(p->ctx, x + (size_t)b * bn, obj_factor, lambda + (size_t)b * s->m,
+                             s->H);
+            for (int k = s->hess_first[b]; k < s->hess_first[b + 1]; k++) {
+                const int at = s->hess_at[k];
+                if (values)
+                    values[k] = s->H[at];
+                else {
+                    irow[k] = b * bn + at % bn;
+                    jcol[k] = b * bn + at / bn;
+                }
+            }
+        }
+        return values ? rs_all_finite(values, (size_t)nele) : TRUE;
+    }
     if (!values) { /* structure: each block's lower triangle, column by column */
         for (Index b = 0, k = 0; b < s->nblocks; b++)
             for (Index j = 0; j < bn; j++)
@@ -152,7 +191,55 @@ void rs_ipopt_destroy(rs_ipopt_solver *s)
         FreeIpoptProblem(s->ipopt);
     free(s->blocks);
     free(s->x_l);
+    free(s->J);
+    free(s->jac_at);
+    free(s->jac_first);
     free(s);
+}
+
+/* The sparse structure from each block's masks (rs_nlp_problem.sparsity): offsets of the
+ * nonzeros into the block's dense Jacobian and Hessian (lower triangle), and their counts. */
+static rs_error sparse_structure(rs_ipopt_solver *s, size_t *nele_jac, size_t *nele_hess)
+{
+    const size_t n = (size_t)s->n, m = (size_t)s->m, K = (size_t)s->nblocks;
+    unsigned char *mask = calloc(m * n + n * n + 1, 1);
+    s->J = malloc(sizeof(double) * (m * n + 1));
+    s->jac_at = malloc(sizeof(int) * (K * (m * n + n * (n + 1) / 2) + 1));
+    s->jac_first = malloc(sizeof(int) * 2 * (K + 1));
+    if (!mask || !s->J || !s->jac_at || !s->jac_first) {
+        free(mask);
+        return RS_ERR_NOMEM;
+    }
+    s->hess_first = s->jac_first + K + 1;
+    int nj = 0, nh = 0;
+    int *hess_tmp = malloc(sizeof(int) * (K * n * (n + 1) / 2 + 1));
+    if (!hess_tmp) {
+        free(mask);
+        return RS_ERR_NOMEM;
+    }
+    for (size_t b = 0; b < K; b++) {
+        memset(mask, 0, m * n + n * n);
+        s->blocks[b].sparsity(s->blocks[b].ctx, mask, mask + m * n);
+        s->jac_first[b] = nj;
+        s->hess_first[b] = nh;
+        for (size_t at = 0; at < m * n; at++)
+            if (mask[at])
+                s->jac_at[nj++] = (int)at;
+        for (size_t j = 0; j < n; j++) /* the lower triangle only */
+            for (size_t i = j; i < n; i++)
+                if (mask[m * n + i + j * n])
+                    hess_tmp[nh++] = (int)(i + j * n);
+    }
+    s->jac_first[K] = nj;
+    s->hess_first[K] = nh;
+    s->hess_at = s->jac_at + nj; /* after the Jacobian's offsets, in the same allocation */
+    memcpy(s->hess_at, hess_tmp, sizeof(int) * (size_t)nh);
+    free(hess_tmp);
+    free(mask);
+    *nele_jac = (size_t)nj;
+    *nele_hess = (size_t)nh;
+    s->sparse = 1;
+    return RS_OK;
 }
 
 rs_error rs_ipopt_create(const rs_nlp_problem *p, const rs_nlp_settings *settings,
@@ -239,7 +326,14 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
     for (size_t b = 0; b < K; b++)
         blocks[b].bounds(blocks[b].ctx, s->x_l + b * n, s->x_u + b * n, s->g_l + b * m,
                          s->g_u + b * m);
-    const size_t nele_jac = K * m * n, nele_hess = K * n * (n + 1) / 2;
+    size_t nele_jac = K * m * n, nele_hess = K * n * (n + 1) / 2;
+    if (blocks[0].sparsity) {
+        const rs_error err = sparse_structure(s, &nele_jac, &nele_hess);
+        if (err != RS_OK) {
+            rs_ipopt_destroy(s);
+            return err;
+        }
+    }
     s->ipopt = CreateIpoptProblem((Index)(K * n), s->x_l, s->x_u, (Index)(K * m), s->g_l,
                                   s->g_u, (Index)nele_jac, (Index)nele_hess, 0, cb_eval_f,
                                   cb_eval_g, cb_eval_grad_f, cb_eval_jac, cb_eval_h);

@@ -28,6 +28,11 @@ typedef struct rs_nlp_problem {
     void (*eval_jac)(void *ctx, const double *x, double *J);
     void (*eval_hess)(void *ctx, const double *x, double obj_factor, const double *lambda,
                       double *H);
+    /* Optional: the entries of the Jacobian (m x n, column-major) and of the Hessian's lower
+     * triangle (n x n, column-major) that can be nonzero, marked 1 (every other entry is 0 for
+     * every x, lambda, obj_factor). With it IPOPT is given that sparse structure, and the values
+     * are gathered from the dense callbacks; without it, the structure is dense. */
+    void (*sparsity)(void *ctx, unsigned char *jac_mask, unsigned char *hess_mask);
 } rs_nlp_problem;
 
 /* Infinite bounds: IPOPT treats |bound| >= 1e19 as none. */

@@ -90,6 +90,40 @@ static void check_problem(const rs_nlp_problem *p, const double *x0, rs_rng *rng
     free(Jt);
 }
 
+/* The structure handed to IPOPT (rs_nlp_problem.sparsity) covers every entry of the dense
+ * Jacobian and Hessian lower triangle that is nonzero at x (random multipliers). */
+static void check_sparsity(const rs_nlp_problem *p, const double *x, rs_rng *rng)
+{
+    const int n = p->n, m = p->m;
+    unsigned char *jm = calloc((size_t)m * n + 1, 1), *hm = calloc((size_t)n * n, 1);
+    double *J = malloc(sizeof(double) * ((size_t)m * n + 1)), *H = malloc(sizeof(double) * n * n);
+    double *lambda = malloc(sizeof(double) * (m + 1));
+    for (int i = 0; i < m; i++)
+        lambda[i] = rs_rng_range(rng, -2.0, 2.0);
+    p->sparsity(p->ctx, jm, hm);
+    p->eval_jac(p->ctx, x, J);
+    p->eval_hess(p->ctx, x, 1.3, lambda, H);
+    int nnz = 0;
+    for (int k = 0; k < m * n; k++) {
+        if (J[k] != 0.0 && !jm[k])
+            print_error("J(%d,%d) = %g is outside the structure\n", k % m, k / m, J[k]);
+        assert_true(J[k] == 0.0 || jm[k]);
+        nnz += jm[k];
+    }
+    assert_true(nnz < m * n); /* sparse indeed */
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            if (H[i + j * n] != 0.0 && !hm[i + j * n])
+                print_error("H(%d,%d) = %g is outside the structure\n", i, j, H[i + j * n]);
+            assert_true(H[i + j * n] == 0.0 || hm[i + j * n]);
+        }
+    free(jm);
+    free(hm);
+    free(J);
+    free(H);
+    free(lambda);
+}
+
 /* Random step data and points for a model with an NLP of its own. */
 static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty)
 {
@@ -219,6 +253,7 @@ static void test_disc_polygons(void **state)
                     for (int j = 0; j < p.n; j++)
                         x[j] = rs_rng_range(&rng, -1.0, 1.0);
                     check_problem(&p, x, &rng);
+                    check_sparsity(&p, x, &rng);
                 }
             }
     assert_true(sizes_seen[1] && sizes_seen[3]); /* groups of one and of three covered */
