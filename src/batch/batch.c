@@ -69,9 +69,11 @@ static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
 /* The result line of a finished comparison; stack is the number of runs it was stacked with
  * (1: alone), time_s its wall time. */
 static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *r, int stack,
-                         double time_s)
+                         double time_s, const char *keep_error)
 {
     cJSON *o = run_object(sw, run, r->contract_passed ? "passed" : "contract_failed");
+    if (keep_error) /* --keep could not write the run's outputs: said, the result stands */
+        cJSON_AddStringToObject(o, "keep_error", keep_error);
     cJSON *failed = cJSON_AddArrayToObject(o, "failed_checks");
     for (int i = 0; i < r->nchecks; i++)
         if (!r->checks[i].passed) {
@@ -100,10 +102,33 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
     return print_line(o);
 }
 
+/* Keep one run's outputs in keep_dir/runs/<run>/; a reason on failure (the run's line says it). */
+static const char *keep_run(const char *keep_dir, long run, const rs_scenario *sc,
+                            const rs_compare_result *r, rs_error_detail *d)
+{
+    char dir[1200], path[1300];
+    snprintf(dir, sizeof dir, "%s/runs", keep_dir);
+    if (rs_make_directory(dir, d) != RS_OK)
+        return d->message;
+    snprintf(dir, sizeof dir, "%s/runs/%ld", keep_dir, run);
+    if (rs_make_directory(dir, d) != RS_OK)
+        return d->message;
+    snprintf(path, sizeof path, "%s/trajectory_nlp.csv", dir);
+    if (rs_write_trajectory_csv(path, sc, r, RS_BACKEND_NLP, d) != RS_OK)
+        return d->message;
+    snprintf(path, sizeof path, "%s/trajectory_lemke.csv", dir);
+    if (rs_write_trajectory_csv(path, sc, r, RS_BACKEND_LEMKE, d) != RS_OK)
+        return d->message;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    if (rs_write_summary_json(path, sc, r, d) != RS_OK)
+        return d->message;
+    return NULL;
+}
+
 /* Run the scenarios scs[idx[0..count)] (compatible) stacked, or alone when count is 1, and
- * write their lines. */
+ * write their lines (and with keep_dir their outputs). */
 static void run_group(const rs_sweep *sw, const long *runs, rs_scenario *scs, const int *idx,
-                      int count, char **lines)
+                      int count, const char *keep_dir, char **lines)
 {
     const double t0 = rs_wall_seconds();
     const rs_scenario *group[RS_BATCH_MAX_STACK];
@@ -115,14 +140,19 @@ static void run_group(const rs_sweep *sw, const long *runs, rs_scenario *scs, co
     const double each = (rs_wall_seconds() - t0) / count;
     for (int i = 0; i < count; i++) {
         const long run = runs[idx[i]];
+        const char *kept = NULL;
+        rs_error_detail d;
+        if (err == RS_OK && keep_dir)
+            kept = keep_run(keep_dir, run, group[i], &r[i], &d);
         lines[idx[i]] = err != RS_OK ? bad_input_line(sw, run, rs_error_string(err))
-                                     : result_line(sw, run, &r[i], count, each);
+                                     : result_line(sw, run, &r[i], count, each, kept);
         if (err == RS_OK)
             rs_compare_free(&r[i]);
     }
 }
 
-void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **lines)
+void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, const char *keep_dir,
+                        char **lines)
 {
     if (count < 1 || count > RS_BATCH_MAX_STACK)
         return;
@@ -157,7 +187,7 @@ void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **
                 idx[n++] = j;
                 grouped[j] = 1;
             }
-        run_group(sw, runs, scs, idx, n, lines);
+        run_group(sw, runs, scs, idx, n, keep_dir, lines);
     }
     for (int i = 0; scs && i < count; i++)
         if (loaded[i])
@@ -168,7 +198,7 @@ void rs_batch_run_lines(const rs_sweep *sw, const long *runs, int count, char **
 char *rs_batch_run_line(const rs_sweep *sw, long run)
 {
     char *line = NULL;
-    rs_batch_run_lines(sw, &run, 1, &line);
+    rs_batch_run_lines(sw, &run, 1, NULL, &line);
     return line;
 }
 
@@ -215,7 +245,7 @@ static int read_all(int fd, void *buf, size_t len)
 
 /* The worker's loop: a task in (runs to do together), their result lines out, until the task
  * pipe closes. */
-static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
+static void worker_main(const rs_sweep *sw, const char *keep_dir, int task_fd, int result_fd)
 {
     int64_t task[1 + RS_BATCH_MAX_STACK];
     while (read_all(task_fd, task, sizeof task[0]) && task[0] >= 1 &&
@@ -225,7 +255,7 @@ static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
         char *lines[RS_BATCH_MAX_STACK];
         for (int i = 0; i < count; i++)
             runs[i] = (long)task[1 + i];
-        rs_batch_run_lines(sw, runs, count, lines);
+        rs_batch_run_lines(sw, runs, count, keep_dir, lines);
         int ok = 1;
         for (int i = 0; i < count; i++) {
             const uint32_t len = lines[i] ? (uint32_t)strlen(lines[i]) : 0;
@@ -240,7 +270,7 @@ static void worker_main(const rs_sweep *sw, int task_fd, int result_fd)
 
 /* Start a worker; it closes every descriptor of the parent's that is not its own (the results
  * file and the directory's lock stay the parent's alone). */
-static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall,
+static int spawn(const rs_sweep *sw, const char *keep_dir, worker *w, const worker *all, int nall,
                  const rs_batch_results *res)
 {
     int task[2], result[2];
@@ -273,7 +303,7 @@ static int spawn(const rs_sweep *sw, worker *w, const worker *all, int nall,
             close(res->lock_fd);
         close(task[1]);
         close(result[0]);
-        worker_main(sw, task[0], result[1]);
+        worker_main(sw, keep_dir, task[0], result[1]);
     }
     close(task[0]);
     close(result[1]);
@@ -644,7 +674,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a dead worker is an EOF, not a signal */
     int alive = 0;
     for (int i = 0; i < o->jobs; i++)
-        alive += spawn(sw, &ws[i], ws, o->jobs, &res);
+        alive += spawn(sw, o->keep ? o->out_dir : NULL, &ws[i], ws, o->jobs, &res);
     if (alive == 0)
         err = rs_detail_set(detail, RS_ERR_IO, "cannot start worker processes: %s", strerror(errno));
     struct pollfd pfd[MAX_JOBS];
@@ -676,7 +706,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                     res.next = (long)task[1 + j];
             }
             retire(&ws[i]);
-            if (!spawn(sw, &ws[i], ws, o->jobs, &res) && --alive == 0)
+            if (!spawn(sw, o->keep ? o->out_dir : NULL, &ws[i], ws, o->jobs, &res) && --alive == 0)
                 err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
                                     strerror(errno));
             break;
@@ -722,7 +752,7 @@ rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_pr
                         err = append_err;
                     free(line);
                 }
-                if (!spawn(sw, &ws[i], ws, o->jobs, &res) && --alive == 0 && err == RS_OK)
+                if (!spawn(sw, o->keep ? o->out_dir : NULL, &ws[i], ws, o->jobs, &res) && --alive == 0 && err == RS_OK)
                     err = rs_detail_set(detail, RS_ERR_IO, "cannot restart a worker process: %s",
                                         strerror(errno));
             }

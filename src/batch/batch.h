@@ -32,6 +32,9 @@ typedef struct rs_batch_options {
     int stack;             /* 1..RS_BATCH_MAX_STACK: runs handed to a worker together; their
                               compatible ones advance in lock-step with stacked NLP solves
                               (sim/stack.h). 1: every run alone */
+    int keep;              /* 1: each run's trajectories and summary also go to
+                              DIR/runs/<run>/ (trajectory_nlp.csv, trajectory_lemke.csv,
+                              summary.json), for relaxsim plot's scene picture */
 } rs_batch_options;
 
 #define RS_BATCH_MAX_STACK 256
@@ -83,5 +86,10 @@ rs_error rs_batch_results_close(rs_batch_results *res, rs_error_detail *detail);
 /* The result line of one run (JSON, no trailing newline), computed in the calling process.
  * Caller frees. Exposed for tests: a line depends only on (sweep, run), apart from time_s. */
 char *rs_batch_run_line(const rs_sweep *sweep, long run);
+
+/* The result lines of runs (stacked when compatible); keep_dir: write each run's trajectories
+ * and summary to keep_dir/runs/<run>/ (NULL: none). */
+void rs_batch_run_lines(const rs_sweep *sweep, const long *runs, int count, const char *keep_dir,
+                        char **lines);
 
 #endif

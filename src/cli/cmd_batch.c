@@ -1,6 +1,6 @@
 /*
  * cmd_batch.c: `relaxsim batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [--stack K]
- *   [-q]`.
+ *   [--keep] [-q]`. --keep also writes each run's trajectories to DIR/runs/<run>/.
  * Runs every parameter combination of a sweep as one `compare` with its contract, in N worker
  * processes; appends each finished run to DIR/results.jsonl; at the end writes the sorted
  * DIR/summary.json and DIR/results.csv and prints a table grouped by the varied keys. With
@@ -23,7 +23,8 @@
 #endif
 
 static const char usage[] =
-    "relaxsim batch SWEEP [-j N] [-o DIR] [--resume [--retry-crashed]] [--shard I/N] [--stack K] [-q]";
+    "relaxsim batch SWEEP [-j N] [-o DIR] [--resume [--retry-crashed]] [--shard I/N] [--stack K] "
+    "[--keep] [-q]";
 
 static void progress(void *ctx, const rs_batch_counts *c)
 {
@@ -91,6 +92,8 @@ int rs_cmd_batch(int argc, char **argv)
             o.resume = 1;
         } else if (strcmp(a, "--retry-crashed") == 0) {
             o.retry_crashed = 1;
+        } else if (strcmp(a, "--keep") == 0) {
+            o.keep = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             quiet = 1;
         } else if (strcmp(a, "--shard") == 0) {
@@ -152,6 +155,10 @@ int rs_cmd_batch(int argc, char **argv)
             rs_sweep_free(&sw);
             return rs_cli_usage_error("batch: --stack is not available under mpirun (yet): run "
                                       "stacked batches with -j, or shard them with --shard");
+        }
+        if (o.keep) {
+            rs_sweep_free(&sw);
+            return rs_cli_usage_error("batch: --keep is not available under mpirun (yet)");
         }
         int is_root = 0;
         run_err = rs_cli_batch_mpi(&sw, &o, quiet ? NULL : progress, &c, &is_root, &d);

@@ -213,6 +213,64 @@ static int run_gnuplot(const char *dir)
     return 0;
 }
 
+/* A batch kept with --keep (DIR/runs/<run>/) of a model with obstacles: scene.png with every
+ * kept run's paths, one colour per run, labelled by its varied keys. 0 if there is none. */
+static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
+{
+    static rs_plot_run runs[RS_PLOT_MAX_RUNS];
+    int n = 0;
+    char scene[1200] = "", model[64] = "";
+    double radius = 0.0;
+    const cJSON *results = cJSON_GetObjectItem(summary, "results");
+    for (const cJSON *o = results ? results->child : NULL; o && n < RS_PLOT_MAX_RUNS; o = o->next) {
+        const cJSON *run = cJSON_GetObjectItem(o, "run");
+        if (!cJSON_IsNumber(run))
+            continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/runs/%ld/summary.json", dir, (long)run->valuedouble);
+        char *text = read_text(path);
+        cJSON *rs = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        const cJSON *sc = cJSON_GetObjectItem(rs, "scene");
+        if (cJSON_IsString(sc) && !strchr(sc->valuestring, '\'')) {
+            if (!scene[0]) {
+                snprintf(scene, sizeof scene, "%s", sc->valuestring);
+                const cJSON *m = cJSON_GetObjectItem(rs, "model");
+                snprintf(model, sizeof model, "%s", cJSON_IsString(m) ? m->valuestring : "?");
+                const cJSON *r = cJSON_GetObjectItem(cJSON_GetObjectItem(rs, "params"), "r");
+                radius = cJSON_IsNumber(r) ? r->valuedouble : 0.0;
+            }
+            rs_plot_run *p = &runs[n++];
+            snprintf(p->nlp, sizeof p->nlp, "runs/%ld/trajectory_nlp.csv", (long)run->valuedouble);
+            snprintf(p->lemke, sizeof p->lemke, "runs/%ld/trajectory_lemke.csv",
+                     (long)run->valuedouble);
+            p->label[0] = '\0';
+            const cJSON *params = cJSON_GetObjectItem(o, "params");
+            for (const cJSON *k = params ? params->child : NULL; k; k = k->next) {
+                char value[64];
+                if (cJSON_IsString(k))
+                    snprintf(value, sizeof value, "%s", k->valuestring);
+                else
+                    snprintf(value, sizeof value, "%g", k->valuedouble);
+                const size_t len = strlen(p->label);
+                snprintf(p->label + len, sizeof p->label - len, "%s%s=%s", len ? " " : "",
+                         k->string, value);
+            }
+            for (char *c = p->label; *c; c++) /* a quote would end gnuplot's title string */
+                if (*c == '\'')
+                    *c = ' ';
+        }
+        cJSON_Delete(rs);
+    }
+    if (n == 0)
+        return 0;
+    char title[256];
+    snprintf(title, sizeof title,
+             "%s, %d runs: NLP solid, Lemke dashed, one colour per run; a dot where each ends",
+             model, n);
+    return rs_plot_scene(g, dir, scene, radius, 0, title, runs, n);
+}
+
 /* A batch: the worst shadow difference of each run against each varied key (results.csv:
  * run, the keys, outcome, nlp_failed_steps, mode_agreement, then one shadow_max_abs_<column>
  * column per state and force column). One picture per key, one panel per unit (m, m/s, N: never
@@ -301,10 +359,12 @@ static int plot_batch(const char *dir, const cJSON *summary)
         }
         fprintf(g, "unset multiplot\n");
     }
+    const int with_scene = batch_scene(g, dir, summary);
     fclose(g);
     if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
-    printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)\n", dir, nkeys - 1);
+    printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)%s\n", dir, nkeys - 1,
+           with_scene ? " and scene.png (one colour per run)" : "");
     return RS_EXIT_OK;
 }
 
@@ -376,11 +436,12 @@ int rs_cmd_plot(int argc, char **argv)
     char title[600];
     snprintf(title, sizeof title, "%s (%s): NLP solid, Lemke dashed, dots: a contact force",
              m->name, cJSON_IsString(variant) ? variant->valuestring : "?");
+    static const rs_plot_run one = {"trajectory_nlp.csv", "trajectory_lemke.csv", ""};
     const int with_scene =
         cJSON_IsString(scene) && !strchr(scene->valuestring, '\'') &&
         rs_plot_scene(g, dir, scene->valuestring, cJSON_IsNumber(radius) ? radius->valuedouble : 0.0,
                       cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
-                      title);
+                      title, &one, 1);
     cJSON_Delete(summary);
     fclose(g);
     if (!run_gnuplot(dir))

@@ -1,9 +1,10 @@
 /*
- * plot_scene.c: scene.png for a comparison of a model with obstacles (relaxsim plot DIR). The
- * scene file named in summary.json is read again; its polygons are written to DIR/scene.dat
- * (half-planes clipped to the picture), the two trajectories are drawn over them in the x-z plane
- * at equal scales: NLP solid, Lemke dashed, each step that ends with a contact force marked, and
- * for a disc its outline at the first and last step.
+ * plot_scene.c: scene.png for a model with obstacles (relaxsim plot DIR), for a comparison or a
+ * batch kept with --keep. The scene file named in summary.json is read again; its polygons are
+ * written to DIR/scene.dat (clipped to the picture), the trajectories drawn over them in the x-z
+ * plane at equal scales: NLP solid, Lemke dashed (one run: blue and red with each step that ends
+ * with a contact force marked; several: one colour per run), and a disc's outline at its first
+ * and last step.
  */
 #include <math.h>
 #include <stdio.h>
@@ -162,7 +163,7 @@ static int write_edge_lines(const char *dir, const rs_scene *sc, double len)
 }
 
 int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radius,
-                  int edge_lines, const char *title)
+                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns)
 {
     rs_scene sc;
     rs_scene_init(&sc);
@@ -172,22 +173,26 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radiu
         return 0;
     }
     double box[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-    double first[2][2], last[2][2];
-    traj_columns cols[2];
-    const char *const files[2] = {"trajectory_nlp.csv", "trajectory_lemke.csv"};
-    int have[2];
-    for (int t = 0; t < 2; t++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", dir, files[t]);
-        have[t] = read_path(path, &cols[t], box, first[t], last[t]);
-    }
-    if (!have[0] && !have[1]) {
+    enum { MAX_PATHS = 2 * RS_PLOT_MAX_RUNS };
+    static double first[MAX_PATHS][2], last[MAX_PATHS][2];
+    static traj_columns cols[MAX_PATHS];
+    static int have[MAX_PATHS];
+    int any_path = 0;
+    for (int k = 0; k < nruns && k < RS_PLOT_MAX_RUNS; k++)
+        for (int t = 0; t < 2; t++) {
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", dir, t ? runs[k].lemke : runs[k].nlp);
+            have[2 * k + t] = read_path(path, &cols[2 * k + t], box, first[2 * k + t],
+                                        last[2 * k + t]);
+            any_path |= have[2 * k + t];
+        }
+    if (!any_path) {
         rs_scene_free(&sc);
         fprintf(stderr, "relaxsim: plot: no scene.png: no trajectory with x_m, z_m in %s\n", dir);
         return 0;
     }
-    /* the path, with room around it for the disc and the obstacles' nearby edges, and neither
-     * side shorter than 0.6 times the other (a straight fall is not a sliver) */
+    /* the paths, with room around them for the disc and the obstacles' nearby edges, and
+     * neither side shorter than 0.6 times the other (a straight fall is not a sliver) */
     const double span = fmax(box[1] - box[0], box[3] - box[2]);
     const double margin = fmax(0.15 * span, 2.0 * radius + 0.05 * fmax(span, 0.2));
     for (int a = 0; a < 2; a++) {
@@ -223,27 +228,40 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radiu
                 any ? ", \\\n     " : "");
         any = 1;
     }
-    static const char *const colour[2] = {"#1f77b4", "#d62728"};
-    static const char *const name[2] = {"NLP", "Lemke"};
+    /* one run: NLP blue, Lemke red, contact steps marked; several: one colour per run */
+    static const char *const two[2] = {"#1f77b4", "#d62728"};
+    static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                          "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
     static const char *const dash[2] = {"solid", "(8,6)"}; /* as in the other pictures */
-    for (int t = 0; t < 2; t++) {
-        if (!have[t])
-            continue;
-        fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw 2 dt %s lc rgb '%s' "
-                   "title '%s path', \\\n     '%s' every ::1 using %d:(strcol(%d) eq "
-                   "'separating' ? NaN : $%d) with points pt %d ps 0.8 lc rgb '%s' "
-                   "title '%s: contact force'",
-                any ? ", \\\n     " : "", files[t], cols[t].x, cols[t].z, dash[t], colour[t],
-                name[t], files[t], cols[t].x, cols[t].mode, cols[t].z, t ? 6 : 7, colour[t],
-                name[t]);
-        for (int end = 0; radius > 0.0 && end < 2; end++) {
-            const double *at = end ? last[t] : first[t];
-            fprintf(g, ", \\\n     '+' using (%.17g):(%.17g):(%.17g) every ::0::0 with circles "
-                       "lc rgb '%s' dt %s notitle",
-                    at[0], at[1], radius, colour[t], dash[t]);
+    static const char *const name[2] = {"NLP", "Lemke"};
+    for (int k = 0; k < nruns && k < RS_PLOT_MAX_RUNS; k++)
+        for (int t = 0; t < 2; t++) {
+            const int i = 2 * k + t;
+            if (!have[i])
+                continue;
+            const char *colour = nruns == 1 ? two[t] : palette[k % 8];
+            const char *file = t ? runs[k].lemke : runs[k].nlp;
+            char label[300];
+            snprintf(label, sizeof label, "%s%s%s path", runs[k].label, runs[k].label[0] ? ", " : "",
+                     name[t]);
+            fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw 2 dt %s lc rgb '%s' title '%s'",
+                    any ? ", \\\n     " : "", file, cols[i].x, cols[i].z, dash[t], colour, label);
+            any = 1;
+            if (nruns == 1)
+                fprintf(g, ", \\\n     '%s' every ::1 using %d:(strcol(%d) eq 'separating' ? NaN : "
+                           "$%d) with points pt %d ps 0.8 lc rgb '%s' title '%s: contact force'",
+                        file, cols[i].x, cols[i].mode, cols[i].z, t ? 6 : 7, colour, name[t]);
+            if (nruns > 1) /* where each run ends (the paths can lie on top of each other) */
+                fprintf(g, ", \\\n     '+' using (%.17g):(%.17g) every ::0::0 with points pt %d "
+                           "ps 1.6 lc rgb '%s' notitle",
+                        last[i][0], last[i][1], t ? 6 : 7, colour);
+            for (int end = 0; radius > 0.0 && end < 2; end++) {
+                const double *at = end ? last[i] : first[i];
+                fprintf(g, ", \\\n     '+' using (%.17g):(%.17g):(%.17g) every ::0::0 with "
+                           "circles lc rgb '%s' dt %s notitle",
+                        at[0], at[1], radius, colour, dash[t]);
+            }
         }
-        any = 1;
-    }
     fputc('\n', g);
     return 1;
 }

@@ -8,14 +8,23 @@
 
 /*
  * Append to the gnuplot script g the commands that draw DIR/scene.png: the obstacles of the scene
- * file (written to DIR/scene.dat), the NLP (solid) and Lemke (dashed) paths from DIR's trajectory
- * CSVs, the steps with a contact force, and for radius > 0 the disc at the first and last step;
+ * file (written to DIR/scene.dat), the NLP (solid) and Lemke (dashed) paths of each run (at most
+ * RS_PLOT_MAX_RUNS; one run: its steps with a contact force marked), and for radius > 0 the disc
+ * at the first and last step;
  * with edge_lines, every edge's line continued beyond its ends, dotted (Stewart-Trinkle's
  * half-planes: near a convex corner they meet in the virtual edge).
  * Returns 1 if the picture was scripted, 0 (a message printed) if the scene or the trajectories
  * cannot be read.
  */
+#define RS_PLOT_MAX_RUNS 32
+
+/* One run's trajectories, relative to DIR, and its label ("" for a comparison). */
+typedef struct rs_plot_run {
+    char nlp[600], lemke[600];
+    char label[200];
+} rs_plot_run;
+
 int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radius,
-                  int edge_lines, const char *title);
+                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns);
 
 #endif

@@ -147,7 +147,7 @@ static void test_choice_sweep(void **state)
     assert_string_equal(sets[1], "model.formulation=egan_accurate");
     rs_sweep_free(&sw);
     system("rm -rf '" TMP "forms'");
-    assert_int_equal(relaxsim("batch " TMP "forms.ini -j 2 --stack 2 -q -o " TMP "forms"), 1);
+    assert_int_equal(relaxsim("batch " TMP "forms.ini -j 2 --stack 2 --keep -q -o " TMP "forms"), 1);
     static char csv[1 << 14], sum[1 << 16];
     slurp(TMP "forms/results.csv", csv, sizeof csv);
     assert_non_null(strstr(csv, "\n0,stewart_trinkle,"));
@@ -169,6 +169,21 @@ static void test_choice_sweep(void **state)
         assert_int_equal(cJSON_GetObjectItem(run, "lemke_failed_steps")->valueint, 0);
     }
     cJSON_Delete(o);
+    /* --keep: each run's trajectories, and the batch's scene picture with one colour per run */
+    static char traj[1 << 16];
+    assert_true(slurp(TMP "forms/runs/1/trajectory_lemke.csv", traj, sizeof traj) > 100);
+    assert_true(slurp(TMP "forms/runs/0/summary.json", sum, sizeof sum) > 10);
+    cJSON *run0 = cJSON_Parse(sum);
+    assert_string_equal(cJSON_GetObjectItem(run0, "variant")->valuestring, "stewart_trinkle");
+    cJSON_Delete(run0);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        assert_int_equal(relaxsim("plot " TMP "forms"), 0);
+        static char gp[1 << 16];
+        slurp(TMP "forms/plot.gp", gp, sizeof gp);
+        assert_non_null(strstr(gp, "'runs/1/trajectory_lemke.csv'"));
+        assert_non_null(strstr(gp, "model.formulation=egan_accurate, NLP path"));
+        assert_true(slurp(TMP "forms/scene.png", traj, sizeof traj) > 1000);
+    }
 }
 
 /* Every line is a whole JSON object; each run 0..n-1 appears exactly once. */
