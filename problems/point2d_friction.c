@@ -294,6 +294,7 @@ static void nlp_describe(rs_nlp_problem *p, int variant)
     p->eval_g = nlp_g;
     p->eval_jac = nlp_jac;
     p->eval_hess = nlp_hess;
+    p->sparsity = NULL; /* dense */
 }
 
 /*

@@ -103,6 +103,7 @@ void rs_lcp_relaxation_problem(rs_lcp_relaxation *r, rs_nlp_problem *p)
     p->eval_g = relax_g;
     p->eval_jac = relax_jac;
     p->eval_hess = relax_hess;
+    p->sparsity = NULL; /* dense */
 }
 
 void rs_lcp_relaxation_guess(const rs_lcp_relaxation *r, double shift, double *x)
