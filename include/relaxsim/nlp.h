@@ -26,12 +26,14 @@ typedef enum rs_nlp_status {
     RS_NLP_RESTORATION_FAILED = 4,  /**< the feasibility restoration phase failed */
     RS_NLP_EVAL_ERROR = 5,          /**< a callback returned a non-finite value */
     RS_NLP_OTHER_FAILURE = 6,       /**< any other IPOPT return code (see info.ipopt_status) */
-    RS_NLP_NOT_CERTIFIED = 7        /**< IPOPT reported success but the recomputed physical
+    RS_NLP_NOT_CERTIFIED = 7,       /**< IPOPT reported success but the recomputed physical
                                          residuals exceed the tolerance */
+    RS_NLP_TOO_LARGE = 8            /**< time stepping: the step has more contacts than the
+                                         model's NLP (or LCP) takes; nothing was solved */
 } rs_nlp_status;
 
 /** Name of a status: "solved", "acceptable", "infeasible", "max_iter", "restoration_failed",
- *  "eval_error", "other_failure", "not_certified". Never NULL. */
+ *  "eval_error", "other_failure", "not_certified", "too_large". Never NULL. */
 RS_API const char *rs_nlp_status_name(rs_nlp_status status);
 
 /** 1 if the status counts as a successful step (solved or acceptable), else 0. */

@@ -41,15 +41,15 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
     char num[40];
     const cJSON *params = cJSON_GetObjectItem(o, "params");
     fprintf(f, "%ld", (long)cJSON_GetObjectItem(o, "run")->valuedouble);
-    for (int k = 0; k < sw->nkeys; k++) {
-        const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
-        if (cJSON_IsNumber(value))
-            fprintf(f, ",%s", rs_format_real(value->valuedouble, num, sizeof num));
-        else if (cJSON_IsString(value) && sw->keys[k].words &&
-                 rs_sweep_value_of(&sw->keys[k], value->valuestring) >= 0)
-            fprintf(f, ",%s", value->valuestring); /* one of the key's words: no comma in it */
-        else
+    for (int k = 0; k < sw->nkeys; k++) { /* only a value of the key (a line may be edited) */
+        const rs_sweep_key *key = &sw->keys[k];
+        double v;
+        if (!rs_sweep_param_value(key, cJSON_GetObjectItem(params, key->name), &v))
             fputc(',', f);
+        else if (key->words)
+            fprintf(f, ",%s", key->words[(int)v]); /* one of the key's words: no comma in it */
+        else
+            fprintf(f, ",%s", rs_format_real(v, num, sizeof num));
     }
     fprintf(f, ",%s", cJSON_GetObjectItem(o, "outcome")->valuestring);
     const cJSON *nf = cJSON_GetObjectItem(o, "nlp_failed_steps");
@@ -172,11 +172,9 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
         const cJSON *params = cJSON_GetObjectItem(o, "params");
         for (int k = 0; k < sw->nkeys; k++) {
             const cJSON *value = cJSON_GetObjectItem(params, sw->keys[k].name);
-            const double v = cJSON_IsNumber(value)   ? value->valuedouble
-                             : cJSON_IsString(value) ? rs_sweep_value_of(&sw->keys[k], value->valuestring)
-                                                     : NAN;
-            rs_batch_group *g = !isnan(v) && !(sw->keys[k].words && v < 0) ? group_of(out, k, v)
-                                                                           : NULL;
+            double v;
+            rs_batch_group *g =
+                rs_sweep_param_value(&sw->keys[k], value, &v) ? group_of(out, k, v) : NULL;
             if (!g) /* a line without this key's value (written by hand): in no group */
                 continue;
             g->runs++;

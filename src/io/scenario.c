@@ -320,7 +320,11 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
         return get_bool(c, &s->check_start);
     if (strcmp(key, "form") == 0) {
         static const char *const forms[] = {"own", "relaxation"};
-        return get_choice(c, forms, 2, &s->relax_lcp);
+        TRY(get_choice(c, forms, 2, &s->relax_lcp));
+        if (s->relax_lcp && sc->model && sc->model->nlp_n > 0 && !sc->model->lcp_units)
+            return fail(c, "model %s has no relaxation (its LCP has no units to pose it in): "
+                        "use own", sc->model->name);
+        return RS_OK;
     }
     return fail(c, "unknown key (expected tol, max_iter, eps, penalty, penalty_weight, warm_start, "
                    "mu_init, retries, cert_tol, check_start, form)");
@@ -625,6 +629,12 @@ static rs_error interpret(const char *path, entry *entries, int count, rs_scenar
         c.e = name;
         return fail(&c, "model %s needs a scene: [model] scene = FILE (see the README's scene "
                     "files)", m->name);
+    }
+    if (sc->nlp.relax_lcp && m->nlp_n > 0 && !m->lcp_units) { /* [nlp] given before [model] */
+        static const entry form = {"nlp", "form", "relaxation", -1};
+        c.e = &form;
+        return fail(&c, "model %s has no relaxation (its LCP has no units to pose it in): use own",
+                    m->name);
     }
     c.e = &input_section; /* whole-section checks */
     TRY(check_inputs(&c, sc));

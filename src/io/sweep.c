@@ -331,16 +331,20 @@ const char *rs_sweep_value_text(const rs_sweep_key *k, double v, char *buf, size
     return rs_format_real(v, buf, size);
 }
 
-double rs_sweep_value_of(const rs_sweep_key *k, const char *text)
+int rs_sweep_param_value(const rs_sweep_key *k, const cJSON *param, double *value)
 {
     if (k->words) {
-        for (int i = 0; i < k->nvalues; i++)
-            if (strcmp(k->words[i], text) == 0)
-                return i;
-        return -1;
+        for (int i = 0; cJSON_IsString(param) && i < k->nvalues; i++)
+            if (strcmp(k->words[i], param->valuestring) == 0) {
+                *value = i;
+                return 1;
+            }
+        return 0;
     }
-    double v;
-    return rs_parse_real(text, &v) == 1 ? v : -1;
+    if (!cJSON_IsNumber(param) || !isfinite(param->valuedouble))
+        return 0;
+    *value = param->valuedouble;
+    return 1;
 }
 
 int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])

@@ -20,6 +20,8 @@
 #ifndef RS_IO_SWEEP_H
 #define RS_IO_SWEEP_H
 
+#include <cjson/cJSON.h>
+
 #include "relaxsim/error.h"
 
 #define RS_SWEEP_MAX_KEYS 8
@@ -59,8 +61,10 @@ void rs_sweep_run_values(const rs_sweep *sweep, long run, double *values);
  * key of words, else the number (%.17g); buf has room for RS_SWEEP_WORD_LEN. */
 const char *rs_sweep_value_text(const rs_sweep_key *k, double v, char *buf, size_t size);
 
-/* The index of value text in key k (a word of a key of words, or a number), -1 if not one. */
-double rs_sweep_value_of(const rs_sweep_key *k, const char *text);
+/* The value of a results line's parameter for key k: a key of words takes only one of its words
+ * (a string: its index), a key of numbers only a number. Returns 1 and writes *value, or 0 when
+ * the parameter is not a value of the key (a hand-edited line). */
+int rs_sweep_param_value(const rs_sweep_key *k, const cJSON *param, double *value);
 
 /* Override strings of run i: the [set] ones, then one "section.key=value" per varied key,
  * written into buf (RS_SWEEP_MAX_OVERRIDES * 128 bytes); returns their number. */

@@ -15,6 +15,7 @@ const char *rs_nlp_status_name(rs_nlp_status status)
     case RS_NLP_EVAL_ERROR: return "eval_error";
     case RS_NLP_OTHER_FAILURE: return "other_failure";
     case RS_NLP_NOT_CERTIFIED: return "not_certified";
+    case RS_NLP_TOO_LARGE: return "too_large";
     }
     return "unknown";
 }

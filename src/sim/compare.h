@@ -39,7 +39,7 @@ typedef struct rs_compare_step {
     int fallback;           /* 1: the NLP trajectory continued from Lemke's answer */
 } rs_compare_step;
 
-#define RS_STATUS_SLOTS 8 /* enough for every rs_nlp_status and rs_lemke_status */
+#define RS_STATUS_SLOTS 9 /* enough for every rs_nlp_status and rs_lemke_status */
 
 /* Statistics of one trajectory. */
 typedef struct rs_trajectory_stats {

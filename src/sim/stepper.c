@@ -27,7 +27,7 @@ struct rs_stepper {
         int n, m;
         rs_ipopt_solver *ipopt;
         rs_kkt_check *kkt;
-    } own[RS_MODEL_MAX_NLP];
+    } own[RS_MODEL_MAX_NLP * RS_MODEL_MAX_NLP / 32]; /* 288 (n, m) pairs: more than any run meets */
     int nown;
     int lcp_now;                /* this step's LCP size n_k (lcp_n for fixed-size models) */
     unsigned long long structure;       /* this step's key from lcp_size */
@@ -85,7 +85,7 @@ static rs_error use_own_size(rs_stepper *s)
             s->kkt = s->own[k].kkt;
             return RS_OK;
         }
-    if (s->nown == RS_MODEL_MAX_NLP)
+    if (s->nown == (int)(sizeof s->own / sizeof s->own[0]))
         return RS_ERR_DIMENSION;
     struct own_solver *o = &s->own[s->nown];
     rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &o->ipopt);
@@ -497,9 +497,17 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
     out->path = RS_PATH_NONE;
     const double t0 = rs_wall_seconds();
     if (!rs_stepper_nlp_begin(s, state, input)) {
-        refuse_step(s, RS_NLP_OTHER_FAILURE, out);
+        refuse_step(s, RS_NLP_TOO_LARGE, out);
         s->have_prev = 0;
     } else if (s->lcp_now == 0) { /* no active contact: the contact-free step, nothing solved */
+        const rs_model *m = s->cfg.model;
+        if (!s->use_relaxation && m->nlp_size) { /* this step's own NLP: no contact variable */
+            m->nlp_size(&s->data, &s->nlp_n, &s->nlp_m);
+            s->problem.n = s->nlp_n;
+            s->problem.m = s->nlp_m;
+        }
+        memset(s->mult_g, 0, sizeof(double) * (size_t)s->nlp_m); /* no constraint is active */
+        memset(s->mult_x_l, 0, sizeof(double) * 2 * (size_t)s->nlp_n);
         nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
         out->path = RS_PATH_NO_CONTACT;
         out->at_start = 1;

@@ -69,8 +69,9 @@ typedef struct rs_step_result {
                                 each); `iterations` counts the run's own solves only */
     int split;               /* NLP: its block failed in the stacked NLP; re-solved alone */
     double time_s;           /* wall time of the solve */
-    int lcp_size;            /* the step's LCP size (the model's active contacts: models with
-                                per-step sizes; lcp_n otherwise); -1 for a refused step */
+    int lcp_size;            /* the step's LCP size, its number of unknowns (it follows the active
+                                contacts in models with per-step sizes; lcp_n otherwise); -1 for
+                                a refused step */
 } rs_step_result;
 
 typedef struct rs_stepper_config {

@@ -169,6 +169,22 @@ static void test_choice_sweep(void **state)
         assert_int_equal(cJSON_GetObjectItem(run, "lemke_failed_steps")->valueint, 0);
     }
     cJSON_Delete(o);
+    /* a hand-edited line whose choice is a number (or a word not in the sweep) is in no group
+     * and leaves the key's cell empty: never an index out of the list */
+    static char lines[1 << 16];
+    const size_t len = slurp(TMP "forms/results.jsonl", lines, sizeof lines);
+    assert_true(len > 0);
+    char *at = strstr(lines, "\"model.formulation\":\"stewart_trinkle\"");
+    assert_non_null(at);
+    const char *number = "\"model.formulation\":1e300";
+    char edited[1 << 16];
+    snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - lines), lines, number,
+             at + strlen("\"model.formulation\":\"stewart_trinkle\""));
+    write_file(TMP "forms/results.jsonl", edited);
+    remove(TMP "forms/results.csv");
+    assert_int_equal(relaxsim("batch " TMP "forms.ini -j 2 --resume -o " TMP "forms"), 1);
+    slurp(TMP "forms/results.csv", csv, sizeof csv);
+    assert_non_null(strstr(csv, "\n0,,contract_failed,"));
     /* --keep: each run's trajectories, and the batch's scene picture with one colour per run */
     static char traj[1 << 16];
     assert_true(slurp(TMP "forms/runs/1/trajectory_lemke.csv", traj, sizeof traj) > 100);

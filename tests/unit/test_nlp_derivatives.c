@@ -257,6 +257,32 @@ static void test_disc_polygons(void **state)
                 }
             }
     assert_true(sizes_seen[1] && sizes_seen[3]); /* groups of one and of three covered */
+
+    /* The values, which finite differences cannot check: Egan's group from (2, 4) above the
+     * hexagon, at xh = zh = 0, is the smoothed max of D_i = d_i / L over the three facing edges
+     * d = (1/sqrt2, 2, 1/sqrt2) m, nested in polygon order, and lies in [max - (n - 1) eps / 2,
+     * max]: never looser than the exact OR. L = V dt with V = |v_free| here. */
+    for (int form = 1; form < mdl->nvariants; form++) {
+        s.eps = 100.0;
+        const double *params = cases[0], *st = cases[0] + 6;
+        rs_step_data d = {params, st, input, 1e-2, form, &s, &sc};
+        rs_nlp_problem p;
+        mdl->nlp_describe(&p, form);
+        p.ctx = &d;
+        mdl->nlp_size(&d, &p.n, &p.m);
+        double x[RS_MODEL_MAX_NLP] = {0}, g[RS_MODEL_MAX_NLP];
+        p.eval_g(p.ctx, x, g);
+        const double vf[2] = {st[2] + 1e-2 * input[0] / params[0],
+                              st[3] + 1e-2 * (input[1] / params[0] - params[1])};
+        const double V = fmax(fmax(hypot(st[2], st[3]), hypot(vf[0], vf[1])), params[1] * 1e-2);
+        const double s2 = 1.0 / sqrt(2.0), L = V * 1e-2, D[3] = {s2 / L, 2.0 / L, s2 / L};
+        double G = D[0];
+        for (int k = 1; k < 3; k++) /* smax(a, b) = (a + b + sqrt((a - b)^2 + eps^2) - eps) / 2 */
+            G = 0.5 * (G + D[k] + sqrt((G - D[k]) * (G - D[k]) + s.eps * s.eps) - s.eps);
+        assert_close(g[4], G, 1e-12, 0);
+        assert_true(g[4] <= D[1] && g[4] >= D[1] - 2 * s.eps / 2); /* max = D[1] */
+        assert_true(g[4] < D[1] - 1.0); /* the smoothing is visible at this eps */
+    }
     rs_scene_free(&sc);
 }
 
