@@ -207,6 +207,31 @@ static void egan_accurate_corner(void **state)
     rs_scene_free(&sc);
 }
 
+/* n = 2, egan_simple: z = (c2, p1, p2); rows c2 - rho2 + rho1, then c2 + rho1 twice. */
+static void egan_simple_corner(void **state)
+{
+    (void)state;
+    rs_scene sc;
+    corner_scene(&sc);
+    const double x[4] = {0.05, 0.05, 0.0, 0.0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    const rs_step_data d = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc};
+    const rs_model *m = model();
+    unsigned long long key = 0;
+    assert_int_equal(m->lcp_size(&d, &key), 3);
+    double M[9], q[3];
+    m->lcp_build(&d, M, q);
+    const double expect_M[3][3] = {{1, 0.1, -0.1}, {1, 0.1, 0.0}, {1, 0.1, 0.0}};
+    const double expect_q[3] = {1.0, 0.5, 0.5};
+    for (int i = 0; i < 3; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < 3; j++)
+            assert_close(M[i + 3 * j], expect_M[i][j], 1e-15, 0);
+    }
+    rs_scene_free(&sc);
+}
+
 /* n = 2 exactly as the note writes it: z = (c2, g1, g2, p1, p2, p), 3n = 6 unknowns; the dummy
  * p's column is zero (section 4.2). Rows c2 - rho2 + rho1, g1 + rho1, g2 + rho2,
  * g1 + c2 + rho1, g2 + c2 + rho1, c2 + rho1. */
@@ -335,6 +360,7 @@ int main(void)
         cmocka_unit_test(egan_simple_hexagon),
         cmocka_unit_test(stewart_trinkle_corner),
         cmocka_unit_test(egan_accurate_hexagon),
+        cmocka_unit_test(egan_simple_corner),
         cmocka_unit_test(egan_accurate_corner),
         cmocka_unit_test(egan_accurate_note_corner),
         cmocka_unit_test(stewart_trinkle_friction),

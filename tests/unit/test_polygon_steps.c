@@ -8,7 +8,7 @@
  * dissipates, the scenarios have no input, semi-implicit Euler loses g^2 dt^2 / 2 per unit mass in
  * flight: no step between two successful ones may gain mechanical energy m (|v|^2 / 2 + g z),
  * beyond 1e-8 m V^2 (V: the step's speed unit). A failed step is a status, counted by the
- * contracts.
+ * contracts; the repaired accurate form must have none in Lemke.
  */
 #include "test_helpers.h"
 
@@ -123,6 +123,18 @@ static void no_step_ends_inside_or_gains_energy(void **state)
                 }
                 assert_true(n > 0);
                 checked += n;
+                /* the repaired accurate form: Lemke solves every step of every scenario (the
+                 * shadow solves and its own trajectory), except the note's section 4.3
+                 * configuration with sharp corners, whose first step the formulation itself
+                 * rejects (a throw) */
+                if (strcmp(formulations[f], "egan_accurate") == 0 &&
+                    strcmp(scenarios[i].name, "polygon_disc_corner_note") != 0) {
+                    const int failed = res.lemke.failed_steps + res.shadow_failed_steps;
+                    if (failed != 0)
+                        print_error("%s: egan_accurate Lemke failed %d steps\n",
+                                    scenarios[i].name, failed);
+                    assert_int_equal(failed, 0);
+                }
                 rs_compare_free(&res);
                 rs_scenario_release(&sc);
             }
