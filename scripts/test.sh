@@ -36,12 +36,12 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
-# test_compare, test_cli_sim and test_stack simulate thousands of IPOPT steps (minutes under
-# valgrind); they run in full in stages 2 and 3, and the same code runs here through the
-# command below (a stacked batch included).
+# test_compare, test_cli_sim, test_stack and test_polygon_steps simulate thousands of IPOPT steps
+# (minutes to hours under valgrind); they run in full in stages 2 and 3, and the same code runs
+# here through the command below (a stacked batch and the polygon model's paths included).
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
-  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack) continue ;; esac
+  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack|test_polygon_steps) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
@@ -58,13 +58,18 @@ for case in "0 $data/lcp_exp_murty2.dat" "1 $data/lcp_CPS_3.dat" "2 build-debug/
   else echo "FAILED (exit $rc, expected $1)"; cat build-debug/valgrind-cli.log; status=1; fi
 done
 # Time stepping with both backends: point2d through its landing (step 451) and the impact,
-# the published variant for a few failing steps, a 1-D model with its LCP relaxation.
+# the published variant for a few failing steps, a 1-D model with its LCP relaxation; the
+# polygon model: its own NLP with friction over the peg board's first contacts (from step 187),
+# the relaxation through the valley's landing (step 318), a disc on a rounded corner (step 73).
 scen=problems/scenarios
 # (the published variant's failing steps are cut at 50 iterations: at its own 2000 they take
 # minutes under valgrind, and the code they exercise is the same)
 for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.steps=3 nlp.max_iter=50" \
             "sliding_block_direct_random.ini run.steps=200" \
-            "polygon_corner_stewart_trinkle.ini run.steps=210"; do
+            "polygon_corner_stewart_trinkle.ini run.steps=210" \
+            "polygon_pegboard.ini run.steps=260" \
+            "polygon_valley.ini run.steps=330 nlp.form=relaxation" \
+            "polygon_disc_corner_rounded.ini run.steps=90"; do
   set -- $case
   printf '  %-66s' "relaxsim compare $1 (${*:2})"
   sets=()

@@ -66,8 +66,6 @@ void rs_stepper_destroy(rs_stepper *s)
     free(s);
 }
 
-/* Make the step's LCP size n the current one: the relaxation's problem, and the IPOPT solver and
- * KKT check of that size (created the first time the size occurs). */
 /* The model's own NLP of this step's size (n, m): the solver and KKT check of those dimensions,
  * created the first time they occur (the bounds are the model's for that contact set: the
  * same dimensions, the same layout). RS_ERR_DIMENSION when the step is too large. */
@@ -104,6 +102,8 @@ static rs_error use_own_size(rs_stepper *s)
     return RS_OK;
 }
 
+/* Make the step's LCP size n the current one: the relaxation's problem, and the IPOPT solver and
+ * KKT check of that size (created the first time the size occurs). */
 static rs_error use_size(rs_stepper *s, int n)
 {
     const rs_model *m = s->cfg.model;
@@ -507,7 +507,8 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
             s->problem.m = s->nlp_m;
         }
         memset(s->mult_g, 0, sizeof(double) * (size_t)s->nlp_m); /* no constraint is active */
-        memset(s->mult_x_l, 0, sizeof(double) * 2 * (size_t)s->nlp_n);
+        memset(s->mult_x_l, 0, sizeof(double) * (size_t)s->nlp_n);
+        memset(s->mult_x_u, 0, sizeof(double) * (size_t)s->nlp_n);
         nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
         out->path = RS_PATH_NO_CONTACT;
         out->at_start = 1;
