@@ -13,6 +13,7 @@
 #include "relaxsim/lcp.h"
 #include "relaxsim/lcp_file.h"
 #include "relaxsim/lcp_generate.h"
+#include "relaxsim/lcp_derivative.h"
 #include "relaxsim/nlp.h"
 
 #ifdef __cplusplus
