@@ -16,7 +16,8 @@
  * EXACT: the right derivative lim_{t -> 0+} (z(t) - z)/t along the given direction, which solves
  * the derivative LCP over the floating set F (with the clamping C, S = M_FF - M_FC M_CC^-1 M_CF):
  *     0 <= dz_F _|_ S dz_F + (r_F - M_FC M_CC^-1 r_C) >= 0,   dz_C = -M_CC^-1 (r_C + M_CF dz_F).
- * The left derivative along d is minus the right derivative along -d.
+ * The left derivative along d is minus the right derivative along -d. When S is a P-matrix
+ * (M a P-matrix, say) this derivative is unique; otherwise it is the one Lemke finds.
  */
 #ifndef RELAXSIM_LCP_DERIVATIVE_H
 #define RELAXSIM_LCP_DERIVATIVE_H
