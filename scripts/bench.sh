@@ -33,3 +33,5 @@ echo
 echo "6. The NLP step through the relaxsim command, against a baseline build (scripts/bench_nlp_step.sh)"
 echo
 scripts/bench_nlp_step.sh
+echo
+build/tests/bench/sim_bench "$PWD" 7

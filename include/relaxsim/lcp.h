@@ -100,13 +100,15 @@ typedef enum rs_lemke_status {
     RS_LEMKE_MAX_PIVOTS = 2,      /**< the pivot limit was reached */
     RS_LEMKE_BREAKDOWN = 3,       /**< numerical breakdown: a non-finite or vanishing pivot, or a
                                        terminal basis whose certificate failed */
-    RS_LEMKE_NOT_CERTIFIED = 4    /**< set by the time stepper, never by the solver: the LCP was
+    RS_LEMKE_NOT_CERTIFIED = 4,   /**< set by the time stepper, never by the solver: the LCP was
                                        solved but the step's recomputed physical certificate
                                        failed (the model's LCP admits an unphysical answer) */
+    RS_LEMKE_TOO_LARGE = 5        /**< set by the time stepper: the step has more contacts than
+                                       the model's LCP takes; nothing was solved */
 } rs_lemke_status;
 
 /** Name of a status as used in JSON output: "solved", "ray_termination", "max_pivots", "breakdown",
- *  "not_certified". */
+ *  "not_certified", "too_large". */
 RS_API const char *rs_lemke_status_name(rs_lemke_status status);
 
 /** Settings of Lemke's method. Fill with rs_lemke_settings_default() then change fields. */

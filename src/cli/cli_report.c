@@ -42,8 +42,10 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     const rs_model *m = sc->model;
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     char a[64], b[64], label[64];
-    fprintf(f, "%s (%s) from %s: %d steps of %g s\n\n", m->name, m->variants[sc->variant],
-            sc->path, r->steps, sc->dt);
+    const int relaxed = m->nlp_n == 0 || sc->nlp.relax_lcp; /* which NLP the column is */
+    fprintf(f, "%s (%s) from %s: %d steps of %g s; NLP: %s\n\n", m->name, m->variants[sc->variant],
+            sc->path, r->steps, sc->dt,
+            relaxed ? "the relaxation of the step's LCP" : "the model's own");
     row(f, "", has_nlp ? "NLP (IPOPT)" : NULL, has_lemke ? "Lemke" : NULL);
 #define CELLS(fmt, field)                                                                          \
     do {                                                                                           \
@@ -136,7 +138,8 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
             r->nchecks - failed, r->nchecks);
     for (int i = 0; i < r->nchecks; i++) {
         const rs_check_result *c = &r->checks[i];
-        fprintf(f, "    %-4s %-46s %-7s actual %.9g\n", c->passed ? "ok" : "FAIL", c->check->text,
-                c->which, c->actual);
+        /* a failed check's value in full: 9 digits could print it equal to its bound */
+        fprintf(f, "    %-4s %-46s %-7s actual %.*g\n", c->passed ? "ok" : "FAIL", c->check->text,
+                c->which, c->passed ? 9 : 17, c->actual);
     }
 }

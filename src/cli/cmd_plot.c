@@ -221,6 +221,7 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
     int n = 0;
     char scene[1200] = "", model[64] = "";
     double radius = 0.0;
+    int other_scene = 0; /* runs on another scene than the first run's: left out */
     const cJSON *results = cJSON_GetObjectItem(summary, "results");
     for (const cJSON *o = results ? results->child : NULL; o && n < RS_PLOT_MAX_RUNS; o = o->next) {
         const cJSON *run = cJSON_GetObjectItem(o, "run");
@@ -232,7 +233,9 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
         cJSON *rs = text ? cJSON_Parse(text) : NULL;
         free(text);
         const cJSON *sc = cJSON_GetObjectItem(rs, "scene");
-        if (cJSON_IsString(sc) && !strchr(sc->valuestring, '\'')) {
+        if (cJSON_IsString(sc) && scene[0] && strcmp(sc->valuestring, scene) != 0) {
+            other_scene++; /* drawn over the first run's scene, its path would mean nothing */
+        } else if (cJSON_IsString(sc) && !strchr(sc->valuestring, '\'')) {
             if (!scene[0]) {
                 snprintf(scene, sizeof scene, "%s", sc->valuestring);
                 const cJSON *m = cJSON_GetObjectItem(rs, "model");
@@ -264,10 +267,13 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
     }
     if (n == 0)
         return 0;
-    char title[256];
+    char title[320];
     snprintf(title, sizeof title,
-             "%s, %d runs: NLP solid, Lemke dashed, one colour per run; a dot where each ends",
-             model, n);
+             "%s, %d runs: NLP solid, Lemke dashed, one colour per run; a dot where each ends%s",
+             model, n, other_scene ? " (runs on other scenes left out)" : "");
+    if (other_scene)
+        fprintf(stderr, "relaxsim: plot: scene.png shows the %d runs on %s; %d runs on other scenes "
+                        "are left out\n", n, scene, other_scene);
     return rs_plot_scene(g, dir, scene, radius, 0, title, runs, n);
 }
 
@@ -363,8 +369,11 @@ static int plot_batch(const char *dir, const cJSON *summary)
     fclose(g);
     if (!run_gnuplot(dir))
         return RS_EXIT_FAILED;
-    printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)%s\n", dir, nkeys - 1,
-           with_scene ? " and scene.png (one colour per run)" : "");
+    if (nkeys == 1)
+        printf("wrote %s/batch_0.png%s\n", dir, with_scene ? " and scene.png (one colour per run)" : "");
+    else
+        printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)%s\n", dir, nkeys - 1,
+               with_scene ? " and scene.png (one colour per run)" : "");
     return RS_EXIT_OK;
 }
 

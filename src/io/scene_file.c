@@ -24,7 +24,8 @@ static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *w
         for (char *t = strtok_r(pair, " \t\r", &inner); t && k < 3; t = strtok_r(NULL, " \t\r", &inner))
             tok[k++] = t;
         if (k != 2) {
-            snprintf(why, n, "point %d: expected two numbers \"x y\", got %d", *count + 1, k);
+            snprintf(why, n, "point %d: expected two numbers \"x y\", got %s (points are separated "
+                             "by commas: x y, x y, ...)", *count + 1, k < 3 ? (k ? "one" : "none") : "more");
             return 0;
         }
         for (int i = 0; i < 2; i++) {

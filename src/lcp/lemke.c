@@ -47,6 +47,7 @@ const char *rs_lemke_status_name(rs_lemke_status status)
     case RS_LEMKE_MAX_PIVOTS: return "max_pivots";
     case RS_LEMKE_BREAKDOWN: return "breakdown";
     case RS_LEMKE_NOT_CERTIFIED: return "not_certified";
+    case RS_LEMKE_TOO_LARGE: return "too_large";
     }
     return "unknown";
 }

@@ -395,7 +395,8 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         st->verdict = judge(sc, st, out->ncol);
         out->verdicts[st->verdict]++;
         out->shadow_failed_steps += !st->shadow.ok;
-        cs->agree_modes += memcmp(st->nlp.modes, st->shadow.modes,
+        cs->agree_modes += st->nlp.ok && st->shadow.ok && /* a failed step's modes mean nothing */
+                           memcmp(st->nlp.modes, st->shadow.modes,
                                   sizeof(rs_contact_mode) * (size_t)m->ncontacts) == 0;
         for (int c = 0; c < out->ncol; c++) {
             const double drift = fabs(column(m, &st->nlp, c) - column(m, &st->lemke, c));

@@ -531,7 +531,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     s->data.input = input;
     out->path = RS_PATH_NONE;
     if (!step_size(s)) {
-        refuse_step(s, RS_LEMKE_BREAKDOWN, out);
+        refuse_step(s, RS_LEMKE_TOO_LARGE, out);
         s->have_basis = 0;
         return;
     }
