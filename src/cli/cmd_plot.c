@@ -63,17 +63,20 @@ static const char *column_name(const rs_model *m, int c)
 static void plot_columns(FILE *g, const rs_model *m, const char *unit)
 {
     fprintf(g, "plot ");
-    int first = 1;
+    int first = 1, drawn = 0;
     for (int c = 0; c < m->nstate + m->nforce; c++) {
         if (!column_wanted(m, c, unit))
             continue;
         const int csv_col = 3 + m->ninput + c; /* gnuplot columns are 1-based: step, t_s, inputs */
         const char *colour = palette[c % PALETTE_SIZE];
-        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw 2 lc rgb '%s' title '%s NLP', "
-                   "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw 2 lc rgb '%s' "
+        /* each column drawn thinner than the one before: equal curves show as a line inside a
+         * wider one instead of one hiding the other */
+        const double lw = fmax(1.0, 3.5 - 1.0 * drawn++);
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' title '%s NLP', "
+                   "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw %.1f lc rgb '%s' "
                    "title '%s Lemke'",
-                first ? "" : ", \\\n     ", csv_col, colour, column_name(m, c), csv_col, colour,
-                column_name(m, c));
+                first ? "" : ", \\\n     ", csv_col, lw, colour, column_name(m, c), csv_col, lw,
+                colour, column_name(m, c));
         first = 0;
     }
     if (first)
