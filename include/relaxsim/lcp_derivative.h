@@ -40,9 +40,9 @@ typedef enum rs_lcp_floating_rule {
 
 /** Settings. Fill with rs_lcp_derivative_settings_default() then change fields. */
 typedef struct rs_lcp_derivative_settings {
-    double index_tol; /**< an index's z_i is zero when |z_i| <= index_tol max(1, ||z||_inf), its
-                           w_i when |w_i| <= index_tol max(1, ||q||_inf). Range [0, 1).
-                           Default 1e-9. */
+    double index_tol; /**< relative: an index's z_i is zero when |z_i| <= index_tol ||z||_inf,
+                           its w_i when |w_i| <= index_tol max(||q||_inf, ||M z||_inf) (exact
+                           zeros when those norms are 0). Range [0, 1). Default 1e-9. */
     double rank_tol;  /**< singular values of M_CC below rank_tol times the largest count as zero.
                            Range [0, 1). Default 1e-12. */
     rs_lcp_floating_rule floating; /**< Default RS_LCP_FLOATING_EXACT (a Jacobian, which has no
@@ -59,12 +59,18 @@ typedef enum rs_lcp_derivative_status {
     RS_LCP_DERIVATIVE_FLOATING_FAILED = 2, /**< EXACT: the derivative LCP over the floating set
                                             was not solved (or M_CC singular there): the CLAMPING
                                             tie-break's answer is returned */
-    RS_LCP_DERIVATIVE_NOT_SOLUTION = 3  /**< some index is neither clamping, separating nor
+    RS_LCP_DERIVATIVE_NOT_SOLUTION = 3, /**< some index is neither clamping, separating nor
                                             floating at the tolerance (z is not a solution):
                                             nothing computed, dz / J set to 0 */
+    RS_LCP_DERIVATIVE_INCONSISTENT = 4  /**< M_CC singular and -r_C not in its range: no dz keeps
+                                            the clamping equations (the index sets must change
+                                            along this direction); the least-squares minimum-norm
+                                            dz is returned, info.residual says by how much it
+                                            misses */
 } rs_lcp_derivative_status;
 
-/** Name of a status: "ok", "singular", "floating_failed", "not_solution". Never NULL. */
+/** Name of a status: "ok", "singular", "floating_failed", "not_solution", "inconsistent".
+ *  Never NULL. */
 RS_API const char *rs_lcp_derivative_status_name(rs_lcp_derivative_status status);
 
 typedef struct rs_lcp_derivative_info {
@@ -74,6 +80,9 @@ typedef struct rs_lcp_derivative_info {
                                        when treated as clamping) */
     double condition;             /**< its largest / smallest singular value (INFINITY if
                                        singular; 1 for an empty block) */
+    double residual;              /**< max |(M dz + dM z + dq)_i| over the clamping equations
+                                       solved, relative to max(1, that r's norm): 0 to rounding
+                                       unless the status is inconsistent */
     rs_lcp_floating_rule floating_used; /**< the rule actually applied */
 } rs_lcp_derivative_info;
 

@@ -65,6 +65,9 @@ static void print_table(const rs_sweep *sw, const rs_batch_summary *s, const rs_
     }
     printf("  passed %ld, contract failed %ld, bad input %ld, crashed %ld\n", s->passed,
            s->contract_failed, s->bad_input, s->crashed);
+    if (s->keep_errors)
+        printf("  %ld runs could not keep their outputs (--keep): see keep_error in results.jsonl\n",
+               s->keep_errors);
 }
 
 int rs_cmd_batch(int argc, char **argv)

@@ -223,10 +223,14 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
     static rs_plot_run runs[RS_PLOT_MAX_RUNS];
     int n = 0;
     char scene[1200] = "", model[64] = "";
-    double radius = 0.0;
     int other_scene = 0; /* runs on another scene than the first run's: left out */
     const cJSON *results = cJSON_GetObjectItem(summary, "results");
-    for (const cJSON *o = results ? results->child : NULL; o && n < RS_PLOT_MAX_RUNS; o = o->next) {
+    int beyond = 0; /* runs past RS_PLOT_MAX_RUNS: not drawn */
+    for (const cJSON *o = results ? results->child : NULL; o; o = o->next) {
+        if (n == RS_PLOT_MAX_RUNS) {
+            beyond++;
+            continue;
+        }
         const cJSON *run = cJSON_GetObjectItem(o, "run");
         if (!cJSON_IsNumber(run))
             continue;
@@ -243,10 +247,10 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
                 snprintf(scene, sizeof scene, "%s", sc->valuestring);
                 const cJSON *m = cJSON_GetObjectItem(rs, "model");
                 snprintf(model, sizeof model, "%s", cJSON_IsString(m) ? m->valuestring : "?");
-                const cJSON *r = cJSON_GetObjectItem(cJSON_GetObjectItem(rs, "params"), "r");
-                radius = cJSON_IsNumber(r) ? r->valuedouble : 0.0;
             }
             rs_plot_run *p = &runs[n++];
+            const cJSON *rr = cJSON_GetObjectItem(cJSON_GetObjectItem(rs, "params"), "r");
+            p->radius = cJSON_IsNumber(rr) ? rr->valuedouble : 0.0;
             snprintf(p->nlp, sizeof p->nlp, "runs/%ld/trajectory_nlp.csv", (long)run->valuedouble);
             snprintf(p->lemke, sizeof p->lemke, "runs/%ld/trajectory_lemke.csv",
                      (long)run->valuedouble);
@@ -277,7 +281,13 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
     if (other_scene)
         fprintf(stderr, "relaxsim: plot: scene.png shows the %d runs on %s; %d runs on other scenes "
                         "are left out\n", n, scene, other_scene);
-    return rs_plot_scene(g, dir, scene, radius, 0, title, runs, n);
+    if (beyond)
+        fprintf(stderr, "relaxsim: plot: scene.png shows the first %d runs; %d more are left out\n",
+                n, beyond);
+    if (n > 8)
+        fprintf(stderr, "relaxsim: plot: scene.png has %d runs and 8 colours: colours repeat (the "
+                        "legend names each run)\n", n);
+    return rs_plot_scene(g, dir, scene, 0, title, runs, n);
 }
 
 /* A batch: the worst shadow difference of each run against each varied key (results.csv:
@@ -448,10 +458,11 @@ int rs_cmd_plot(int argc, char **argv)
     char title[600];
     snprintf(title, sizeof title, "%s (%s): NLP solid, Lemke dashed, dots: a contact force",
              m->name, cJSON_IsString(variant) ? variant->valuestring : "?");
-    static const rs_plot_run one = {"trajectory_nlp.csv", "trajectory_lemke.csv", ""};
+    rs_plot_run one = {"trajectory_nlp.csv", "trajectory_lemke.csv", "",
+                       cJSON_IsNumber(radius) ? radius->valuedouble : 0.0};
     const int with_scene =
         cJSON_IsString(scene) && !strchr(scene->valuestring, '\'') &&
-        rs_plot_scene(g, dir, scene->valuestring, cJSON_IsNumber(radius) ? radius->valuedouble : 0.0,
+        rs_plot_scene(g, dir, scene->valuestring,
                       cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
                       title, &one, 1);
     cJSON_Delete(summary);

@@ -162,9 +162,12 @@ static int write_edge_lines(const char *dir, const rs_scene *sc, double len)
     return fclose(f) == 0;
 }
 
-int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radius,
-                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns)
+int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lines,
+                  const char *title, const rs_plot_run *runs, int nruns)
 {
+    double radius = 0.0; /* the largest: room around the paths */
+    for (int k = 0; k < nruns && k < RS_PLOT_MAX_RUNS; k++)
+        radius = fmax(radius, runs[k].radius);
     rs_scene sc;
     rs_scene_init(&sc);
     rs_error_detail why;
@@ -255,11 +258,11 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radiu
                 fprintf(g, ", \\\n     '+' using (%.17g):(%.17g) every ::0::0 with points pt %d "
                            "ps 1.6 lc rgb '%s' notitle",
                         last[i][0], last[i][1], t ? 6 : 7, colour);
-            for (int end = 0; radius > 0.0 && end < 2; end++) {
+            for (int end = 0; runs[k].radius > 0.0 && end < 2; end++) {
                 const double *at = end ? last[i] : first[i];
                 fprintf(g, ", \\\n     '+' using (%.17g):(%.17g):(%.17g) every ::0::0 with "
                            "circles lc rgb '%s' dt %s notitle",
-                        at[0], at[1], radius, colour, dash[t]);
+                        at[0], at[1], runs[k].radius, colour, dash[t]);
             }
         }
     fputc('\n', g);

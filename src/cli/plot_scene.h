@@ -9,8 +9,8 @@
 /*
  * Append to the gnuplot script g the commands that draw DIR/scene.png: the obstacles of the scene
  * file (written to DIR/scene.dat), the NLP (solid) and Lemke (dashed) paths of each run (at most
- * RS_PLOT_MAX_RUNS; one run: its steps with a contact force marked), and for radius > 0 the disc
- * at the first and last step;
+ * RS_PLOT_MAX_RUNS; one run: its steps with a contact force marked), and a disc's outline (a
+ * run's radius > 0) at its first and last step;
  * with edge_lines, every edge's line continued beyond its ends, dotted (Stewart-Trinkle's
  * half-planes: near a convex corner they meet in the virtual edge).
  * Returns 1 if the picture was scripted, 0 (a message printed) if the scene or the trajectories
@@ -22,9 +22,10 @@
 typedef struct rs_plot_run {
     char nlp[600], lemke[600];
     char label[200];
+    double radius; /* the disc's radius (0: a point) */
 } rs_plot_run;
 
-int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, double radius,
-                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns);
+int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lines,
+                  const char *title, const rs_plot_run *runs, int nruns);
 
 #endif

@@ -161,6 +161,7 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
         out->contract_failed += strcmp(outcome, "contract_failed") == 0;
         out->bad_input += strcmp(outcome, "bad_input") == 0;
         out->crashed += strcmp(outcome, "crashed") == 0;
+        out->keep_errors += cJSON_GetObjectItem(o, "keep_error") != NULL;
         double worst = 0.0;
         char worst_col[32] = "";
         const cJSON *w = cJSON_GetObjectItem(o, "shadow_max_abs");

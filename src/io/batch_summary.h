@@ -19,6 +19,7 @@ typedef struct rs_batch_group {
 
 typedef struct rs_batch_summary {
     long runs, passed, contract_failed, bad_input, crashed;
+    long keep_errors;                /* runs whose --keep outputs could not be written */
     int ngroups[RS_SWEEP_MAX_KEYS];  /* values per key (at most RS_BATCH_MAX_GROUP_VALUES shown) */
     rs_batch_group groups[RS_SWEEP_MAX_KEYS][RS_BATCH_MAX_GROUP_VALUES];
 } rs_batch_summary;

@@ -22,6 +22,7 @@ const char *rs_lcp_derivative_status_name(rs_lcp_derivative_status status)
     case RS_LCP_DERIVATIVE_SINGULAR: return "singular";
     case RS_LCP_DERIVATIVE_FLOATING_FAILED: return "floating_failed";
     case RS_LCP_DERIVATIVE_NOT_SOLUTION: return "not_solution";
+    case RS_LCP_DERIVATIVE_INCONSISTENT: return "inconsistent";
     }
     return "unknown";
 }
@@ -91,10 +92,18 @@ static int factor_block(int n, const double *M, const int *idx, block_svd *b, do
                         double *condition)
 {
     const int k = b->k;
+    double amax = 0.0; /* scaled to entries of order 1: no overflow or underflow in the sums */
     for (int j = 0; j < k; j++)
         for (int i = 0; i < k; i++)
-            b->U[i + j * k] = M[idx[i] + (size_t)idx[j] * n];
+            amax = fmax(amax, fabs(M[idx[i] + (size_t)idx[j] * n]));
+    const double scale = amax > 0.0 ? amax : 1.0;
+    for (int j = 0; j < k; j++)
+        for (int i = 0; i < k; i++)
+            b->U[i + j * k] = M[idx[i] + (size_t)idx[j] * n] / scale;
     jacobi_svd(b);
+    for (int j = 0; j < k; j++)
+        b->s[j] *= scale;
+    b->smax *= scale;
     int rank = 0;
     double smin = INFINITY;
     for (int j = 0; j < k; j++)
@@ -152,10 +161,13 @@ static rs_error check_args(int n, const double *M, const double *q, const double
 static int classify(int n, const double *M, const double *q, const double *z, double tol,
                     rs_lcp_index_class *cls, rs_lcp_derivative_info *info)
 {
-    double zmax = 1.0, qmax = 1.0;
+    double zmax = 0.0, wscale = 0.0;
     for (int i = 0; i < n; i++) {
         zmax = fmax(zmax, fabs(z[i]));
-        qmax = fmax(qmax, fabs(q[i]));
+        double mz = 0.0;
+        for (int j = 0; j < n; j++)
+            mz += M[i + (size_t)j * n] * z[j];
+        wscale = fmax(wscale, fmax(fabs(q[i]), fabs(mz)));
     }
     int ok = 1;
     info->nclamping = info->nseparating = info->nfloating = 0;
@@ -163,7 +175,7 @@ static int classify(int n, const double *M, const double *q, const double *z, do
         double w = q[i];
         for (int j = 0; j < n; j++)
             w += M[i + (size_t)j * n] * z[j];
-        const int z_zero = fabs(z[i]) <= tol * zmax, w_zero = fabs(w) <= tol * qmax;
+        const int z_zero = fabs(z[i]) <= tol * zmax, w_zero = fabs(w) <= tol * wscale;
         if (!z_zero && z[i] > 0.0 && w_zero) {
             cls[i] = RS_LCP_CLAMPING;
             info->nclamping++;
@@ -241,7 +253,21 @@ static void tie_break(int n, const double *M, const double *r, const rs_lcp_inde
     for (int i = 0; i < k; i++)
         dz[w->idx[i]] = w->v2[i];
     info->floating_used = rule;
-    info->status = info->rank < k ? RS_LCP_DERIVATIVE_SINGULAR : RS_LCP_DERIVATIVE_OK;
+    /* how well the clamping equations M_KK dz_K = -r_K hold: exactly unless M_KK is singular and
+     * -r_K outside its range */
+    double rnorm = 1.0, res = 0.0;
+    for (int i = 0; i < k; i++)
+        rnorm = fmax(rnorm, fabs(r[w->idx[i]]));
+    for (int i = 0; i < k; i++) {
+        double t = r[w->idx[i]];
+        for (int j = 0; j < k; j++)
+            t += M[w->idx[i] + (size_t)w->idx[j] * n] * w->v2[j];
+        res = fmax(res, fabs(t));
+    }
+    info->residual = res / rnorm;
+    info->status = info->rank == k          ? RS_LCP_DERIVATIVE_OK
+                   : info->residual <= 1e-8 ? RS_LCP_DERIVATIVE_SINGULAR /* consistent */
+                                            : RS_LCP_DERIVATIVE_INCONSISTENT;
 }
 
 /* EXACT with floating indices: the derivative LCP over F, with dz_C eliminated through M_CC.

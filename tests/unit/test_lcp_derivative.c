@@ -167,6 +167,45 @@ static void redundant_pair_is_singular(void **state)
     for (int k = 0; k < 4; k++) /* -pinv([[1, 1], [1, 1]]) = -(1/4) [[1, 1], [1, 1]] */
         assert_close(J[k], -0.25, 1e-14, 0);
     assert_string_equal(rs_lcp_derivative_status_name(info.status), "singular");
+    /* along dq = (1, 0) the clamping equations M_CC dz = (-1, 0) have no solution (the pair must
+     * split: one contact opens): the least-squares answer -pinv (1, 0) = (-1/4, -1/4) misses by
+     * |(M dz + dq)| = 1/2 in each row, and says so */
+    const double dq1[2] = {1, 0};
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq1, NULL, NULL, dz, &info),
+                     RS_OK);
+    assert_int_equal(info.status, RS_LCP_DERIVATIVE_INCONSISTENT);
+    assert_close(info.residual, 0.5, 1e-14, 0);
+    assert_close(dz[0], -0.25, 1e-14, 0);
+    assert_close(dz[1], -0.25, 1e-14, 0);
+}
+
+/* Scale: the index sets and derivatives do not depend on the problem's units. M = I, q = s (-1, 1),
+ * z = s (1, 0) for s = 1e-10, 1 and 1e10: clamping and separating at every scale, and along
+ * dq = s (1, 1) the derivative dz = (-1, 0). With M scaled by 1e150 the clamping block is still
+ * of full rank (the factorisation is scaled). */
+static void scale_free(void **state)
+{
+    (void)state;
+    const double scales[3] = {1e-10, 1.0, 1e10};
+    for (int k = 0; k < 3; k++) {
+        const double s = scales[k], M[4] = {1, 0, 0, 1}, q[2] = {-s, s}, z[2] = {s, 0};
+        const double dq[2] = {s, s};
+        rs_lcp_derivative_info info;
+        double dz[2];
+        assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq, NULL, NULL, dz, &info),
+                         RS_OK);
+        assert_int_equal(info.nclamping, 1);
+        assert_int_equal(info.nseparating, 1);
+        assert_close(dz[0], -s, 1e-14 * s, 0);
+        assert_close(dz[1], 0.0, 0, 0);
+    }
+    const double big = 1e150, M[4] = {big, 0, 0, big}, q[2] = {-big, big}, z[2] = {1, 0};
+    rs_lcp_derivative_info info;
+    double J[4];
+    assert_int_equal(rs_lcp_jacobian_q(2, M, q, z, NULL, J, &info), RS_OK);
+    assert_int_equal(info.status, RS_LCP_DERIVATIVE_OK);
+    assert_int_equal(info.rank, 1);
+    assert_close(J[0], -1.0 / big, 1e-14 / big, 0);
 }
 
 /* Bad input: a point that is not a solution, non-finite data, bad settings. */
@@ -198,6 +237,7 @@ int main(void)
         cmocka_unit_test(generated_against_differences),
         cmocka_unit_test(floating_one_sided),
         cmocka_unit_test(redundant_pair_is_singular),
+        cmocka_unit_test(scale_free),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
