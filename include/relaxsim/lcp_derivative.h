@@ -81,8 +81,8 @@ typedef struct rs_lcp_derivative_info {
     double condition;             /**< its largest / smallest singular value (INFINITY if
                                        singular; 1 for an empty block) */
     double residual;              /**< max |(M dz + dM z + dq)_i| over the clamping equations
-                                       solved, relative to max(1, that r's norm): 0 to rounding
-                                       unless the status is inconsistent */
+                                       solved, relative to the largest term in them: 0 to
+                                       rounding unless the status is inconsistent */
     rs_lcp_floating_rule floating_used; /**< the rule actually applied */
 } rs_lcp_derivative_info;
 

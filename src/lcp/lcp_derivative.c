@@ -255,16 +255,18 @@ static void tie_break(int n, const double *M, const double *r, const rs_lcp_inde
     info->floating_used = rule;
     /* how well the clamping equations M_KK dz_K = -r_K hold: exactly unless M_KK is singular and
      * -r_K outside its range */
-    double rnorm = 1.0, res = 0.0;
-    for (int i = 0; i < k; i++)
-        rnorm = fmax(rnorm, fabs(r[w->idx[i]]));
+    double scale = 0.0, res = 0.0; /* relative to the terms' own size: units do not matter */
     for (int i = 0; i < k; i++) {
         double t = r[w->idx[i]];
-        for (int j = 0; j < k; j++)
-            t += M[w->idx[i] + (size_t)w->idx[j] * n] * w->v2[j];
+        scale = fmax(scale, fabs(t));
+        for (int j = 0; j < k; j++) {
+            const double term = M[w->idx[i] + (size_t)w->idx[j] * n] * w->v2[j];
+            t += term;
+            scale = fmax(scale, fabs(term));
+        }
         res = fmax(res, fabs(t));
     }
-    info->residual = res / rnorm;
+    info->residual = scale > 0.0 ? res / scale : 0.0;
     info->status = info->rank == k          ? RS_LCP_DERIVATIVE_OK
                    : info->residual <= 1e-8 ? RS_LCP_DERIVATIVE_SINGULAR /* consistent */
                                             : RS_LCP_DERIVATIVE_INCONSISTENT;

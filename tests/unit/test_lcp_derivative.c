@@ -174,7 +174,7 @@ static void redundant_pair_is_singular(void **state)
     assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq1, NULL, NULL, dz, &info),
                      RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_INCONSISTENT);
-    assert_close(info.residual, 0.5, 1e-14, 0);
+    assert_close(info.residual, 0.5, 1e-14, 0); /* |0.5| against the largest term, |r_1| = 1 */
     assert_close(dz[0], -0.25, 1e-14, 0);
     assert_close(dz[1], -0.25, 1e-14, 0);
 }
@@ -198,6 +198,12 @@ static void scale_free(void **state)
         assert_int_equal(info.nseparating, 1);
         assert_close(dz[0], -s, 1e-14 * s, 0);
         assert_close(dz[1], 0.0, 0, 0);
+        /* the redundant pair in these units: still inconsistent along (1, 0) */
+        const double Mr[4] = {1, 1, 1, 1}, qr[2] = {-s, -s}, zr[2] = {s / 2, s / 2};
+        const double d1[2] = {s, 0};
+        assert_int_equal(
+            rs_lcp_directional_derivative(2, Mr, qr, zr, NULL, d1, NULL, NULL, dz, &info), RS_OK);
+        assert_int_equal(info.status, RS_LCP_DERIVATIVE_INCONSISTENT);
     }
     const double big = 1e150, M[4] = {big, 0, 0, big}, q[2] = {-big, big}, z[2] = {1, 0};
     rs_lcp_derivative_info info;
