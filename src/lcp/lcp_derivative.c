@@ -204,36 +204,50 @@ static int gather(int n, const rs_lcp_index_class *cls, rs_lcp_index_class a,
     return k;
 }
 
-/* Workspace for blocks of up to k: U, V, s, and vectors. */
+/* Workspace for blocks of up to n: U, V, s, vectors, r = dM z + dq, the index classes. */
 typedef struct work {
     block_svd b;
-    double *v1, *v2, *v3;
+    double *v1, *v2, *v3, *r;
     int *idx, *idx2;
+    rs_lcp_index_class *cls;
 } work;
 
-static int work_alloc(work *w, int n)
+static void work_free(work *w)
 {
+    free(w->b.U);
+    free(w->idx);
+    free(w->cls);
+}
+
+/* What both entry points do first: the settings (defaults for NULL), the arguments checked, the
+ * workspace allocated. */
+static rs_error begin(int n, const double *M, const double *q, const double *z, const double *dM,
+                      const double *dq, const rs_lcp_derivative_settings *settings,
+                      rs_lcp_derivative_settings *s, work *w)
+{
+    if (settings)
+        *s = *settings;
+    else
+        rs_lcp_derivative_settings_default(s);
+    const rs_error err = check_args(n, M, q, z, dM, dq, s);
+    if (err != RS_OK)
+        return err;
     const size_t k = (size_t)n;
-    w->b.U = malloc(sizeof(double) * (2 * k * k + 4 * k + 1));
+    w->b.U = malloc(sizeof(double) * (2 * k * k + 5 * k + 1));
     w->idx = malloc(sizeof(int) * (2 * k + 1));
-    if (!w->b.U || !w->idx) {
-        free(w->b.U);
-        free(w->idx);
-        return 0;
+    w->cls = malloc(sizeof *w->cls * k);
+    if (!w->b.U || !w->idx || !w->cls) {
+        work_free(w);
+        return RS_ERR_NOMEM;
     }
     w->b.V = w->b.U + k * k;
     w->b.s = w->b.V + k * k;
     w->v1 = w->b.s + k;
     w->v2 = w->v1 + k;
     w->v3 = w->v2 + k;
+    w->r = w->v3 + k;
     w->idx2 = w->idx + k;
-    return 1;
-}
-
-static void work_free(work *w)
-{
-    free(w->b.U);
-    free(w->idx);
+    return RS_OK;
 }
 
 /* The tie-break rule: M_KK dz_K = -r_K (minimum norm), zero elsewhere. */
@@ -339,24 +353,15 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
                                        rs_lcp_index_class *classes, double *dz,
                                        rs_lcp_derivative_info *info)
 {
-    rs_lcp_derivative_settings s;
-    if (settings)
-        s = *settings;
-    else
-        rs_lcp_derivative_settings_default(&s);
     if (!dz || !info)
         return RS_ERR_NULL_ARG;
-    const rs_error err = check_args(n, M, q, z, dM, dq, &s);
+    rs_lcp_derivative_settings s;
+    work w = {0};
+    const rs_error err = begin(n, M, q, z, dM, dq, settings, &s, &w);
     if (err != RS_OK)
         return err;
-    work w;
-    rs_lcp_index_class *cls = malloc(sizeof *cls * (size_t)n);
-    double *r = malloc(sizeof(double) * (size_t)n);
-    if (!cls || !r || !work_alloc(&w, n)) {
-        free(cls);
-        free(r);
-        return RS_ERR_NOMEM;
-    }
+    rs_lcp_index_class *cls = w.cls;
+    double *r = w.r;
     memset(info, 0, sizeof *info);
     info->floating_used = s.floating;
     if (!classify(n, M, q, z, s.index_tol, cls, info)) {
@@ -384,8 +389,6 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
     if (classes)
         memcpy(classes, cls, sizeof *cls * (size_t)n);
     work_free(&w);
-    free(cls);
-    free(r);
     return RS_OK;
 }
 
@@ -393,31 +396,22 @@ rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double
                            const rs_lcp_derivative_settings *settings, double *J,
                            rs_lcp_derivative_info *info)
 {
-    rs_lcp_derivative_settings s;
-    if (settings)
-        s = *settings;
-    else
-        rs_lcp_derivative_settings_default(&s);
     if (!J || !info)
         return RS_ERR_NULL_ARG;
-    const rs_error err = check_args(n, M, q, z, NULL, NULL, &s);
+    rs_lcp_derivative_settings s;
+    work w = {0};
+    const rs_error err = begin(n, M, q, z, NULL, NULL, settings, &s, &w);
     if (err != RS_OK)
         return err;
-    work w;
-    rs_lcp_index_class *cls = malloc(sizeof *cls * (size_t)n);
-    if (!cls || !work_alloc(&w, n)) {
-        free(cls);
-        return RS_ERR_NOMEM;
-    }
     memset(info, 0, sizeof *info);
     memset(J, 0, sizeof(double) * (size_t)n * (size_t)n);
     const rs_lcp_floating_rule rule =
         s.floating == RS_LCP_FLOATING_SEPARATING ? RS_LCP_FLOATING_SEPARATING : RS_LCP_FLOATING_CLAMPING;
     info->floating_used = rule;
-    if (!classify(n, M, q, z, s.index_tol, cls, info)) {
+    if (!classify(n, M, q, z, s.index_tol, w.cls, info)) {
         info->status = RS_LCP_DERIVATIVE_NOT_SOLUTION;
     } else { /* J_KK = -pinv(M_KK): column j of the pseudo-inverse solves for e_j */
-        const int k = gather(n, cls, RS_LCP_CLAMPING,
+        const int k = gather(n, w.cls, RS_LCP_CLAMPING,
                              rule == RS_LCP_FLOATING_SEPARATING ? RS_LCP_CLAMPING : RS_LCP_FLOATING,
                              w.idx);
         w.b.k = k;
@@ -432,6 +426,5 @@ rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double
         }
     }
     work_free(&w);
-    free(cls);
     return RS_OK;
 }

@@ -17,6 +17,18 @@ static const rs_model *model(void)
     return m;
 }
 
+/* The LCP's M (column-major) and q against hand-derived ones (expect_M by rows): q to 1e-12,
+ * M to tol_M. */
+static void expect_lcp(int n, const double *M, const double *q, const double *expect_M,
+                       const double *expect_q, double tol_M)
+{
+    for (int i = 0; i < n; i++) {
+        assert_close(q[i], expect_q[i], 1e-12, 0);
+        for (int j = 0; j < n; j++)
+            assert_close(M[i + n * j], expect_M[i * n + j], tol_M, 0);
+    }
+}
+
 /* m = 1 kg, g = 10, r = 0, reach 1e-3, mu = 0, corners = 1; dt = 0.1: v_free = v - (0, 1) m/s,
  * reach of the step 1e-3 + 2 dt (|v| + |v_free|) = 0.201 m for v = 0. */
 static const double params[6] = {1.0, 10.0, 0.0, 1e-3, 0.0, 1.0};
@@ -63,11 +75,7 @@ static void egan_simple_hexagon(void **state)
         {1, 1, 0.1, t, 0.0},
         {1, 1, 0.1, t, 0.0},
     };
-    for (int i = 0; i < 5; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 5; j++)
-            assert_close(M[i + 5 * j], expect_M[i][j], 1e-15, 0);
-    }
+    expect_lcp(5, M, q, &expect_M[0][0], expect_q, 1e-15);
     /* the contact-free start: f = 0, c2 = max(b2 - b1, 0), c3 = max(b3 - (b1 + c2), 0) = 0 */
     double z[5];
     m->lcp_contact_free(&d, z);
@@ -147,11 +155,7 @@ static void egan_accurate_hexagon(void **state)
         {0, 0, 2, 2, 0, 0, t, 0.1, t},       /* p2 */
         {0, 0, 0, 0, 2, 2, 0.0, t, 0.1},     /* p3 */
     };
-    for (int i = 0; i < 9; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 9; j++)
-            assert_close(M[i + 9 * j], expect_M[i][j], 1e-15, 0);
-    }
+    expect_lcp(9, M, q, &expect_M[0][0], expect_q, 1e-15);
     /* contact-free start: e_ij = max(b_j - b_i, 0), forces 0 */
     double z[9];
     m->lcp_contact_free(&d, z);
@@ -199,11 +203,7 @@ static void egan_accurate_corner(void **state)
     const double expect_M[4][4] = {
         {1, 0, 0.1, -0.1}, {0, 1, -0.1, 0.1}, {2, 0, 0.1, 0}, {0, 2, 0, 0.1}};
     const double expect_q[4] = {1.0, -1.0, 0.5, -0.5};
-    for (int i = 0; i < 4; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 4; j++)
-            assert_close(M[i + 4 * j], expect_M[i][j], 1e-15, 0);
-    }
+    expect_lcp(4, M, q, &expect_M[0][0], expect_q, 1e-15);
     rs_scene_free(&sc);
 }
 
@@ -224,11 +224,7 @@ static void egan_simple_corner(void **state)
     m->lcp_build(&d, M, q);
     const double expect_M[3][3] = {{1, 0.1, -0.1}, {1, 0.1, 0.0}, {1, 0.1, 0.0}};
     const double expect_q[3] = {1.0, 0.5, 0.5};
-    for (int i = 0; i < 3; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 3; j++)
-            assert_close(M[i + 3 * j], expect_M[i][j], 1e-15, 0);
-    }
+    expect_lcp(3, M, q, &expect_M[0][0], expect_q, 1e-15);
     rs_scene_free(&sc);
 }
 
@@ -259,11 +255,7 @@ static void egan_accurate_note_corner(void **state)
         {1, 0, 0, 0.1, 0.0, 0},
     };
     const double expect_q[6] = {1.0, 0.5, -0.5, 0.5, 0.5, 0.5};
-    for (int i = 0; i < 6; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 6; j++)
-            assert_close(M[i + 6 * j], expect_M[i][j], 0, 0);
-    }
+    expect_lcp(6, M, q, &expect_M[0][0], expect_q, 0);
     rs_scene_free(&sc);
 }
 
@@ -291,11 +283,7 @@ static void stewart_trinkle_friction(void **state)
     const double expect_M[4][4] = {
         {0.1, 0, 0, 0}, {0, 0.1, -0.1, 1}, {0, -0.1, 0.1, 1}, {0.5, -1, -1, 0}};
     const double expect_q[4] = {-1.0, 1.0, -1.0, 0.0};
-    for (int i = 0; i < 4; i++) {
-        assert_close(q[i], expect_q[i], 1e-12, 0);
-        for (int j = 0; j < 4; j++)
-            assert_close(M[i + 4 * j], expect_M[i][j], 1e-15, 0);
-    }
+    expect_lcp(4, M, q, &expect_M[0][0], expect_q, 1e-15);
     /* contact-free start: lambda = |t . v_free| = 1 */
     double z[4];
     m->lcp_contact_free(&d, z);
