@@ -163,20 +163,12 @@ static void hess_put(sink *k, int a, int b, double v)
         rs_hess_add(k->v, k->rows, a, b, v);
 }
 
-static int nlp_size_of(const rs_step_data *d, int *n, int *m)
-{
-    step_nlp s;
-    if (!setup(d, &s))
-        return 0;
-    *n = s.n;
-    *m = s.m;
-    return 1;
-}
-
 void dp_nlp_size(const rs_step_data *d, int *n, int *m)
 {
-    if (!nlp_size_of(d, n, m))
-        *n = *m = -1;
+    step_nlp s;
+    const int ok = setup(d, &s);
+    *n = ok ? s.n : -1;
+    *m = ok ? s.m : -1;
 }
 
 static void bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "sim/model.h"
 
@@ -42,9 +43,6 @@ static int ends_with(const char *s, const char *suffix)
 
 /* Distinct colours, one per column; a column's NLP and Lemke curves share its colour (NLP solid,
  * Lemke dashed). */
-static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
-#define PALETTE_SIZE 8
 
 static int column_wanted(const rs_model *m, int c, const char *unit)
 {
@@ -68,7 +66,7 @@ static void plot_columns(FILE *g, const rs_model *m, const char *unit)
         if (!column_wanted(m, c, unit))
             continue;
         const int csv_col = 3 + m->ninput + c; /* gnuplot columns are 1-based: step, t_s, inputs */
-        const char *colour = palette[c % PALETTE_SIZE];
+        const char *colour = rs_plot_palette[c % RS_PLOT_PALETTE_SIZE];
         /* each column drawn thinner than the one before: equal curves show as a line inside a
          * wider one instead of one hiding the other */
         const double lw = fmax(1.0, 3.5 - 1.0 * drawn++);
@@ -284,9 +282,9 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
     if (beyond)
         fprintf(stderr, "relaxsim: plot: scene.png shows the first %d runs; %d more are left out\n",
                 n, beyond);
-    if (n > 8)
-        fprintf(stderr, "relaxsim: plot: scene.png has %d runs and 8 colours: colours repeat (the "
-                        "legend names each run)\n", n);
+    if (n > RS_PLOT_PALETTE_SIZE)
+        fprintf(stderr, "relaxsim: plot: scene.png has %d runs and %d colours: colours repeat (the "
+                        "legend names each run)\n", n, RS_PLOT_PALETTE_SIZE);
     return rs_plot_scene(g, dir, scene, 0, title, runs, n);
 }
 
@@ -363,7 +361,7 @@ static int plot_batch(const char *dir, const cJSON *summary)
                 if (col_unit[c] != u)
                     continue;
                 const int gc = c + 1;
-                const char *colour = palette[c % PALETTE_SIZE];
+                const char *colour = rs_plot_palette[c % RS_PLOT_PALETTE_SIZE];
                 fprintf(g, "%s'results.csv' every ::1 using %s:($%d > 0 ? ($%d > 1e-17 ? $%d : "
                            "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title '%s', \\\n"
                            "     'results.csv' every ::1 using %s:($%d == 0 ? 1e-17 : NaN) with "
@@ -440,7 +438,8 @@ int rs_cmd_plot(int argc, char **argv)
     for (int c = 0; c < ncol; c++)
         fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines lw 1.5 "
                    "lc rgb '%s' title '%s'",
-                c ? ", \\\n     " : "", 3 + c, 3 + c, palette[c % PALETTE_SIZE],
+                c ? ", \\\n     " : "", 3 + c, 3 + c,
+                rs_plot_palette[c % RS_PLOT_PALETTE_SIZE],
                 column_name(m, c));
     fprintf(g, "\nset tmargin at screen 0.27\nset bmargin at screen 0.1\nunset title\n"
                "set format x '%%g'\nset xlabel 't (s)'\nunset logscale y\nset format y '%%g'\n"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "io/scene_file.h"
 
@@ -233,8 +234,6 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lin
     }
     /* one run: NLP blue, Lemke red, contact steps marked; several: one colour per run */
     static const char *const two[2] = {"#1f77b4", "#d62728"};
-    static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                          "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
     static const char *const dash[2] = {"solid", "(8,6)"}; /* as in the other pictures */
     static const char *const name[2] = {"NLP", "Lemke"};
     for (int k = 0; k < nruns && k < RS_PLOT_MAX_RUNS; k++)
@@ -242,7 +241,8 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lin
             const int i = 2 * k + t;
             if (!have[i])
                 continue;
-            const char *colour = nruns == 1 ? two[t] : palette[k % 8];
+            const char *colour =
+                nruns == 1 ? two[t] : rs_plot_palette[k % RS_PLOT_PALETTE_SIZE];
             const char *file = t ? runs[k].lemke : runs[k].nlp;
             char label[300];
             snprintf(label, sizeof label, "%s%s%s path", runs[k].label, runs[k].label[0] ? ", " : "",
