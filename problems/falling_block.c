@@ -200,6 +200,46 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     integrate(d, w[0], sn);
 }
 
+/* z = x' (a length), w = lambda (a force): for the relaxation of the LCP ([nlp] form =
+ * relaxation, and the NLP gradients of relaxsim grad). */
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    z_unit[0] = sc.length;
+    w_unit[0] = sc.force;
+}
+
+/* Tangents: M = k = m/dt^2, q = -k y with y = x + dt xd + dt^2 (u/m - g). */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    const double *p = d->params, *s = d->state, dt = d->dt, m = p[P_M];
+    const double k = m / (dt * dt), a = d->input[0] / m - p[P_G];
+    const double da = t->input[0] / m - d->input[0] * t->params[P_M] / (m * m) - t->params[P_G];
+    const double y = s[S_X] + dt * s[S_XD] + dt * dt * a;
+    const double dy = t->state[S_X] + t->dt * s[S_XD] + dt * t->state[S_XD] +
+                      2.0 * dt * t->dt * a + dt * dt * da;
+    dM[0] = t->params[P_M] / (dt * dt) - 2.0 * m * t->dt / (dt * dt * dt);
+    dq[0] = -dM[0] * y - k * dy;
+}
+
+/* Tangent of lcp_recover: lambda = w, xd' = xd + dt ((u + lambda)/m - g), x' = x + dt xd'. */
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dsn, double *dforces)
+{
+    (void)z;
+    (void)dz;
+    const double *p = d->params, dt = d->dt, m = p[P_M];
+    const double a = (d->input[0] + w[0]) / m - p[P_G];
+    const double da = (t->input[0] + dw[0]) / m - (d->input[0] + w[0]) * t->params[P_M] / (m * m) -
+                      t->params[P_G];
+    const double xd_next = d->state[S_XD] + dt * a;
+    dforces[0] = dw[0];
+    dsn[S_XD] = t->state[S_XD] + t->dt * a + dt * da;
+    dsn[S_X] = t->state[S_X] + t->dt * xd_next + dt * dsn[S_XD];
+}
+
 /* In the step's natural units (see point2d_friction.c). */
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
@@ -250,6 +290,9 @@ const rs_model rs_model_falling_block = {
     .lcp_n = 1,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,
+    .lcp_units = lcp_units,
+    .lcp_tangent = lcp_tangent,
+    .lcp_recover_tangent = lcp_recover_tangent,
     .nlp_n = NV,
     .nlp_m = NG,
     .nlp_describe = nlp_describe,

@@ -362,6 +362,64 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     integrate(d, forces, state_next);
 }
 
+/* z = (fz, beta+, beta-, gamma): three forces and a speed; w = (z'/dt, gamma + xd', gamma - xd',
+ * the unused friction mu fz - beta+ - beta-): three speeds and a force. For the relaxation of the
+ * LCP ([nlp] form = relaxation, and the NLP gradients of relaxsim grad). */
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    z_unit[0] = z_unit[1] = z_unit[2] = w_unit[3] = sc.force;
+    z_unit[3] = w_unit[0] = w_unit[1] = w_unit[2] = sc.speed;
+}
+
+/* The tangent of a / m along t, for a quantity a with tangent da. */
+static double d_over_m(const rs_step_data *d, const rs_step_tangent *t, double a, double da)
+{
+    const double m = d->params[P_M];
+    return da / m - a * t->params[P_M] / (m * m);
+}
+
+/* Tangents of lcp_build: c = dt/m in M, mu in M[3]; q0 = z/dt + zd + dt (uz/m - g),
+ * q1 = -q2 = xd + dt ux/m. */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    const double *s = d->state, *u = d->input, *ds = t->state, *du = t->input, dt = d->dt;
+    const double dc = d_over_m(d, t, dt, t->dt);
+    const double dMcols[16] = {dc, 0.0, 0.0, t->params[P_MU], 0.0, dc, -dc, 0.0,
+                               0.0, -dc, dc, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (int k = 0; k < 16; k++)
+        dM[k] = dMcols[k];
+    const double az = u[U_Z] / d->params[P_M] - d->params[P_G];
+    const double daz = d_over_m(d, t, u[U_Z], du[U_Z]) - t->params[P_G];
+    dq[0] = ds[S_Z] / dt - s[S_Z] * t->dt / (dt * dt) + ds[S_ZD] + t->dt * az + dt * daz;
+    dq[1] = ds[S_XD] + t->dt * u[U_X] / d->params[P_M] + dt * d_over_m(d, t, u[U_X], du[U_X]);
+    dq[2] = -dq[1];
+    dq[3] = 0.0;
+}
+
+/* Tangent of lcp_recover: dfz = dz0, dfx = dz1 - dz2, then the integrator (D1)-(D4). */
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dsn, double *dforces)
+{
+    (void)w;
+    (void)dw;
+    const double *u = d->input, *ds = t->state, *du = t->input, dt = d->dt;
+    const double f[2] = {z[1] - z[2], z[0]}, df[2] = {dz[1] - dz[2], dz[0]};
+    double sn[NSTATE];
+    integrate(d, f, sn);
+    dforces[F_X] = df[F_X];
+    dforces[F_Z] = df[F_Z];
+    const double ax = u[U_X] + f[F_X], az = u[U_Z] + f[F_Z];
+    dsn[S_XD] = ds[S_XD] + t->dt * ax / d->params[P_M] +
+                dt * d_over_m(d, t, ax, du[U_X] + df[F_X]);
+    dsn[S_ZD] = ds[S_ZD] + t->dt * (az / d->params[P_M] - d->params[P_G]) +
+                dt * (d_over_m(d, t, az, du[U_Z] + df[F_Z]) - t->params[P_G]);
+    dsn[S_X] = ds[S_X] + t->dt * sn[S_XD] + dt * dsn[S_XD];
+    dsn[S_Z] = ds[S_Z] + t->dt * sn[S_ZD] + dt * dsn[S_ZD];
+}
+
 /* ---- certificate and modes ------------------------------------------------------------------ */
 
 /* In the step's natural units (rs_step_scales), for every variant: a position error in lengths L
@@ -421,6 +479,9 @@ const rs_model rs_model_point2d_friction = {
     .lcp_n = 4,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,
+    .lcp_units = lcp_units,
+    .lcp_tangent = lcp_tangent,
+    .lcp_recover_tangent = lcp_recover_tangent,
     .nlp_n = NV,
     .nlp_m = NG,
     .nlp_describe = nlp_describe,

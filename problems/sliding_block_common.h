@@ -62,7 +62,8 @@ static inline void sliding_block_scales(const rs_step_data *d, int nvelocity, rs
     .nstate = NSTATE, .state_names = state_names, .state_default = state_default,                  \
     .velocity_index = velocity_index,                                                              \
     .nvelocity = (int)(sizeof velocity_index / sizeof velocity_index[0]),                          \
-    .lcp_build = lcp_build, .lcp_recover = lcp_recover
+    .lcp_build = lcp_build, .lcp_recover = lcp_recover, .lcp_tangent = lcp_tangent,             \
+    .lcp_recover_tangent = lcp_recover_tangent
 
 /* v' and x' from the friction force. */
 static inline void sliding_block_integrate(const rs_step_data *d, double v, double x, double f,
@@ -70,6 +71,35 @@ static inline void sliding_block_integrate(const rs_step_data *d, double v, doub
 {
     *v_next = v + d->dt * (d->input[0] + f) / d->params[SB_M];
     *x_next = x + d->dt * *v_next;
+}
+
+/* The tangent of a / m along t, for a quantity a with tangent da. */
+static inline double sliding_block_d_over_m(const rs_step_data *d, const rs_step_tangent *t,
+                                            double a, double da)
+{
+    const double m = d->params[SB_M];
+    return da / m - a * t->params[SB_M] / (m * m);
+}
+
+/* The tangent of mu m g along t. */
+static inline double sliding_block_d_mu_mg(const rs_step_data *d, const rs_step_tangent *t)
+{
+    const double *p = d->params, *dp = t->params;
+    return dp[SB_MU] * p[SB_M] * p[SB_G] + p[SB_MU] * dp[SB_M] * p[SB_G] +
+           p[SB_MU] * p[SB_M] * dp[SB_G];
+}
+
+/* The tangent of sliding_block_integrate along t (v, x, f with tangents dv, dx, df):
+ *     dv' = dv + ddt (u + f)/m + dt d((u + f)/m),    dx' = dx + ddt v' + dt dv'. */
+static inline void sliding_block_integrate_tangent(const rs_step_data *d,
+                                                   const rs_step_tangent *t, double v, double dv,
+                                                   double dx, double f, double df,
+                                                   double *dv_next, double *dx_next)
+{
+    const double a = d->input[0] + f, da = t->input[0] + df, m = d->params[SB_M];
+    const double v_next = v + d->dt * a / m;
+    *dv_next = dv + t->dt * a / m + d->dt * sliding_block_d_over_m(d, t, a, da);
+    *dx_next = dx + t->dt * v_next + d->dt * *dv_next;
 }
 
 /* Residuals of a step from (x, v) to (x', v') with friction f: integrator and Coulomb's law, in

@@ -65,6 +65,36 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     forces[0] = d->params[SB_M] * (v_next - v) / d->dt - d->input[0];
 }
 
+/* Tangents: M = k I with k = m/dt, q = (-k (v+ - v-) - u + mu m g, k (v+ - v-) + u + mu m g);
+ * x' = x + dt (z0 - z1), f = m (v' - v)/dt - u = k (v' - v) - u. */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    const double m = d->params[SB_M], dt = d->dt, k = m / dt;
+    const double dk = t->params[SB_M] / dt - m * t->dt / (dt * dt);
+    const double v = d->state[S_VP] - d->state[S_VM], dv = t->state[S_VP] - t->state[S_VM];
+    const double ddv = dk * v + k * dv, dmu_mg = sliding_block_d_mu_mg(d, t);
+    dM[0] = dM[3] = dk;
+    dM[1] = dM[2] = 0.0;
+    dq[0] = -ddv - t->input[0] + dmu_mg;
+    dq[1] = ddv + t->input[0] + dmu_mg;
+}
+
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dsn, double *dforces)
+{
+    (void)w;
+    (void)dw;
+    const double m = d->params[SB_M], dt = d->dt, k = m / dt;
+    const double dk = t->params[SB_M] / dt - m * t->dt / (dt * dt);
+    const double v = d->state[S_VP] - d->state[S_VM], dv = t->state[S_VP] - t->state[S_VM];
+    const double v_next = z[0] - z[1], dv_next = dz[0] - dz[1];
+    dsn[S_VP] = dz[0];
+    dsn[S_VM] = dz[1];
+    dsn[S_X] = t->state[S_X] + t->dt * v_next + dt * dv_next;
+    dforces[0] = dk * (v_next - v) + k * (dv_next - dv) - t->input[0];
+}
+
 static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
                       double *complementarity)
 {

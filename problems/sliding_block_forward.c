@@ -55,6 +55,27 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);
 }
 
+/* Tangents: M = m/dt, q = -(m/dt) v - u + mu m g;  f = w - mu m g. */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    const double m = d->params[SB_M], dt = d->dt;
+    dM[0] = t->params[SB_M] / dt - m * t->dt / (dt * dt);
+    dq[0] = -dM[0] * d->state[S_V] - (m / dt) * t->state[S_V] - t->input[0] +
+            sliding_block_d_mu_mg(d, t);
+}
+
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dsn, double *dforces)
+{
+    (void)z;
+    (void)dz;
+    const double f = -(d->params[SB_MU] * d->params[SB_M] * d->params[SB_G] - w[0]);
+    dforces[0] = dw[0] - sliding_block_d_mu_mg(d, t);
+    sliding_block_integrate_tangent(d, t, d->state[S_V], t->state[S_V], t->state[S_X], f,
+                                    dforces[0], &dsn[S_V], &dsn[S_X]);
+}
+
 const rs_model rs_model_sliding_block_forward = {
     .name = "sliding_block_forward",
     .summary = "1-D block sliding forwards, LCP in the velocity",

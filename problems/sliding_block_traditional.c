@@ -56,6 +56,32 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);
 }
 
+/* Tangents: c = dt/m in M (signs as in lcp_build), q = (v + c u, -v - c u, mu m g);
+ * f = lambda+ - lambda-. */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    const double m = d->params[SB_M], dt = d->dt;
+    const double dc = t->dt / m - dt * t->params[SB_M] / (m * m);
+    const double dMcols[9] = {dc, -dc, 0.0, -dc, dc, 0.0, 0.0, 0.0, 0.0};
+    for (int k = 0; k < 9; k++)
+        dM[k] = dMcols[k];
+    const double dv_free = t->state[S_V] + dc * d->input[0] + (dt / m) * t->input[0];
+    dq[0] = dv_free;
+    dq[1] = -dv_free;
+    dq[2] = sliding_block_d_mu_mg(d, t);
+}
+
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dsn, double *dforces)
+{
+    (void)w;
+    (void)dw;
+    dforces[0] = dz[0] - dz[1];
+    sliding_block_integrate_tangent(d, t, d->state[S_V], t->state[S_V], t->state[S_X],
+                                    z[0] - z[1], dforces[0], &dsn[S_V], &dsn[S_X]);
+}
+
 const rs_model rs_model_sliding_block_traditional = {
     .name = "sliding_block_traditional",
     .summary = "1-D bidirectional sliding block, traditional 3x3 LCP with gamma",

@@ -102,6 +102,15 @@ typedef struct rs_mode_tols {
     double speed;  /* a tangential speed above this is sliding */
 } rs_mode_tols;
 
+/* A direction in the data of one step, for forward-mode derivatives: the tangents of the
+ * parameters, the state, the input and the time step (the models' units). */
+typedef struct rs_step_tangent {
+    double params[RS_MODEL_MAX_PARAMS];
+    double state[RS_MODEL_MAX_STATE];
+    double input[RS_MODEL_MAX_INPUT];
+    double dt;
+} rs_step_tangent;
+
 typedef struct rs_model {
     const char *name;
     const char *summary;
@@ -155,6 +164,16 @@ typedef struct rs_model {
      * the forces (Egan's max terms): the auxiliaries evaluated at the contact-free motion. The
      * NLP's contact-free start (never a solution of the contact problem). NULL: z = 0. */
     void (*lcp_contact_free)(const rs_step_data *d, double *z);
+
+    /* Optional, both or neither (gradients, src/sim/gradient.c): exact directional derivatives
+     * along the step-data tangent t. lcp_tangent writes every entry of dM = (dM/dtheta) t and
+     * dq = (dq/dtheta) t; lcp_recover_tangent differentiates lcp_recover: given a solution (z, w)
+     * and its tangent (dz, dw), the tangents of the next state and of the forces. A model without
+     * them has no gradients (fixed-size LCP models only). */
+    void (*lcp_tangent)(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq);
+    void (*lcp_recover_tangent)(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dstate_next, double *dforces);
 
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). A
      * model with its own NLP and lcp_units can also be solved by the relaxation ([nlp] form =
