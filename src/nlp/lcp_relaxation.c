@@ -57,6 +57,27 @@ static void relax_g(void *ctx, const double *x, double *g)
     }
 }
 
+void rs_lcp_relaxation_param_derivative(const rs_lcp_relaxation *r, const double *dM,
+                                        const double *dq, const double *x, const double *mult_g,
+                                        double *dgrad, double *dg)
+{
+    const int n = r->n;
+    for (int i = 0; i < n; i++) {
+        double dw = dq[i];
+        for (int j = 0; j < n; j++)
+            dw += dM[i + (size_t)j * n] * x[j];
+        dg[i] = dw;
+        dg[n + i] = -x[i] * dw;
+    }
+    for (int j = 0; j < n; j++) {
+        double v = -mult_g[n + j] * dg[j];
+        for (int i = 0; i < n; i++)
+            v += (mult_g[i] - mult_g[n + i] * x[i]) * dM[i + (size_t)j * n];
+        dgrad[j] = v;
+        dgrad[n + j] = 0.0;
+    }
+}
+
 /* dw_i/dz_j = M_ij;  dc_i/dz_j = -(delta_ij w_i + z_i M_ij);  dc_i/ds_i = 1. */
 static void relax_jac(void *ctx, const double *x, double *J)
 {
