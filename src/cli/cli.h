@@ -62,5 +62,6 @@ int rs_cmd_compare(int argc, char **argv);
 int rs_cmd_plot(int argc, char **argv);
 int rs_cmd_models(int argc, char **argv);
 int rs_cmd_batch(int argc, char **argv);
+int rs_cmd_grad(int argc, char **argv);
 
 #endif

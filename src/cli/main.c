@@ -19,6 +19,10 @@ static const char usage_text[] =
     "  compare SCENARIO [--set section.key=value ...] [-o DIR] [-q]\n"
     "        the NLP trajectory with a Lemke solve of every step from the same state, an\n"
     "        independent Lemke trajectory, and the scenario's tolerance contract\n"
+    "  grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL] [--rtol R]\n"
+    "       [--no-fd] [--sweep KEY=LO:HI:N] [--set section.key=value ...] [-o DIR] [-q]\n"
+    "        gradients of a run's outputs by the LCP's forward mode, the NLP's KKT sensitivity\n"
+    "        and central differences, side by side, with the contract's gradient checks\n"
     "  batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]\n"
     "        every parameter combination of a sweep as a comparison with its contract, in N\n"
     "        worker processes\n"
@@ -60,6 +64,8 @@ int main(int argc, char **argv)
         return rs_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return rs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "grad") == 0)
+        return rs_cmd_grad(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)
         return rs_cmd_batch(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)

@@ -82,7 +82,7 @@ rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail)
 }
 
 /* The writers below write to the path given (the caller's temporary name). */
-static FILE *open_for_writing(const char *path, rs_error_detail *detail)
+FILE *rs_open_for_writing(const char *path, rs_error_detail *detail)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -120,7 +120,7 @@ rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
                                  rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
-    FILE *f = open_for_writing(path, detail);
+    FILE *f = rs_open_for_writing(path, detail);
     if (!f)
         return RS_ERR_IO;
     fprintf(f, "step,t_s");
@@ -156,7 +156,7 @@ rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
 rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
                              rs_error_detail *detail)
 {
-    FILE *f = open_for_writing(path, detail);
+    FILE *f = rs_open_for_writing(path, detail);
     if (!f)
         return RS_ERR_IO;
     fprintf(f, "step,t_s");
@@ -222,7 +222,7 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
                               rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
-    FILE *f = open_for_writing(path, detail);
+    FILE *f = rs_open_for_writing(path, detail);
     if (!f)
         return RS_ERR_IO;
     for (int k = 0; k < r->steps; k++) {
@@ -363,7 +363,7 @@ rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs
     char *text = rs_summary_json_text(sc, r);
     if (!text)
         return RS_ERR_NOMEM;
-    FILE *f = open_for_writing(path, detail);
+    FILE *f = rs_open_for_writing(path, detail);
     if (!f) {
         free(text);
         return RS_ERR_IO;

@@ -42,6 +42,8 @@ rs_error rs_make_directory(const char *path, rs_error_detail *detail);
  * (DIR/.NAME.tmp-PID) and renamed into place once complete, so a reader sees the previous file
  * or the new one, never a part. Messages name the OS error ("No space left on device").
  */
+/* fopen(path, "w"), the failure's message naming path and the OS error. */
+FILE *rs_open_for_writing(const char *path, rs_error_detail *detail);
 /* Flush and close a written file; on failure the message names path and the OS error. */
 rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail);
 /* Close f, written under temp, and rename it onto path if every write succeeded; temp is gone

@@ -432,6 +432,14 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         TRY(get_int(c, 0, RS_SCENARIO_MAX_STEPS, &iv));
         ck->kind = strstr(key, "_min") ? RS_CHECK_AT_LEAST : RS_CHECK_AT_MOST;
         ck->a = iv;
+    } else if (strcmp(key, "grad_failed_max") == 0 || strcmp(key, "grad_disagree_max") == 0) {
+        TRY(get_int(c, 0, 1000000, &iv)); /* (output, key) pairs of relaxsim grad */
+        ck->kind = RS_CHECK_AT_MOST;
+        ck->a = iv;
+    } else if (strcmp(key, "grad_lcp_fd_max_rel") == 0 ||
+               strcmp(key, "grad_nlp_fd_max_rel") == 0) {
+        TRY(get_real(c, 0.0, INFINITY, &ck->a));
+        ck->kind = RS_CHECK_AT_MOST;
     } else if (strcmp(key, "mode_agreement_max") == 0) {
         TRY(get_real(c, 0.0, 1.0, &ck->a));
         ck->kind = RS_CHECK_AT_MOST;
@@ -468,7 +476,8 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
         if (found < 0)
             return fail(c, "unknown check (expected nlp_failed_steps_max, nlp_failed_steps_min, "
                            "lemke_failed_steps_max, lemke_failed_steps_min, mode_agreement_min, "
-                           "mode_agreement_max, first_contact_step, rest_time_s, or "
+                           "mode_agreement_max, first_contact_step, rest_time_s, grad_failed_max, "
+                           "grad_disagree_max, grad_lcp_fd_max_rel, grad_nlp_fd_max_rel, or "
                            "shadow_max_abs. / drift_max_abs. / min_nlp. / max_nlp. / "
                            "min_lemke. / max_lemke. / final_nlp. / final_lemke. / final_diff. "
                            "followed by a column such as %s)",

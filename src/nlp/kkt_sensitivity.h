@@ -33,9 +33,12 @@
  * the barrier problem, which is what makes the relaxed step's gradient
  * continuous where the LCP's jumps.
  *
- * Every solve is checked: the residual of the linear system, relative to its
- * terms, is returned; a singular matrix (MUMPS INFOG(1) = -10) is a status,
- * never an inf or NaN.
+ * Numerics: K is scaled symmetrically (a large diagonal, an active bound's or an
+ * inactive row's, to 1) before MUMPS's LDL' factorisation; each solve is refined
+ * (x += K^-1 (b - K x)) until its normwise backward error is at rounding level.
+ * The backward error is returned and checked: above RS_KKT_SENS_MAX_RESIDUAL the
+ * answer is refused (status inaccurate). A singular matrix (MUMPS INFOG(1) =
+ * -10) is a status, never an inf or NaN. K's condition grows like 1 / mu.
  */
 #ifndef RS_KKT_SENSITIVITY_H
 #define RS_KKT_SENSITIVITY_H
@@ -46,45 +49,47 @@
 typedef struct rs_kkt_sensitivity rs_kkt_sensitivity;
 
 typedef enum rs_kkt_sensitivity_status {
-  RS_KKT_SENS_OK = 0,
-  RS_KKT_SENS_SINGULAR =
-      1, /* MUMPS found the KKT matrix numerically singular */
-  RS_KKT_SENS_FAILED =
-      2 /* another MUMPS error (info.mumps_error), or a non-finite entry */
+    RS_KKT_SENS_OK = 0,
+    RS_KKT_SENS_SINGULAR = 1, /* MUMPS found the KKT matrix numerically singular */
+    RS_KKT_SENS_FAILED = 2,   /* another MUMPS error (info.mumps_error), or a non-finite entry */
+    RS_KKT_SENS_INACCURATE = 3 /* the refined solve's backward error stayed above
+                                  RS_KKT_SENS_MAX_RESIDUAL */
 } rs_kkt_sensitivity_status;
+
+#define RS_KKT_SENS_MAX_RESIDUAL 1e-12
+#define RS_KKT_SENS_MAX_RHS 64 /* right-hand sides per solve */
 
 const char *rs_kkt_sensitivity_status_name(rs_kkt_sensitivity_status s);
 
 typedef struct rs_kkt_sensitivity_info {
-  rs_kkt_sensitivity_status status;
-  int mumps_error; /* MUMPS INFOG(1) of the failing call (0: none) */
-  double residual; /* max_i |K dx - rhs|_i / (|K| |dx| + |rhs|)_i over the last
-                      solve */
+    rs_kkt_sensitivity_status status;
+    int mumps_error; /* MUMPS INFOG(1) of the failing call (0: none) */
+    double residual; /* the last solve's normwise backward error on the scaled system,
+                        |K y - b|_inf / (max_i (|K| |y|)_i + |b|_inf), the largest over its
+                        right-hand sides */
 } rs_kkt_sensitivity_info;
 
 /* A sensitivity solver for problems of n variables and m constraints (the KKT
  * structure of p's sparsity, or dense; it must not change for the solver's
  * life). One MUMPS instance. */
-rs_error rs_kkt_sensitivity_create(const rs_nlp_problem *p,
-                                   rs_kkt_sensitivity **out);
+rs_error rs_kkt_sensitivity_create(const rs_nlp_problem *p, rs_kkt_sensitivity **out);
 void rs_kkt_sensitivity_destroy(rs_kkt_sensitivity *s);
 
 /* Assemble and factorise the KKT matrix of p (callbacks at x; p->ctx as for the
  * solve) at the primal-dual point (x, mult_g, mult_x_l, mult_x_u), for the
  * central path at mu > 0. Returns the status (also in *info). */
-rs_kkt_sensitivity_status
-rs_kkt_sensitivity_factor(rs_kkt_sensitivity *s, const rs_nlp_problem *p,
-                          const double *x, const double *mult_g,
-                          const double *mult_x_l, const double *mult_x_u,
-                          double mu, rs_kkt_sensitivity_info *info);
+rs_kkt_sensitivity_status rs_kkt_sensitivity_factor(rs_kkt_sensitivity *s, const rs_nlp_problem *p,
+                                                    const double *x, const double *mult_g,
+                                                    const double *mult_x_l, const double *mult_x_u,
+                                                    double mu, rs_kkt_sensitivity_info *info);
 
 /* For nrhs directions (column k of each array, column-major): dgrad (n x nrhs)
  * the derivative of grad_x L, dg (m x nrhs) that of g, along the direction;
  * writes dx (n x nrhs) and, if not NULL, dmult_g (m x nrhs). After a successful
  * factor only. */
-rs_kkt_sensitivity_status
-rs_kkt_sensitivity_solve(rs_kkt_sensitivity *s, int nrhs, const double *dgrad,
-                         const double *dg, double *dx, double *dmult_g,
-                         rs_kkt_sensitivity_info *info);
+rs_kkt_sensitivity_status rs_kkt_sensitivity_solve(rs_kkt_sensitivity *s, int nrhs,
+                                                   const double *dgrad, const double *dg,
+                                                   double *dx, double *dmult_g,
+                                                   rs_kkt_sensitivity_info *info);
 
 #endif

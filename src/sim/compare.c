@@ -184,7 +184,7 @@ static int column_of(const rs_compare_result *r, const char *name)
     return -1;
 }
 
-static int check_passes(const rs_check *ck, double actual)
+int rs_check_passes(const rs_check *ck, double actual)
 {
     switch (ck->kind) {
     case RS_CHECK_AT_MOST: return actual <= ck->a;
@@ -211,7 +211,7 @@ static void record_check(rs_compare_result *r, const rs_check *ck, const char *w
 
 static void add_check(rs_compare_result *r, const rs_check *ck, const char *which, double actual)
 {
-    record_check(r, ck, which, actual, check_passes(ck, actual)); /* NaN never passes */
+    record_check(r, ck, which, actual, rs_check_passes(ck, actual)); /* NaN never passes */
 }
 
 /* final_diff: |nlp - lemke| <= a + b |lemke| (NaN fails). */

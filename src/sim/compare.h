@@ -94,6 +94,9 @@ typedef struct rs_compare_result {
     double wall_time_s;
 } rs_compare_result;
 
+/* 1 if actual passes check ck (NaN never does). */
+int rs_check_passes(const rs_check *ck, double actual);
+
 /* Progress report: called every few steps; return nothing, never print in the library. */
 typedef void (*rs_progress_fn)(void *ctx, int done, int total);
 

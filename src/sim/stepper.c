@@ -523,6 +523,25 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
     out->time_s = rs_wall_seconds() - t0;
 }
 
+int rs_stepper_step_lcp(const rs_stepper *s, const double **M, const double **q, const double **z,
+                        const double **w)
+{
+    *M = s->M;
+    *q = s->q;
+    *z = s->z;
+    *w = s->w;
+    return s->lcp_now;
+}
+
+int rs_stepper_relaxed_point(const rs_stepper *s, rs_stepper_relaxed_step *out)
+{
+    if (!s->use_relaxation || !s->have_prev)
+        return 0;
+    *out = (rs_stepper_relaxed_step){&s->problem, &s->relax, s->x_prev, s->prev_g,
+                                     s->prev_x_l, s->prev_x_u, s->C, s->D};
+    return 1;
+}
+
 void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;

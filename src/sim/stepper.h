@@ -132,4 +132,29 @@ void rs_stepper_nlp_solve_alone(rs_stepper *stepper, rs_step_result *out);
 void rs_stepper_lemke(rs_stepper *stepper, const double *state, const double *input,
                       rs_step_result *out);
 
+/*
+ * For derivatives (gradient.c): views of the last step, valid until the next step.
+ * The step's LCP (M column-major, q) and its pair (z, w): Lemke's after rs_stepper_lemke, the
+ * relaxation's (z from IPOPT's answer, clamped at 0; w = M z + q) after rs_stepper_nlp with the
+ * relaxation. Returns the LCP's size.
+ */
+int rs_stepper_step_lcp(const rs_stepper *stepper, const double **M, const double **q,
+                        const double **z, const double **w);
+
+/* The last ACCEPTED NLP step's primal-dual point, when the step is posed as the relaxation of
+ * the LCP: the NLP (p->ctx is relax), the point x = (zs, s) with IPOPT's multipliers, and the
+ * units of the relaxation, z = z_unit zs and ws = w / w_unit (Ms = diag(1/w_unit) M diag(z_unit)),
+ * frozen at the step's values. */
+typedef struct rs_stepper_relaxed_step {
+    const rs_nlp_problem *problem;
+    const struct rs_lcp_relaxation *relax;
+    const double *x, *mult_g, *mult_x_l, *mult_x_u;
+    const double *z_unit;     /* n */
+    const double *w_inv_unit; /* n: 1 / w_unit */
+} rs_stepper_relaxed_step;
+
+/* 1 and *out filled if the stepper poses its NLP as the LCP's relaxation and a step was accepted
+ * since the last reset; 0 otherwise. */
+int rs_stepper_relaxed_point(const rs_stepper *stepper, rs_stepper_relaxed_step *out);
+
 #endif

@@ -1,0 +1,308 @@
+/*
+ * cmd_grad.c: `relaxsim grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL]
+ * [--rtol R] [--no-fd] [--sweep KEY=LO:HI:N] [--set section.key=value ...] [-o DIR] [-q]`.
+ *
+ * The gradients of the outputs (default: every state column after the last step) with respect to
+ * the keys, by the LCP's forward mode, the NLP's KKT sensitivity and central differences, side by
+ * side with a verdict each (sim/gradient.h). Writes gradients.csv, tangents.csv and grad.json to
+ * DIR (default out/<scenario name>_grad); with --sweep, the gradients at N values of a key from
+ * LO to HI into sweep.csv instead (relaxsim plot DIR draws it). Exit 0 when the [expect]
+ * contract's gradient checks passed, 1 when one failed, 2 for bad usage or input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_report.h"
+#include "io/grad_output.h"
+#include "io/output.h"
+#include "sim/gradient.h"
+
+static const char usage[] =
+    "relaxsim grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL] "
+    "[--rtol R] [--no-fd] [--sweep KEY=LO:HI:N] [--set section.key=value ...] [-o DIR] [-q]";
+
+typedef struct grad_args {
+    const char *wrt, *of, *sweep;
+    rs_grad_config cfg;
+} grad_args;
+
+/* Take grad's own options out of argv; the rest (SCENARIO, --set, -o, -q) go to rest. */
+static int split_args(int argc, char **argv, grad_args *g, char **rest, int *nrest)
+{
+    rs_grad_config_default(&g->cfg);
+    *nrest = 0;
+    rest[(*nrest)++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--wrt") == 0) {
+            if (!(g->wrt = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+        } else if (strcmp(arg, "--of") == 0) {
+            if (!(g->of = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+        } else if (strcmp(arg, "--sweep") == 0) {
+            if (!(g->sweep = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+        } else if (strcmp(arg, "--fd-step") == 0 || strcmp(arg, "--rtol") == 0) {
+            const char *v = rs_cli_option_value(argc, argv, &i);
+            double *field = arg[2] == 'f' ? &g->cfg.fd_rel : &g->cfg.rtol;
+            if (!v || !rs_cli_parse_double(arg, v, 1e-15, 0.1, field))
+                return 0;
+        } else if (strcmp(arg, "--no-fd") == 0) {
+            g->cfg.skip_fd = 1;
+        } else {
+            rest[(*nrest)++] = argv[i];
+            if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-o") == 0) && i + 1 < argc)
+                rest[(*nrest)++] = argv[++i];
+        }
+    }
+    if (!g->wrt) {
+        rs_cli_usage_error("grad: --wrt KEY[,KEY...] is required (usage: %s)", usage);
+        return 0;
+    }
+    return 1;
+}
+
+/* Split a comma-separated list into at most max items (in place in buf). */
+static int split_list(char *buf, char **items, int max)
+{
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == max)
+            return -1;
+        items[n++] = tok;
+    }
+    return n;
+}
+
+static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad_config *cfg)
+{
+    char buf[1024], *items[RS_GRAD_MAX_OUTPUTS + 1];
+    snprintf(buf, sizeof buf, "%s", g->wrt);
+    const int nk = split_list(buf, items, RS_GRAD_MAX_KEYS);
+    if (nk < 1)
+        return rs_cli_usage_error("--wrt: 1 to %d keys, comma-separated", RS_GRAD_MAX_KEYS), 0;
+    cfg->nkeys = nk;
+    for (int j = 0; j < nk; j++) {
+        const char *msg = rs_grad_parse_key(sc, items[j], &cfg->keys[j]);
+        if (msg)
+            return rs_cli_usage_error("--wrt %s: %s", items[j], msg), 0;
+    }
+    if (!g->of) { /* every state column after the last step */
+        cfg->noutputs = 0;
+        for (int c = 0; c < sc->model->nstate; c++)
+            rs_grad_parse_output(sc, sc->model->state_names[c], &cfg->outputs[cfg->noutputs++]);
+        return 1;
+    }
+    snprintf(buf, sizeof buf, "%s", g->of);
+    const int no = split_list(buf, items, RS_GRAD_MAX_OUTPUTS);
+    if (no < 1)
+        return rs_cli_usage_error("--of: 1 to %d outputs, comma-separated", RS_GRAD_MAX_OUTPUTS), 0;
+    cfg->noutputs = no;
+    for (int o = 0; o < no; o++) {
+        const char *msg = rs_grad_parse_output(sc, items[o], &cfg->outputs[o]);
+        if (msg)
+            return rs_cli_usage_error("--of %s: %s", items[o], msg), 0;
+    }
+    return 1;
+}
+
+static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
+                        const rs_grad_result *r)
+{
+    fprintf(f, "\n  %-16s %-14s %14s %16s %16s %16s %9s %9s  %s\n", "output", "wrt", "value", "LCP",
+            "NLP", "FD", "|LCP-FD|", "|NLP-FD|", "verdict");
+    for (int o = 0; o < r->noutputs; o++)
+        for (int j = 0; j < r->nkeys; j++) {
+            const rs_grad_entry *e = &r->entries[o * r->nkeys + j];
+            fprintf(f, "  %-16s %-14s %14.7g %16.9e %16.9e %16.9e %9.2e %9.2e  %s",
+                    cfg->outputs[o].name, cfg->keys[j].name, e->value, e->lcp, e->nlp, e->fd,
+                    e->rel_lcp, e->rel_nlp, rs_grad_verdict_name(e->verdict));
+            if (e->verdict == RS_GRAD_NON_SMOOTH)
+                fprintf(f, " (switch at step %d)", e->switch_step);
+            fputc('\n', f);
+        }
+    fprintf(f, "\n  LCP  forward mode through the Lemke trajectory (right derivative at a floating "
+               "index)\n");
+    fprintf(f,
+            "  NLP  the relaxation of the step LCP (IPOPT, tol %g): KKT sensitivity at mu = "
+            "%.3g\n",
+            sc->nlp.tol, sc->nlp.tol / 11.0);
+    if (cfg->skip_fd)
+        fprintf(f, "  FD   not run (--no-fd)\n");
+    else
+        fprintf(f,
+                "  FD   central differences of the Lemke trajectory, h = %g |value| (%g at "
+                "0); |A-FD| relative\n",
+                cfg->fd_rel, cfg->fd_rel);
+    fprintf(f, "\n  verdicts:");
+    for (int v = 0; v < RS_GRAD_VERDICT_COUNT; v++)
+        if (r->verdicts[v])
+            fprintf(f, " %s %d", rs_grad_verdict_name((rs_grad_verdict)v), r->verdicts[v]);
+    fprintf(f,
+            "\n  steps: LCP derivative failed %d, singular %d (minimum-norm), floating %d "
+            "(one-sided); NLP failed %d; largest KKT residual %.2g\n",
+            r->lcp_failed_steps, r->lcp_singular_steps, r->floating_steps, r->nlp_failed_steps,
+            r->max_sens_residual);
+    fprintf(f, "  time: LCP %.3f s, NLP %.3f s, FD %.3f s\n", r->lcp_time_s, r->nlp_time_s,
+            r->fd_time_s);
+    int failed = 0;
+    for (int i = 0; i < r->nchecks; i++)
+        failed += !r->checks[i].passed;
+    fprintf(f, "\n  contract: %s (%d of %d checks passed)\n", failed ? "FAILED" : "passed",
+            r->nchecks - failed, r->nchecks);
+    for (int i = 0; i < r->nchecks; i++) {
+        const rs_check_result *c = &r->checks[i];
+        fprintf(f, "    %-4s %-46s actual %.*g\n", c->passed ? "ok" : "FAIL", c->check->text,
+                c->passed ? 9 : 17, c->actual);
+    }
+}
+
+static void default_out_dir(const char *scenario, char *buf, size_t n)
+{
+    const char *base = strrchr(scenario, '/');
+    base = base ? base + 1 : scenario;
+    const char *dot = strrchr(base, '.');
+    const int len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    snprintf(buf, n, "out/%.*s_grad", len, base);
+}
+
+/* Write one file of the set under a temporary name, then rename it into place. */
+static int write_file(const char *dir, const char *name, int which, const rs_scenario *sc,
+                      const rs_grad_config *cfg, const rs_grad_result *r)
+{
+    char path[1100], temp[1200];
+    rs_error_detail detail;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    rs_temp_path(path, temp, sizeof temp);
+    rs_cli_track_temp(temp);
+    rs_error err = which == 0   ? rs_write_gradients_csv(temp, cfg, r, &detail)
+                   : which == 1 ? rs_write_tangents_csv(temp, sc, cfg, r, &detail)
+                                : rs_write_grad_json(temp, sc, cfg, r, &detail);
+    if (err == RS_OK)
+        err = rs_rename_into_place(temp, path, &detail);
+    unlink(temp);
+    rs_cli_untrack_temps();
+    if (err != RS_OK)
+        rs_cli_usage_error("%s", detail.message);
+    return err == RS_OK;
+}
+
+/* --sweep KEY=LO:HI:N: the gradients at N evenly spaced values of KEY into DIR/sweep.csv. */
+static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir, int quiet)
+{
+    char spec[256];
+    snprintf(spec, sizeof spec, "%s", g->sweep);
+    char *eq = strchr(spec, '=');
+    double lo, hi;
+    long npts;
+    char *parts[3];
+    if (!eq)
+        return rs_cli_usage_error("--sweep: expected KEY=LO:HI:N, got '%s'", g->sweep);
+    *eq = '\0';
+    int np = 0;
+    for (char *tok = strtok(eq + 1, ":"); tok && np < 3; tok = strtok(NULL, ":"))
+        parts[np++] = tok;
+    rs_grad_key key;
+    const char *msg = rs_grad_parse_key(sc, spec, &key);
+    if (msg)
+        return rs_cli_usage_error("--sweep %s: %s", spec, msg);
+    if (np != 3 || !rs_cli_parse_double("--sweep LO", parts[0], -1e300, 1e300, &lo) ||
+        !rs_cli_parse_double("--sweep HI", parts[1], -1e300, 1e300, &hi) ||
+        !rs_cli_parse_long("--sweep N", parts[2], 2, 1000, &npts))
+        return RS_EXIT_USAGE;
+    char path[1100], temp[1200];
+    rs_error_detail detail;
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    rs_temp_path(path, temp, sizeof temp);
+    FILE *f = rs_open_for_writing(temp, &detail);
+    if (!f)
+        return rs_cli_usage_error("%s", detail.message);
+    rs_cli_track_temp(temp);
+    rs_sweep_csv_header(f, key.name);
+    int all_passed = 1;
+    static rs_scenario point;
+    for (long i = 0; i < npts; i++) {
+        const double v = lo + (hi - lo) * (double)i / (double)(npts - 1);
+        point = *sc;
+        rs_grad_key_set(&point, &key, v);
+        rs_grad_result r;
+        rs_error err = rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
+        if (err != RS_OK) {
+            fclose(f);
+            unlink(temp);
+            rs_cli_untrack_temps();
+            return rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
+                                      rs_error_string(err));
+        }
+        rs_sweep_csv_rows(f, v, &g->cfg, &r);
+        all_passed &= r.contract_passed;
+        if (!quiet)
+            fprintf(stderr, "\r  sweep %ld/%ld (%s = %g)   ", i + 1, npts, key.name, v);
+        rs_grad_free(&r);
+    }
+    if (!quiet)
+        fputc('\n', stderr);
+    rs_error err = rs_commit_written(f, temp, path, &detail);
+    rs_cli_untrack_temps();
+    if (err != RS_OK)
+        return rs_cli_usage_error("%s", detail.message);
+    if (!quiet)
+        printf("  %ld gradients of %s: wrote %s (contract %s at every point: %s)\n", npts, key.name,
+               path, all_passed ? "passed" : "FAILED", all_passed ? "yes" : "no");
+    return all_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
+}
+
+int rs_cmd_grad(int argc, char **argv)
+{
+    grad_args g = {0};
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    int nrest;
+    if (!rest)
+        return rs_cli_usage_error("out of memory");
+    rs_cli_scenario_args a;
+    static rs_scenario sc;
+    const int parsed = split_args(argc, argv, &g, rest, &nrest) &&
+                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
+    free(rest);
+    if (!parsed || !parse_keys_outputs(&sc, &g, &g.cfg))
+        return RS_EXIT_USAGE;
+    const char *why = rs_grad_check_scenario(&sc, &g.cfg);
+    if (why)
+        return rs_cli_usage_error("%s: model %s: %s", a.scenario, sc.model->name, why);
+    char dir[1024];
+    rs_error_detail detail;
+    if (a.out)
+        snprintf(dir, sizeof dir, "%s", a.out);
+    else
+        default_out_dir(a.scenario, dir, sizeof dir);
+    if (rs_check_writable_directory(dir, &detail) != RS_OK)
+        return rs_cli_usage_error("-o: %s", detail.message);
+    char kept[1200];
+    snprintf(kept, sizeof kept, "the previous outputs in %s are unchanged", dir);
+    rs_cli_on_interrupt(kept);
+    if (g.sweep) {
+        const int code = run_sweep(&sc, &g, dir, a.quiet);
+        rs_scenario_release(&sc);
+        return code;
+    }
+    rs_grad_result r;
+    rs_error err = rs_grad_run(&sc, &g.cfg, a.quiet ? NULL : rs_cli_progress, NULL, &r);
+    if (err != RS_OK)
+        return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
+    const int written = write_file(dir, "gradients.csv", 0, &sc, &g.cfg, &r) &&
+                        write_file(dir, "tangents.csv", 1, &sc, &g.cfg, &r) &&
+                        write_file(dir, "grad.json", 2, &sc, &g.cfg, &r);
+    if (written && !a.quiet) {
+        printf("  gradients of %s (%s, %d steps)\n", a.scenario, sc.model->name, sc.steps);
+        print_table(stdout, &sc, &g.cfg, &r);
+        printf("\n  wrote %s/{gradients.csv, tangents.csv, grad.json}\n", dir);
+    }
+    const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
+    rs_grad_free(&r);
+    rs_scenario_release(&sc);
+    return code;
+}

@@ -1,0 +1,31 @@
+/*
+ * grad_output.h (internal): the files of `relaxsim grad` (formats in the README):
+ *   gradients.csv  one row per (output, key): the three gradients, the difference step, the
+ *                  relative differences, the switch step and the verdict;
+ *   tangents.csv   one row per (step, key, method): d column / d key for every column after that
+ *                  step (the per-step records of both forward-mode runs), with each step's
+ *                  derivative status;
+ *   grad.json      the summary: scenario, keys, outputs, verdict counts, timings, the contract;
+ *   sweep.csv      (--sweep) one row per (swept value, output, key).
+ */
+#ifndef RS_IO_GRAD_OUTPUT_H
+#define RS_IO_GRAD_OUTPUT_H
+
+#include <stdio.h>
+
+#include "relaxsim/error.h"
+#include "sim/gradient.h"
+
+rs_error rs_write_gradients_csv(const char *path, const rs_grad_config *cfg,
+                                const rs_grad_result *r, rs_error_detail *detail);
+rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
+                               const rs_grad_result *r, rs_error_detail *detail);
+rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
+                            const rs_grad_result *r, rs_error_detail *detail);
+
+/* sweep.csv: the header, then one block of rows per swept value. */
+void rs_sweep_csv_header(FILE *f, const char *swept_key);
+void rs_sweep_csv_rows(FILE *f, double swept_value, const rs_grad_config *cfg,
+                       const rs_grad_result *r);
+
+#endif

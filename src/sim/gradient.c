@@ -1,0 +1,628 @@
+/* gradient.c: forward-mode gradients of a run through its Lemke and its NLP trajectory, and the
+ * central differences that audit them (see gradient.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timer.h"
+#include "nlp/kkt_sensitivity.h"
+#include "nlp/lcp_relaxation.h"
+#include "relaxsim/lcp_derivative.h"
+#include "sim/gradient.h"
+#include "sim/stepper.h"
+
+#define MAXN RS_MODEL_MAX_LCP
+#define FD_NOISE 1e-13 /* relative rounding of a trajectory's output (gradient.h) */
+
+void rs_grad_config_default(rs_grad_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->fd_rel = 1e-6;
+    cfg->rtol = 1e-6;
+}
+
+const char *rs_grad_verdict_name(rs_grad_verdict v)
+{
+    static const char *const names[RS_GRAD_VERDICT_COUNT] = {"agree", "relaxation_bias",
+                                                             "non_smooth", "disagree", "failed"};
+    return (int)v >= 0 && v < RS_GRAD_VERDICT_COUNT ? names[v] : "unknown";
+}
+
+/* ---- keys and outputs ------------------------------------------------------------------------ */
+
+/* Index of name in names (with or without its unit suffix), -1 if absent. */
+static int find_name(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return rs_column_index(names, count, name);
+}
+
+static int find_param(const rs_model *m, const char *name)
+{
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key)
+{
+    const rs_model *m = sc->model;
+    const char *dot = strchr(text, '.');
+    const char *name = dot ? dot + 1 : text;
+    const size_t section = dot ? (size_t)(dot - text) : 0;
+    if (!*name || strlen(name) >= 40)
+        return "a key is a name such as mu, model.mu, initial.xd, input.ux or dt";
+    int found = 0;
+    memset(key, 0, sizeof *key);
+    const int p = find_param(m, name);
+    if (p >= 0 && (!dot || strncmp(text, "model", section) == 0)) {
+        *key = (rs_grad_key){RS_GRAD_KEY_PARAM, p, ""};
+        found++;
+    }
+    const int s = rs_column_index(m->state_names, m->nstate, name);
+    if (s >= 0 && (!dot || strncmp(text, "initial", section) == 0)) {
+        *key = (rs_grad_key){RS_GRAD_KEY_INITIAL, s, ""};
+        found++;
+    }
+    const int u = m->ninput > 0 ? rs_column_index(m->input_names, m->ninput, name) : -1;
+    if (u >= 0 && (!dot || strncmp(text, "input", section) == 0)) {
+        *key = (rs_grad_key){RS_GRAD_KEY_INPUT, u, ""};
+        found++;
+    }
+    if (strcmp(name, "dt") == 0 && (!dot || strncmp(text, "run", section) == 0)) {
+        *key = (rs_grad_key){RS_GRAD_KEY_DT, 0, ""};
+        found++;
+    }
+    if (found > 1)
+        return "ambiguous key: name its section (model., initial., input.)";
+    if (found == 0)
+        return "not a number of the scenario that can be differentiated (a model parameter, an "
+               "initial state component, a constant input or dt)";
+    static const char *const sections[] = {"model", "initial", "input", "run"};
+    snprintf(key->name, sizeof key->name, "%s.%s", sections[key->kind], name);
+    return NULL;
+}
+
+const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out)
+{
+    const rs_model *m = sc->model;
+    char name[64];
+    snprintf(name, sizeof name, "%s", text);
+    char *at = strchr(name, '@');
+    out->step = sc->steps;
+    if (at) {
+        *at = '\0';
+        char *end;
+        const long k = strtol(at + 1, &end, 10);
+        if (end == at + 1 || *end || k < 0 || k >= sc->steps)
+            return "expected COLUMN@STEP with STEP in 0 .. [run] steps - 1 (the trajectory CSV's "
+                   "step: the value at t = (STEP + 1) dt)";
+        out->step = (int)k + 1;
+    }
+    int c = find_name(m->state_names, m->nstate, name);
+    if (c < 0 && m->nforce > 0) {
+        const int f = find_name(m->force_names, m->nforce, name);
+        c = f >= 0 ? m->nstate + f : -1;
+    }
+    if (c < 0)
+        return "not a state or force column of the model";
+    out->column = c;
+    const char *full = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+    snprintf(out->name, sizeof out->name, "%.40s@%d", full, out->step - 1);
+    return NULL;
+}
+
+double rs_grad_key_value(const rs_scenario *sc, const rs_grad_key *key)
+{
+    switch (key->kind) {
+    case RS_GRAD_KEY_PARAM:
+        return sc->params[key->index];
+    case RS_GRAD_KEY_INITIAL:
+        return sc->initial[key->index];
+    case RS_GRAD_KEY_INPUT:
+        return sc->input.constant[key->index];
+    case RS_GRAD_KEY_DT:
+        return sc->dt;
+    }
+    return NAN;
+}
+
+void rs_grad_key_set(rs_scenario *sc, const rs_grad_key *key, double v)
+{
+    switch (key->kind) {
+    case RS_GRAD_KEY_PARAM:
+        sc->params[key->index] = v;
+        break;
+    case RS_GRAD_KEY_INITIAL:
+        sc->initial[key->index] = v;
+        break;
+    case RS_GRAD_KEY_INPUT:
+        sc->input.constant[key->index] = v;
+        break;
+    case RS_GRAD_KEY_DT:
+        sc->dt = v;
+        break;
+    }
+}
+
+const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg)
+{
+    const rs_model *m = sc->model;
+    if (!m->lcp_tangent)
+        return "the model has no step derivatives (gradients are for the fixed-size LCP models)";
+    if (!m->lcp_units)
+        return "the model's LCP has no units to pose its relaxation in (the NLP gradient)";
+    if (sc->input.in_weights)
+        return "[input] unit = weight makes the input depend on the parameters: state the input "
+               "in newtons for gradients";
+    for (int j = 0; j < cfg->nkeys; j++)
+        if (cfg->keys[j].kind == RS_GRAD_KEY_INPUT && sc->input.kind != RS_INPUT_CONSTANT)
+            return "an input key needs [input] type = constant";
+    return NULL;
+}
+
+/* ---- one trajectory ------------------------------------------------------------------------- */
+
+/* The tangent of step k's data along key j: a unit in the key's own slot, the state tangent. */
+static void step_tangent(const rs_grad_key *key, const double *state_tangent, int nstate,
+                         rs_step_tangent *t)
+{
+    memset(t, 0, sizeof *t);
+    memcpy(t->state, state_tangent, sizeof(double) * (size_t)nstate);
+    switch (key->kind) {
+    case RS_GRAD_KEY_PARAM:
+        t->params[key->index] = 1.0;
+        break;
+    case RS_GRAD_KEY_INPUT:
+        t->input[key->index] = 1.0;
+        break;
+    case RS_GRAD_KEY_DT:
+        t->dt = 1.0;
+        break;
+    case RS_GRAD_KEY_INITIAL:
+        break; /* enters through the initial state tangent only */
+    }
+}
+
+/* The step data a stepper hands its model (for the tangent callbacks). */
+static rs_step_data step_data(const rs_scenario *sc, const double *state, const double *input)
+{
+    return (rs_step_data){sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene};
+}
+
+/* dw = dM z + M dz + dq. */
+static void pair_tangent(int n, const double *M, const double *z, const double *dM,
+                         const double *dq, const double *dz, double *dw)
+{
+    for (int i = 0; i < n; i++) {
+        double v = dq[i];
+        for (int j = 0; j < n; j++)
+            v += dM[i + (size_t)j * n] * z[j] + M[i + (size_t)j * n] * dz[j];
+        dw[i] = v;
+    }
+}
+
+/* A Lemke trajectory. With tangents (out != NULL): the LCP gradients of every column at every
+ * step into out. Always: each step's index classes into classes (steps x n, when not NULL), the
+ * values into values (steps x ncol), and the first failed step (-1: none) returned. */
+typedef struct lcp_run {
+    const rs_scenario *sc;
+    const rs_grad_config *cfg;
+    rs_grad_result *out; /* NULL: values and classes only */
+    unsigned char *classes;
+    double *values;
+} lcp_run;
+
+static int run_lcp(const lcp_run *run)
+{
+    const rs_scenario *sc = run->sc;
+    const rs_model *m = sc->model;
+    const int n = m->lcp_n, ns = m->nstate, ncol = ns + m->nforce;
+    rs_grad_result *out = run->out;
+    const int nk = out ? out->nkeys : 0;
+    rs_stepper_config scfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
+                              sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+    rs_stepper *st;
+    if (rs_stepper_create(&scfg, &st) != RS_OK)
+        return 0;
+    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
+    double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}}; /* state tangents */
+    memcpy(x, sc->initial, sizeof x);
+    for (int j = 0; j < nk; j++)
+        if (run->cfg->keys[j].kind == RS_GRAD_KEY_INITIAL)
+            T[j][run->cfg->keys[j].index] = 1.0;
+    int failed = -1, tangents_ok = 1;
+    for (int k = 0; k < sc->steps; k++) {
+        rs_scenario_input(sc, k, u);
+        rs_step_result r;
+        rs_stepper_lemke(st, x, u, &r);
+        const double *M, *q, *z, *w;
+        rs_stepper_step_lcp(st, &M, &q, &z, &w);
+        rs_lcp_index_class cls[MAXN];
+        rs_lcp_derivative_info info = {0};
+        int deriv_ok = r.ok;
+        if (r.ok) {
+            double dz[MAXN];
+            deriv_ok = rs_lcp_directional_derivative(n, M, q, z, NULL, NULL, NULL, cls, dz,
+                                                     &info) == RS_OK &&
+                       info.status != RS_LCP_DERIVATIVE_NOT_SOLUTION;
+        }
+        if (!deriv_ok && failed < 0)
+            failed = k;
+        for (int i = 0; run->classes && i < n; i++)
+            run->classes[(size_t)k * n + i] = deriv_ok ? (unsigned char)cls[i] : 255;
+        for (int c = 0; c < ncol; c++)
+            run->values[(size_t)k * ncol + c] = c < ns ? r.state_next[c] : r.forces[c - ns];
+        if (out) {
+            rs_grad_step *gs = &out->step[k];
+            gs->lcp_status = r.ok ? (int)info.status : -1;
+            gs->nfloating = info.nfloating;
+            out->floating_steps += info.nfloating > 0;
+            /* the tangents, one key at a time (each its own direction: the one-sided EXACT
+             * rule needs it) */
+            const rs_step_data d = step_data(sc, x, u);
+            int ok = deriv_ok && tangents_ok;
+            for (int j = 0; ok && j < nk; j++) {
+                rs_step_tangent t;
+                step_tangent(&run->cfg->keys[j], T[j], ns, &t);
+                double dM[MAXN * MAXN], dq[MAXN], dz[MAXN], dw[MAXN];
+                double dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
+                m->lcp_tangent(&d, &t, dM, dq);
+                rs_lcp_derivative_info di;
+                if (rs_lcp_directional_derivative(n, M, q, z, dM, dq, NULL, NULL, dz, &di) !=
+                        RS_OK ||
+                    di.status == RS_LCP_DERIVATIVE_NOT_SOLUTION ||
+                    di.status == RS_LCP_DERIVATIVE_INCONSISTENT) {
+                    ok = 0;
+                    gs->lcp_status = (int)di.status;
+                    break;
+                }
+                if (di.status == RS_LCP_DERIVATIVE_SINGULAR)
+                    gs->lcp_status = (int)di.status;
+                pair_tangent(n, M, z, dM, dq, dz, dw);
+                m->lcp_recover_tangent(&d, &t, z, w, dz, dw, dsn, df);
+                double *tan = out->lcp_tangent + ((size_t)k * nk + j) * ncol;
+                for (int c = 0; c < ncol; c++)
+                    tan[c] = c < ns ? dsn[c] : df[c - ns];
+                memcpy(T[j], dsn, sizeof(double) * (size_t)ns);
+            }
+            gs->lcp_ok = ok;
+            out->lcp_singular_steps += gs->lcp_status == RS_LCP_DERIVATIVE_SINGULAR;
+            if (!ok) {
+                tangents_ok = 0; /* no gradient from here on */
+                out->lcp_failed_steps++;
+                for (size_t e = 0; e < (size_t)nk * ncol; e++)
+                    out->lcp_tangent[(size_t)k * nk * ncol + e] = NAN;
+            }
+        }
+        memcpy(x, r.state_next, sizeof x);
+    }
+    rs_stepper_destroy(st);
+    return failed;
+}
+
+/* ---- the NLP trajectory --------------------------------------------------------------------- */
+
+/* The NLP trajectory (the relaxation of the LCP) and its gradients by the KKT sensitivity. */
+static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_grad_result *out)
+{
+    rs_scenario sc = *sc0;
+    sc.nlp.relax_lcp = 1; /* the relaxation of the same LCP (gradient.h) */
+    const rs_model *m = sc.model;
+    const int n = m->lcp_n, ns = m->nstate, ncol = ns + m->nforce, nk = cfg->nkeys;
+    rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
+                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    rs_stepper *st;
+    rs_error err = rs_stepper_create(&scfg, &st);
+    if (err != RS_OK)
+        return err;
+    rs_kkt_sensitivity *sens;
+    err = rs_kkt_sensitivity_create(rs_stepper_nlp_problem(st), &sens);
+    if (err != RS_OK) {
+        rs_stepper_destroy(st);
+        return err;
+    }
+    const double mu = sc.nlp.tol / 11.0; /* IPOPT's smallest barrier parameter */
+    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
+    double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}};
+    memcpy(x, sc.initial, sizeof x);
+    for (int j = 0; j < nk; j++)
+        if (cfg->keys[j].kind == RS_GRAD_KEY_INITIAL)
+            T[j][cfg->keys[j].index] = 1.0;
+    /* per key: the model's (dM, dq), the scaled ones, and the KKT right-hand sides and answers */
+    double dM[RS_GRAD_MAX_KEYS][MAXN * MAXN], dq[RS_GRAD_MAX_KEYS][MAXN];
+    double dMs[MAXN * MAXN], dqs[MAXN];
+    double dgrad[RS_GRAD_MAX_KEYS * 2 * MAXN], dg[RS_GRAD_MAX_KEYS * 2 * MAXN];
+    double dx[RS_GRAD_MAX_KEYS * 2 * MAXN];
+    int tangents_ok = 1;
+    for (int k = 0; k < sc.steps; k++) {
+        rs_scenario_input(&sc, k, u);
+        rs_step_result r;
+        rs_stepper_nlp(st, x, u, &r);
+        rs_grad_step *gs = &out->step[k];
+        gs->nlp_status = -1;
+        for (int c = 0; c < ncol; c++)
+            out->nlp_values[(size_t)k * ncol + c] = c < ns ? r.state_next[c] : r.forces[c - ns];
+        rs_stepper_relaxed_step rp;
+        int ok = r.ok && tangents_ok && rs_stepper_relaxed_point(st, &rp);
+        if (ok) {
+            rs_kkt_sensitivity_info si;
+            const rs_nlp_problem *p = rp.problem;
+            ok = rs_kkt_sensitivity_factor(sens, p, rp.x, rp.mult_g, rp.mult_x_l, rp.mult_x_u, mu,
+                                           &si) == RS_KKT_SENS_OK;
+            gs->nlp_status = (int)si.status;
+            const rs_step_data d = step_data(&sc, x, u);
+            rs_step_tangent t[RS_GRAD_MAX_KEYS];
+            for (int j = 0; ok && j < nk; j++) {
+                step_tangent(&cfg->keys[j], T[j], ns, &t[j]);
+                m->lcp_tangent(&d, &t[j], dM[j], dq[j]);
+                /* in the relaxation's frozen units: Ms = D M C, qs = D q */
+                for (int b = 0; b < n; b++) {
+                    for (int a = 0; a < n; a++)
+                        dMs[a + (size_t)b * n] =
+                            rp.w_inv_unit[a] * dM[j][a + (size_t)b * n] * rp.z_unit[b];
+                    dqs[b] = rp.w_inv_unit[b] * dq[j][b];
+                }
+                rs_lcp_relaxation_param_derivative(rp.relax, dMs, dqs, rp.x, rp.mult_g,
+                                                   dgrad + (size_t)j * 2 * n,
+                                                   dg + (size_t)j * 2 * n);
+            }
+            if (ok)
+                ok = rs_kkt_sensitivity_solve(sens, nk, dgrad, dg, dx, NULL, &si) == RS_KKT_SENS_OK;
+            gs->nlp_status = (int)si.status;
+            gs->sens_residual = si.residual;
+            out->max_sens_residual = fmax(out->max_sens_residual, si.residual);
+            const double *M, *q, *z, *w;
+            rs_stepper_step_lcp(st, &M, &q, &z, &w);
+            for (int j = 0; ok && j < nk; j++) {
+                double dz[MAXN], dw[MAXN], dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
+                for (int i = 0; i < n; i++) /* z = C zs, clamped at 0 by the stepper */
+                    dz[i] = z[i] > 0.0 ? rp.z_unit[i] * dx[(size_t)j * 2 * n + i] : 0.0;
+                pair_tangent(n, M, z, dM[j], dq[j], dz, dw);
+                m->lcp_recover_tangent(&d, &t[j], z, w, dz, dw, dsn, df);
+                double *tan = out->nlp_tangent + ((size_t)k * nk + j) * ncol;
+                for (int c = 0; c < ncol; c++)
+                    tan[c] = c < ns ? dsn[c] : df[c - ns];
+                memcpy(T[j], dsn, sizeof(double) * (size_t)ns);
+            }
+        }
+        gs->nlp_ok = ok;
+        if (!ok) {
+            tangents_ok = 0;
+            out->nlp_failed_steps++;
+            for (size_t e = 0; e < (size_t)nk * ncol; e++)
+                out->nlp_tangent[(size_t)k * nk * ncol + e] = NAN;
+        }
+        memcpy(x, r.state_next, sizeof x);
+    }
+    rs_kkt_sensitivity_destroy(sens);
+    rs_stepper_destroy(st);
+    return RS_OK;
+}
+
+/* ---- differences and verdicts --------------------------------------------------------------- */
+
+/* First step (0-based) at which classes b differ from a, or -1. */
+static int first_switch(const unsigned char *a, const unsigned char *b, int steps, int n)
+{
+    for (int k = 0; k < steps; k++)
+        for (int i = 0; i < n; i++)
+            if (a[(size_t)k * n + i] != b[(size_t)k * n + i])
+                return k;
+    return -1;
+}
+
+/* |a - b| relative to max(|a|, |b|, floor): the floor (the difference's noise over rtol) makes
+ * two values within the noise count as agreeing (0 / 0: 0; a NaN stays NaN). */
+static double rel_diff(double a, double b, double floor)
+{
+    const double s = fmax(fmax(fabs(a), fabs(b)), floor);
+    return s > 0.0 ? fabs(a - b) / s : (a == b ? 0.0 : NAN);
+}
+
+static int agrees(double a, double b, double rtol, double floor)
+{
+    return rel_diff(a, b, floor) <= rtol;
+}
+
+static void judge(rs_grad_entry *e, double rtol, double floor, int have_fd)
+{
+    if (isnan(e->lcp) || isnan(e->nlp) || (have_fd && isnan(e->fd)))
+        e->verdict = RS_GRAD_FAILED;
+    else if (!have_fd)
+        e->verdict = agrees(e->nlp, e->lcp, rtol, 0.0) ? RS_GRAD_AGREE : RS_GRAD_RELAXATION_BIAS;
+    else if (e->switch_step >= 0)
+        e->verdict = RS_GRAD_NON_SMOOTH;
+    else if (!agrees(e->lcp, e->fd, rtol, floor))
+        e->verdict = RS_GRAD_DISAGREE;
+    else if (!agrees(e->nlp, e->fd, rtol, floor))
+        e->verdict = RS_GRAD_RELAXATION_BIAS;
+    else
+        e->verdict = RS_GRAD_AGREE;
+}
+
+/* The difference runs of key j: every output's difference and switch step. */
+static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, int j,
+                            const unsigned char *classes, rs_grad_result *out)
+{
+    const rs_model *m = sc->model;
+    const int n = m->lcp_n, ncol = out->ncol, steps = sc->steps;
+    const double v = rs_grad_key_value(sc, &cfg->keys[j]);
+    const double h = v != 0.0 ? cfg->fd_rel * fabs(v) : cfg->fd_rel;
+    double *values = malloc(sizeof(double) * (size_t)steps * ncol * 2);
+    unsigned char *cls = malloc((size_t)steps * n * 2);
+    if (!values || !cls) {
+        free(values);
+        free(cls);
+        return RS_ERR_NOMEM;
+    }
+    int switched[2], failed[2];
+    for (int side = 0; side < 2; side++) {
+        static rs_scenario moved; /* large: not on the stack */
+        moved = *sc;
+        rs_grad_key_set(&moved, &cfg->keys[j], v + (side ? -h : h));
+        const lcp_run run = {&moved, cfg, NULL, cls + (size_t)side * steps * n,
+                             values + (size_t)side * steps * ncol};
+        failed[side] = run_lcp(&run);
+        switched[side] = first_switch(classes, run.classes, steps, n);
+    }
+    for (int o = 0; o < cfg->noutputs; o++) {
+        const rs_grad_output *go = &cfg->outputs[o];
+        rs_grad_entry *e = &out->entries[o * out->nkeys + j];
+        const size_t at = (size_t)(go->step - 1) * ncol + go->column;
+        const double yp = values[at], ym = values[(size_t)steps * ncol + at];
+        const int fail_before =
+            (failed[0] >= 0 && failed[0] < go->step) || (failed[1] >= 0 && failed[1] < go->step);
+        e->fd = fail_before ? NAN : (yp - ym) / (2.0 * h);
+        e->fd_step = h;
+        e->switch_step = -1;
+        for (int side = 0; side < 2; side++)
+            if (switched[side] >= 0 && switched[side] < go->step &&
+                (e->switch_step < 0 || switched[side] < e->switch_step))
+                e->switch_step = switched[side];
+    }
+    free(values);
+    free(cls);
+    return RS_OK;
+}
+
+static void evaluate_contract(const rs_scenario *sc, rs_grad_result *r)
+{
+    static const rs_check implied_failed = {
+        "grad_failed_max", "grad_failed_max = 0 (implied)", RS_CHECK_AT_MOST, 0.0, 0.0, 0};
+    static const rs_check implied_disagree = {
+        "grad_disagree_max", "grad_disagree_max = 0 (implied)", RS_CHECK_AT_MOST, 0.0, 0.0, 0};
+    const rs_check *named_failed = NULL, *named_disagree = NULL;
+    r->contract_passed = 1;
+    for (int i = 0; i < sc->ncheck; i++) {
+        const rs_check *ck = &sc->checks[i];
+        double actual;
+        if (strcmp(ck->key, "grad_failed_max") == 0) {
+            named_failed = ck;
+            continue;
+        } else if (strcmp(ck->key, "grad_disagree_max") == 0) {
+            named_disagree = ck;
+            continue;
+        } else if (strcmp(ck->key, "grad_lcp_fd_max_rel") == 0)
+            actual = r->lcp_fd_max_rel;
+        else if (strcmp(ck->key, "grad_nlp_fd_max_rel") == 0)
+            actual = r->nlp_fd_max_rel;
+        else
+            continue; /* a check of compare and run */
+        rs_check_result *cr = &r->checks[r->nchecks++];
+        *cr = (rs_check_result){ck, rs_check_passes(ck, actual), actual, "grad"};
+        r->contract_passed &= cr->passed;
+    }
+    const rs_check *gates[2] = {named_failed ? named_failed : &implied_failed,
+                                named_disagree ? named_disagree : &implied_disagree};
+    const double counts[2] = {r->verdicts[RS_GRAD_FAILED], r->verdicts[RS_GRAD_DISAGREE]};
+    for (int g = 0; g < 2 && r->nchecks < RS_SCENARIO_MAX_CHECKS; g++) {
+        rs_check_result *cr = &r->checks[r->nchecks++];
+        *cr = (rs_check_result){gates[g], rs_check_passes(gates[g], counts[g]), counts[g], "grad"};
+        r->contract_passed &= cr->passed;
+    }
+}
+
+void rs_grad_free(rs_grad_result *r)
+{
+    if (!r)
+        return;
+    free(r->lcp_tangent);
+    free(r->nlp_tangent);
+    free(r->lcp_values);
+    free(r->nlp_values);
+    free(r->step);
+    memset(r, 0, sizeof *r);
+}
+
+rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progress_fn progress,
+                     void *progress_ctx, rs_grad_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (rs_grad_check_scenario(sc, cfg) || cfg->nkeys < 1 || cfg->nkeys > RS_GRAD_MAX_KEYS ||
+        cfg->noutputs < 1 || cfg->noutputs > RS_GRAD_MAX_OUTPUTS)
+        return RS_ERR_BAD_ARG;
+    const rs_model *m = sc->model;
+    const int steps = sc->steps, nk = cfg->nkeys, ncol = m->nstate + m->nforce, n = m->lcp_n;
+    out->steps = steps;
+    out->ncol = ncol;
+    out->nkeys = nk;
+    out->noutputs = cfg->noutputs;
+    for (int c = 0; c < ncol; c++)
+        out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+    const size_t nt = (size_t)steps * nk * ncol;
+    out->lcp_tangent = malloc(sizeof(double) * nt);
+    out->nlp_tangent = malloc(sizeof(double) * nt);
+    out->lcp_values = malloc(sizeof(double) * (size_t)steps * ncol);
+    out->nlp_values = malloc(sizeof(double) * (size_t)steps * ncol);
+    out->step = calloc((size_t)steps, sizeof *out->step);
+    unsigned char *classes = malloc((size_t)steps * n);
+    if (!out->lcp_tangent || !out->nlp_tangent || !out->lcp_values || !out->nlp_values ||
+        !out->step || !classes) {
+        free(classes);
+        rs_grad_free(out);
+        return RS_ERR_NOMEM;
+    }
+    const int phases = cfg->skip_fd ? 2 : 2 + nk;
+    double t0 = rs_wall_seconds();
+    const lcp_run run = {sc, cfg, out, classes, out->lcp_values};
+    run_lcp(&run);
+    out->lcp_time_s = rs_wall_seconds() - t0;
+    if (progress)
+        progress(progress_ctx, 1, phases);
+    t0 = rs_wall_seconds();
+    rs_error err = run_nlp(sc, cfg, out);
+    out->nlp_time_s = rs_wall_seconds() - t0;
+    if (progress)
+        progress(progress_ctx, 2, phases);
+    t0 = rs_wall_seconds();
+    for (int j = 0; err == RS_OK && j < nk; j++) {
+        if (!cfg->skip_fd) {
+            err = differences(sc, cfg, j, classes, out);
+            if (progress)
+                progress(progress_ctx, 3 + j, phases);
+        }
+    }
+    out->fd_time_s = rs_wall_seconds() - t0;
+    free(classes);
+    if (err != RS_OK) {
+        rs_grad_free(out);
+        return err;
+    }
+    for (int o = 0; o < cfg->noutputs; o++) {
+        const rs_grad_output *go = &cfg->outputs[o];
+        const size_t at = (size_t)(go->step - 1) * ncol + go->column;
+        const double *yl = out->lcp_values;
+        double size = 0.0; /* the column's size over the run up to the output's step */
+        for (int k = 0; k < go->step; k++)
+            size = fmax(size, fabs(yl[(size_t)k * ncol + go->column]));
+        for (int j = 0; j < nk; j++) {
+            rs_grad_entry *e = &out->entries[o * nk + j];
+            const size_t ti = ((size_t)(go->step - 1) * nk + j) * ncol + go->column;
+            e->value = yl[at];
+            e->lcp = out->lcp_tangent[ti];
+            e->nlp = out->nlp_tangent[ti];
+            if (cfg->skip_fd) {
+                e->fd = NAN;
+                e->switch_step = -1;
+            }
+            /* the floor of the relative differences: the difference's noise (a trajectory's
+             * rounding, relative to the column's size over the run, over the step) over rtol */
+            const double floor = cfg->skip_fd ? 0.0 : FD_NOISE * size / e->fd_step / cfg->rtol;
+            e->rel_lcp = rel_diff(e->lcp, e->fd, floor);
+            e->rel_nlp = rel_diff(e->nlp, e->fd, floor);
+            judge(e, cfg->rtol, floor, !cfg->skip_fd);
+            out->verdicts[e->verdict]++;
+            if (e->verdict != RS_GRAD_NON_SMOOTH && e->verdict != RS_GRAD_FAILED && !cfg->skip_fd) {
+                out->lcp_fd_max_rel = fmax(out->lcp_fd_max_rel, e->rel_lcp);
+                out->nlp_fd_max_rel = fmax(out->nlp_fd_max_rel, e->rel_nlp);
+            }
+        }
+    }
+    evaluate_contract(sc, out);
+    return RS_OK;
+}

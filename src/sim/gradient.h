@@ -1,0 +1,141 @@
+/*
+ * gradient.h (internal): gradients of a run's outputs with respect to the scenario's numbers, by
+ * three methods side by side (relaxsim grad).
+ *
+ *   lcp  forward mode through the Lemke trajectory: at every step the model's exact step
+ *        derivatives (lcp_tangent) give (dM, dq) along each key's tangent, the LCP derivative
+ *        (lcp_derivative.h, its EXACT rule: at a floating index, the right derivative along the
+ *        tangent) gives dz, and lcp_recover_tangent the next state's tangent. Exact for the LCP
+ *        model; it jumps where a contact switches.
+ *   nlp  forward mode through the NLP trajectory, the step posed as the relaxation of the same
+ *        LCP ([nlp] form = relaxation, whatever the scenario says), solved by IPOPT: the KKT
+ *        sensitivity of the barrier problem at IPOPT's smallest barrier parameter mu = tol / 11
+ *        (kkt_sensitivity.h), with the relaxation's units frozen at each step's values. Smooth
+ *        across switches, and biased by the relaxation there.
+ *   fd   central differences of the Lemke trajectory, (y(v + h) - y(v - h)) / (2 h), with
+ *        h = fd_rel |v| (fd_rel when v = 0). A difference whose two runs saw other LCP index sets
+ *        than the nominal run at some step up to the output's step straddles a switch.
+ *
+ * Verdict of each (output, key): failed (a step or a derivative failed before the output's
+ * step), non_smooth (the difference straddles a switch), disagree (the LCP gradient and the
+ * difference differ by more than rtol relative and the difference's noise), relaxation_bias (the
+ * LCP gradient agrees, the NLP one does not), agree. Relative differences are
+ * |a - fd| / max(|a|, |fd|, noise / rtol), with the difference's noise 1e-13 max|y| / h (a
+ * trajectory's rounding, relative to the column's largest size over the run up to the output's
+ * step, over the difference step): values within the noise agree.
+ */
+#ifndef RS_SIM_GRADIENT_H
+#define RS_SIM_GRADIENT_H
+
+#include "sim/compare.h"
+#include "sim/run_config.h"
+
+#define RS_GRAD_MAX_KEYS 8
+#define RS_GRAD_MAX_OUTPUTS 32
+
+typedef enum rs_grad_key_kind {
+    RS_GRAD_KEY_PARAM = 0,   /* [model] parameter */
+    RS_GRAD_KEY_INITIAL = 1, /* [initial] state component */
+    RS_GRAD_KEY_INPUT = 2,   /* [input] constant input component */
+    RS_GRAD_KEY_DT = 3       /* [run] dt */
+} rs_grad_key_kind;
+
+typedef struct rs_grad_key {
+    rs_grad_key_kind kind;
+    int index;     /* into params, state or input */
+    char name[48]; /* "model.mu", "initial.xd", "input.ux", "run.dt" */
+} rs_grad_key;
+
+typedef struct rs_grad_output {
+    int column;    /* state columns, then forces (rs_compare_result.col_names order) */
+    int step;      /* the value after this many steps, 1 .. steps (the trajectory CSV's step
+                      step - 1, at t = step dt) */
+    char name[64]; /* "x_m@1199": column@CSV step */
+} rs_grad_output;
+
+/* Parse a key ("mu", "model.mu", "xd", "initial.xd", "ux", "input.ux", "dt", "run.dt") or an
+ * output ("x", "x_m", "fz_N@599": the value in row 599 of the trajectory CSV, at t = 600 dt; no
+ * @: the last step) of scenario sc. NULL, or what is wrong. */
+const char *rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key);
+const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out);
+
+/* The value of a key in sc, and sc with the key set to v. */
+double rs_grad_key_value(const rs_scenario *sc, const rs_grad_key *key);
+void rs_grad_key_set(rs_scenario *sc, const rs_grad_key *key, double v);
+
+typedef struct rs_grad_config {
+    int nkeys;
+    rs_grad_key keys[RS_GRAD_MAX_KEYS];
+    int noutputs;
+    rs_grad_output outputs[RS_GRAD_MAX_OUTPUTS];
+    double fd_rel; /* relative difference step, (0, 0.1]; default 1e-6 */
+    double rtol;   /* agreement, relative; default 1e-6 */
+    int skip_fd;   /* 1: no differences (verdicts from lcp and nlp only: agree or
+                      relaxation_bias), for timing the gradients alone */
+} rs_grad_config;
+
+void rs_grad_config_default(rs_grad_config *cfg);
+
+typedef enum rs_grad_verdict {
+    RS_GRAD_AGREE = 0,
+    RS_GRAD_RELAXATION_BIAS = 1,
+    RS_GRAD_NON_SMOOTH = 2,
+    RS_GRAD_DISAGREE = 3,
+    RS_GRAD_FAILED = 4
+} rs_grad_verdict;
+#define RS_GRAD_VERDICT_COUNT 5
+const char *rs_grad_verdict_name(rs_grad_verdict v); /* "agree", "relaxation_bias", ... */
+
+typedef struct rs_grad_entry {
+    double value;            /* the output in the nominal Lemke run */
+    double lcp, nlp, fd;     /* d output / d key by each method (NaN: failed or not run) */
+    double fd_step;          /* h */
+    double rel_lcp, rel_nlp; /* |method - fd| / max(|method|, |fd|, noise / rtol) (header) */
+    int switch_step;         /* first step at which a difference run's index sets differ from the
+                                nominal run's (-1: none up to the output's step) */
+    rs_grad_verdict verdict;
+} rs_grad_entry;
+
+/* What one step of a trajectory's derivative did. */
+typedef struct rs_grad_step {
+    int lcp_ok;           /* Lemke solved and the LCP derivative's status ok/singular/
+                             floating (a tie-break counts) */
+    int lcp_status;       /* rs_lcp_derivative_status (or -1: the Lemke step failed) */
+    int nfloating;        /* floating indices at the Lemke solution */
+    int nlp_ok;           /* the NLP step solved and the KKT sensitivity solved */
+    int nlp_status;       /* rs_kkt_sensitivity_status (or -1: the NLP step failed) */
+    double sens_residual; /* the KKT solve's relative residual */
+} rs_grad_step;
+
+typedef struct rs_grad_result {
+    int steps, ncol, nkeys;
+    const char *col_names[RS_MAX_COLUMNS];
+    /* per step k (0-based: the value after k + 1 steps) and key j, column c:
+     * tangent[(k nkeys + j) ncol + c]; values[k ncol + c] */
+    double *lcp_tangent, *nlp_tangent;
+    double *lcp_values, *nlp_values;
+    rs_grad_step *step;
+    int noutputs;
+    rs_grad_entry entries[RS_GRAD_MAX_OUTPUTS * RS_GRAD_MAX_KEYS]; /* [output nkeys + key] */
+    int verdicts[RS_GRAD_VERDICT_COUNT];
+    int lcp_failed_steps, nlp_failed_steps; /* steps whose derivative could not be taken */
+    int lcp_singular_steps, floating_steps; /* minimum-norm answers; one-sided ones */
+    double lcp_fd_max_rel, nlp_fd_max_rel;  /* over the entries that are not non_smooth/failed */
+    double max_sens_residual;
+    double lcp_time_s, nlp_time_s, fd_time_s; /* trajectory and derivatives, per method */
+    int nchecks;
+    rs_check_result checks[RS_SCENARIO_MAX_CHECKS];
+    int contract_passed;
+} rs_grad_result;
+
+/* Run the gradients of sc (not changed) for cfg; progress as for compare. RS_ERR_BAD_ARG when
+ * the model has no step derivatives or a key cannot be differentiated (the caller checks
+ * rs_grad_check_scenario first for a message). */
+rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progress_fn progress,
+                     void *progress_ctx, rs_grad_result *out);
+void rs_grad_free(rs_grad_result *r);
+
+/* NULL if sc's model and input can be differentiated with respect to cfg's keys, else why. */
+const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg);
+
+#endif
