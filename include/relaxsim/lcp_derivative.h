@@ -40,11 +40,16 @@ typedef enum rs_lcp_floating_rule {
 
 /** Settings. Fill with rs_lcp_derivative_settings_default() then change fields. */
 typedef struct rs_lcp_derivative_settings {
-    double index_tol; /**< relative: an index's z_i is zero when |z_i| <= index_tol ||z||_inf,
-                           its w_i when |w_i| <= index_tol max(||q||_inf, ||M z||_inf) (exact
-                           zeros when those norms are 0). Range [0, 1). Default 1e-9. */
+    double index_tol; /**< relative: an index's z_i is zero when
+                           |z_i| <= index_tol max(||z||_inf, z_floor), its w_i when
+                           |w_i| <= index_tol max(||q||_inf, ||M z||_inf, w_floor) (exact zeros
+                           when those are 0). Range [0, 1). Default 1e-9. */
     double rank_tol;  /**< singular values of M_CC below rank_tol times the largest count as zero.
                            Range [0, 1). Default 1e-12. */
+    double z_floor;   /**< the scale of z is max(||z||_inf, z_floor): a caller who knows the
+                           problem's units (an LCP posed in natural units: 1) keeps a tiny z of a
+                           tiny solution from counting as nonzero. Range [0, inf). Default 0. */
+    double w_floor;   /**< the same for w's scale. Range [0, inf). Default 0. */
     rs_lcp_floating_rule floating; /**< Default RS_LCP_FLOATING_EXACT (a Jacobian, which has no
                                         direction, uses CLAMPING for EXACT and reports it). */
 } rs_lcp_derivative_settings;

@@ -1,6 +1,7 @@
 /*
  * cmd_grad.c: `relaxsim grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL]
- * [--rtol R] [--no-fd] [--sweep KEY=LO:HI:N] [--set section.key=value ...] [-o DIR] [-q]`.
+ * [--rtol R] [--no-fd] [--fd-nlp] [--fd-nlp-step REL] [--sweep KEY=LO:HI:N]
+ * [--set section.key=value ...] [-o DIR] [-q]`.
  *
  * The gradients of the outputs (default: every state column after the last step) with respect to
  * the keys, by the LCP's forward mode, the NLP's KKT sensitivity and central differences, side by
@@ -22,7 +23,8 @@
 
 static const char usage[] =
     "relaxsim grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL] "
-    "[--rtol R] [--no-fd] [--sweep KEY=LO:HI:N] [--set section.key=value ...] [-o DIR] [-q]";
+    "[--rtol R] [--no-fd] [--fd-nlp] [--fd-nlp-step REL] [--sweep KEY=LO:HI:N] "
+    "[--set section.key=value ...] [-o DIR] [-q]";
 
 typedef struct grad_args {
     const char *wrt, *of, *sweep;
@@ -46,13 +48,18 @@ static int split_args(int argc, char **argv, grad_args *g, char **rest, int *nre
         } else if (strcmp(arg, "--sweep") == 0) {
             if (!(g->sweep = rs_cli_option_value(argc, argv, &i)))
                 return 0;
-        } else if (strcmp(arg, "--fd-step") == 0 || strcmp(arg, "--rtol") == 0) {
+        } else if (strcmp(arg, "--fd-step") == 0 || strcmp(arg, "--rtol") == 0 ||
+                   strcmp(arg, "--fd-nlp-step") == 0) {
             const char *v = rs_cli_option_value(argc, argv, &i);
-            double *field = arg[2] == 'f' ? &g->cfg.fd_rel : &g->cfg.rtol;
+            double *field = strcmp(arg, "--rtol") == 0      ? &g->cfg.rtol
+                            : strcmp(arg, "--fd-step") == 0 ? &g->cfg.fd_rel
+                                                            : &g->cfg.fd_nlp_rel;
             if (!v || !rs_cli_parse_double(arg, v, 1e-15, 0.1, field))
                 return 0;
         } else if (strcmp(arg, "--no-fd") == 0) {
             g->cfg.skip_fd = 1;
+        } else if (strcmp(arg, "--fd-nlp") == 0) {
+            g->cfg.fd_nlp = 1;
         } else {
             rest[(*nrest)++] = argv[i];
             if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-o") == 0) && i + 1 < argc)
@@ -113,14 +120,20 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
 static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
                         const rs_grad_result *r)
 {
-    fprintf(f, "\n  %-16s %-14s %14s %16s %16s %16s %9s %9s  %s\n", "output", "wrt", "value", "LCP",
-            "NLP", "FD", "|LCP-FD|", "|NLP-FD|", "verdict");
+    fprintf(f, "\n  %-16s %-14s %14s %16s %16s %16s %9s %9s", "output", "wrt", "value", "LCP",
+            "NLP", "FD", "|LCP-FD|", "|NLP-FD|");
+    if (cfg->fd_nlp)
+        fprintf(f, " %16s %9s", "FD(NLP)", "|NLP-FDN|");
+    fprintf(f, "  verdict\n");
     for (int o = 0; o < r->noutputs; o++)
         for (int j = 0; j < r->nkeys; j++) {
             const rs_grad_entry *e = &r->entries[o * r->nkeys + j];
-            fprintf(f, "  %-16s %-14s %14.7g %16.9e %16.9e %16.9e %9.2e %9.2e  %s",
+            fprintf(f, "  %-16s %-14s %14.7g %16.9e %16.9e %16.9e %9.2e %9.2e",
                     cfg->outputs[o].name, cfg->keys[j].name, e->value, e->lcp, e->nlp, e->fd,
-                    e->rel_lcp, e->rel_nlp, rs_grad_verdict_name(e->verdict));
+                    e->rel_lcp, e->rel_nlp);
+            if (cfg->fd_nlp)
+                fprintf(f, " %16.9e %9.2e", e->fd_nlp, e->rel_nlp_fdnlp);
+            fprintf(f, "  %s", rs_grad_verdict_name(e->verdict));
             if (e->verdict == RS_GRAD_NON_SMOOTH)
                 fprintf(f, " (switch at step %d)", e->switch_step);
             fputc('\n', f);
@@ -138,6 +151,9 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
                 "  FD   central differences of the Lemke trajectory, h = %g |value| (%g at "
                 "0); |A-FD| relative\n",
                 cfg->fd_rel, cfg->fd_rel);
+    if (cfg->fd_nlp)
+        fprintf(f, "  FD(NLP) central differences of the NLP trajectory, h = %g |value|\n",
+                cfg->fd_nlp_rel);
     fprintf(f, "\n  verdicts:");
     for (int v = 0; v < RS_GRAD_VERDICT_COUNT; v++)
         if (r->verdicts[v])

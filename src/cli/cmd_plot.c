@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
+#include "cli/plot_script.h"
 #include "sim/model.h"
 
 static char *read_text(const char *path)
@@ -186,7 +188,7 @@ static void plot_forces(FILE *g, const rs_model *m, const char *dir)
 /* DIR/plot.gp opened for writing, with the settings every plot shares; NULL (message printed)
  * if it cannot be written. pngcairo: lines and dashes drawn as asked (the png terminal ignores
  * dash types). */
-static FILE *open_script(const char *dir)
+FILE *rs_plot_open_script(const char *dir)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/plot.gp", dir);
@@ -203,7 +205,7 @@ static FILE *open_script(const char *dir)
 
 /* Run DIR/plot.gp from DIR, gnuplot's messages into DIR/plot.log; 0 (message printed) if
  * gnuplot failed. */
-static int run_gnuplot(const char *dir)
+int rs_plot_run_gnuplot(const char *dir)
 {
     char cmd[2600];
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp >plot.log 2>&1", dir);
@@ -321,7 +323,7 @@ static int plot_batch(const char *dir, const cJSON *summary)
         ncols++;
     }
     const int nkeys = cJSON_GetArraySize(keys);
-    FILE *g = open_script(dir);
+    FILE *g = rs_plot_open_script(dir);
     if (!g)
         return RS_EXIT_USAGE;
     fprintf(g, "set terminal pngcairo noenhanced size 1100,1000 font ',11'\n"
@@ -378,7 +380,7 @@ static int plot_batch(const char *dir, const cJSON *summary)
     }
     const int with_scene = batch_scene(g, dir, summary);
     fclose(g);
-    if (!run_gnuplot(dir))
+    if (!rs_plot_run_gnuplot(dir))
         return RS_EXIT_FAILED;
     if (nkeys == 1)
         printf("wrote %s/batch_0.png%s\n", dir, with_scene ? " and scene.png (one colour per run)" : "");
@@ -405,6 +407,10 @@ int rs_cmd_plot(int argc, char **argv)
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
     }
+    char sweep_csv[1200];
+    snprintf(sweep_csv, sizeof sweep_csv, "%s/sweep.csv", dir);
+    if (!summary && access(sweep_csv, R_OK) == 0) /* relaxsim grad --sweep */
+        return rs_plot_grad_sweep(dir);
     if (cJSON_GetObjectItem(summary, "sweep")) {
         const int code = plot_batch(dir, summary);
         cJSON_Delete(summary);
@@ -417,7 +423,7 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
                                   "relaxsim compare or relaxsim batch)", dir);
     }
-    FILE *g = open_script(dir);
+    FILE *g = rs_plot_open_script(dir);
     if (!g) {
         cJSON_Delete(summary);
         return RS_EXIT_USAGE;
@@ -466,7 +472,7 @@ int rs_cmd_plot(int argc, char **argv)
                       title, &one, 1);
     cJSON_Delete(summary);
     fclose(g);
-    if (!run_gnuplot(dir))
+    if (!rs_plot_run_gnuplot(dir))
         return RS_EXIT_FAILED;
     printf("wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,
            with_scene ? ",scene" : "");

@@ -15,7 +15,8 @@ static void put_number(FILE *f, double v)
 }
 
 static const char gradient_columns[] =
-    "output,key,value,lcp,nlp,fd,fd_step,rel_lcp_fd,rel_nlp_fd,switch_step,verdict";
+    "output,key,value,lcp,nlp,fd,fd_step,rel_lcp_fd,rel_nlp_fd,switch_step,verdict,fd_nlp,"
+    "rel_nlp_fd_nlp";
 
 /* One row per (output, key), after the given leading fields. */
 static void gradient_rows(FILE *f, const char *lead, const rs_grad_config *cfg,
@@ -29,7 +30,10 @@ static void gradient_rows(FILE *f, const char *lead, const rs_grad_config *cfg,
                                 e->fd_step, e->rel_lcp, e->rel_nlp};
             for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
                 put_number(f, v[i]);
-            fprintf(f, ",%d,%s\n", e->switch_step, rs_grad_verdict_name(e->verdict));
+            fprintf(f, ",%d,%s", e->switch_step, rs_grad_verdict_name(e->verdict));
+            put_number(f, e->fd_nlp);
+            put_number(f, e->rel_nlp_fdnlp);
+            fputc('\n', f);
         }
 }
 
@@ -102,6 +106,8 @@ rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_gr
     cJSON_AddNumberToObject(o, "sensitivity_mu", sc->nlp.tol / 11.0);
     cJSON_AddNumberToObject(o, "fd_rel", cfg->fd_rel);
     cJSON_AddNumberToObject(o, "rtol", cfg->rtol);
+    if (cfg->fd_nlp)
+        cJSON_AddNumberToObject(o, "fd_nlp_rel", cfg->fd_nlp_rel);
     cJSON *keys = cJSON_AddArrayToObject(o, "keys");
     for (int j = 0; j < cfg->nkeys; j++)
         cJSON_AddItemToArray(keys, cJSON_CreateString(cfg->keys[j].name));

@@ -12,6 +12,8 @@ void rs_lcp_derivative_settings_default(rs_lcp_derivative_settings *s)
         return;
     s->index_tol = 1e-9;
     s->rank_tol = 1e-12;
+    s->z_floor = 0.0;
+    s->w_floor = 0.0;
     s->floating = RS_LCP_FLOATING_EXACT;
 }
 
@@ -144,6 +146,8 @@ static rs_error check_args(int n, const double *M, const double *q, const double
     if (n < 1 || n > 100000)
         return RS_ERR_DIMENSION;
     if (!(s->index_tol >= 0.0 && s->index_tol < 1.0) || !(s->rank_tol >= 0.0 && s->rank_tol < 1.0) ||
+        !(s->z_floor >= 0.0 && s->z_floor < INFINITY) ||
+        !(s->w_floor >= 0.0 && s->w_floor < INFINITY) ||
         (s->floating != RS_LCP_FLOATING_EXACT && s->floating != RS_LCP_FLOATING_CLAMPING &&
          s->floating != RS_LCP_FLOATING_SEPARATING))
         return RS_ERR_BAD_SETTING;
@@ -158,10 +162,12 @@ static rs_error check_args(int n, const double *M, const double *q, const double
 
 /* Classify every index (the stated relative tolerances); counts into info. Returns 0 if some
  * index is not complementary. */
-static int classify(int n, const double *M, const double *q, const double *z, double tol,
-                    rs_lcp_index_class *cls, rs_lcp_derivative_info *info)
+static int classify(int n, const double *M, const double *q, const double *z,
+                    const rs_lcp_derivative_settings *s, rs_lcp_index_class *cls,
+                    rs_lcp_derivative_info *info)
 {
-    double zmax = 0.0, wscale = 0.0;
+    const double tol = s->index_tol;
+    double zmax = s->z_floor, wscale = s->w_floor;
     for (int i = 0; i < n; i++) {
         zmax = fmax(zmax, fabs(z[i]));
         double mz = 0.0;
@@ -364,7 +370,7 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
     double *r = w.r;
     memset(info, 0, sizeof *info);
     info->floating_used = s.floating;
-    if (!classify(n, M, q, z, s.index_tol, cls, info)) {
+    if (!classify(n, M, q, z, &s, cls, info)) {
         memset(dz, 0, sizeof(double) * (size_t)n);
         info->status = RS_LCP_DERIVATIVE_NOT_SOLUTION;
     } else {
@@ -408,7 +414,7 @@ rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double
     const rs_lcp_floating_rule rule =
         s.floating == RS_LCP_FLOATING_SEPARATING ? RS_LCP_FLOATING_SEPARATING : RS_LCP_FLOATING_CLAMPING;
     info->floating_used = rule;
-    if (!classify(n, M, q, z, s.index_tol, w.cls, info)) {
+    if (!classify(n, M, q, z, &s, w.cls, info)) {
         info->status = RS_LCP_DERIVATIVE_NOT_SOLUTION;
     } else { /* J_KK = -pinv(M_KK): column j of the pseudo-inverse solves for e_j */
         const int k = gather(n, w.cls, RS_LCP_CLAMPING,

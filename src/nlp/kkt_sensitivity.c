@@ -154,10 +154,10 @@ rs_error rs_kkt_sensitivity_create(const rs_nlp_problem *p, rs_kkt_sensitivity *
     s->gu = malloc(sizeof(double) * ((size_t)m + 1));
     s->g = malloc(sizeof(double) * ((size_t)m + 1));
     s->scale = malloc(sizeof(double) * (size_t)(n + m));
-    rs_error err = (s->w_entry && s->j_entry && s->W && s->J && s->xl && s->xu && s->gl &&
-                    s->gu && s->g && s->scale)
-            ? build_structure(s, p)
-            : RS_ERR_NOMEM;
+    rs_error err = (s->w_entry && s->j_entry && s->W && s->J && s->xl && s->xu && s->gl && s->gu &&
+                    s->g && s->scale)
+                       ? build_structure(s, p)
+                       : RS_ERR_NOMEM;
     if (err != RS_OK) {
         rs_kkt_sensitivity_destroy(s);
         return err;
@@ -191,6 +191,8 @@ rs_error rs_kkt_sensitivity_create(const rs_nlp_problem *p, rs_kkt_sensitivity *
  * other follows (header). */
 static double central_ratio(double gap, double mult, double mu)
 {
+    if (gap > 0.0 && mult > 0.0) /* an interior point's own pair (IPOPT's final iterate) */
+        return mult / gap;
     const double a = fmax(gap, 0.0), v = fmax(mult, 0.0), floor = sqrt(mu);
     if (a >= v) {
         const double at = fmax(a, floor);

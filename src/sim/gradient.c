@@ -20,6 +20,7 @@ void rs_grad_config_default(rs_grad_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->fd_rel = 1e-6;
     cfg->rtol = 1e-6;
+    cfg->fd_nlp_rel = 1e-4;
 }
 
 const char *rs_grad_verdict_name(rs_grad_verdict v)
@@ -206,6 +207,53 @@ static void pair_tangent(int n, const double *M, const double *z, const double *
     }
 }
 
+/* A step's LCP in the model's natural units (rs_model.lcp_units): Ms = D M C, qs = D q,
+ * zs = C^-1 z with C = diag(z_unit), D = diag(1 / w_unit). Its index sets are decided there, to
+ * index_tol of a unit (z_floor = w_floor = 1): a speed of 1e-17 m/s where the step moves at 1 m/s
+ * is zero, whatever the size of the other components. */
+typedef struct unit_lcp {
+    int n;
+    double M[MAXN * MAXN], q[MAXN], z[MAXN], C[MAXN], D[MAXN];
+} unit_lcp;
+
+static void to_units(const rs_model *m, const rs_step_data *d, int n, const double *M,
+                     const double *q, const double *z, unit_lcp *u)
+{
+    double w_unit[MAXN];
+    u->n = n;
+    m->lcp_units(d, u->C, w_unit);
+    for (int i = 0; i < n; i++)
+        u->D[i] = 1.0 / w_unit[i];
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            u->M[i + (size_t)j * n] = u->D[i] * M[i + (size_t)j * n] * u->C[j];
+    for (int i = 0; i < n; i++) {
+        u->q[i] = u->D[i] * q[i];
+        u->z[i] = z[i] / u->C[i];
+    }
+}
+
+/* dz along (dM, dq) (the model's units; NULL: zero) by the LCP derivative in natural units. */
+static rs_error unit_derivative(const unit_lcp *u, const double *dM, const double *dq,
+                                rs_lcp_index_class *cls, double *dz, rs_lcp_derivative_info *info)
+{
+    const int n = u->n;
+    double dMs[MAXN * MAXN], dqs[MAXN], dzs[MAXN];
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            dMs[i + (size_t)j * n] = dM ? u->D[i] * dM[i + (size_t)j * n] * u->C[j] : 0.0;
+    for (int i = 0; i < n; i++)
+        dqs[i] = dq ? u->D[i] * dq[i] : 0.0;
+    rs_lcp_derivative_settings st;
+    rs_lcp_derivative_settings_default(&st);
+    st.z_floor = st.w_floor = 1.0;
+    const rs_error err =
+        rs_lcp_directional_derivative(n, u->M, u->q, u->z, dMs, dqs, &st, cls, dzs, info);
+    for (int i = 0; err == RS_OK && i < n; i++)
+        dz[i] = u->C[i] * dzs[i];
+    return err;
+}
+
 /* A Lemke trajectory. With tangents (out != NULL): the LCP gradients of every column at every
  * step into out. Always: each step's index classes into classes (steps x n, when not NULL), the
  * values into values (steps x ncol), and the first failed step (-1: none) returned. */
@@ -244,11 +292,13 @@ static int run_lcp(const lcp_run *run)
         rs_stepper_step_lcp(st, &M, &q, &z, &w);
         rs_lcp_index_class cls[MAXN];
         rs_lcp_derivative_info info = {0};
+        const rs_step_data d = step_data(sc, x, u);
+        unit_lcp ul;
         int deriv_ok = r.ok;
         if (r.ok) {
             double dz[MAXN];
-            deriv_ok = rs_lcp_directional_derivative(n, M, q, z, NULL, NULL, NULL, cls, dz,
-                                                     &info) == RS_OK &&
+            to_units(m, &d, n, M, q, z, &ul);
+            deriv_ok = unit_derivative(&ul, NULL, NULL, cls, dz, &info) == RS_OK &&
                        info.status != RS_LCP_DERIVATIVE_NOT_SOLUTION;
         }
         if (!deriv_ok && failed < 0)
@@ -264,7 +314,6 @@ static int run_lcp(const lcp_run *run)
             out->floating_steps += info.nfloating > 0;
             /* the tangents, one key at a time (each its own direction: the one-sided EXACT
              * rule needs it) */
-            const rs_step_data d = step_data(sc, x, u);
             int ok = deriv_ok && tangents_ok;
             for (int j = 0; ok && j < nk; j++) {
                 rs_step_tangent t;
@@ -273,8 +322,7 @@ static int run_lcp(const lcp_run *run)
                 double dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
                 m->lcp_tangent(&d, &t, dM, dq);
                 rs_lcp_derivative_info di;
-                if (rs_lcp_directional_derivative(n, M, q, z, dM, dq, NULL, NULL, dz, &di) !=
-                        RS_OK ||
+                if (unit_derivative(&ul, dM, dq, NULL, dz, &di) != RS_OK ||
                     di.status == RS_LCP_DERIVATIVE_NOT_SOLUTION ||
                     di.status == RS_LCP_DERIVATIVE_INCONSISTENT) {
                     ok = 0;
@@ -404,6 +452,36 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
     return RS_OK;
 }
 
+/* The values of an NLP trajectory (the relaxation, as in run_nlp) of sc, steps x ncol. */
+static rs_error nlp_values(const rs_scenario *sc0, double *values)
+{
+    rs_scenario sc = *sc0;
+    sc.nlp.relax_lcp = 1;
+    const rs_model *m = sc.model;
+    const int ns = m->nstate, ncol = ns + m->nforce;
+    rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
+                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    rs_stepper *st;
+    rs_error err = rs_stepper_create(&scfg, &st);
+    if (err != RS_OK)
+        return err;
+    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
+    memcpy(x, sc.initial, sizeof x);
+    for (int k = 0; k < sc.steps; k++) {
+        rs_scenario_input(&sc, k, u);
+        rs_step_result r;
+        rs_stepper_nlp(st, x, u, &r);
+        for (int c = 0; c < ncol; c++) /* a failed step: NaN from here on */
+            values[(size_t)k * ncol + c] =
+                (r.ok && (k == 0 || !isnan(values[(size_t)(k - 1) * ncol])))
+                    ? (c < ns ? r.state_next[c] : r.forces[c - ns])
+                    : NAN;
+        memcpy(x, r.state_next, sizeof x);
+    }
+    rs_stepper_destroy(st);
+    return RS_OK;
+}
+
 /* ---- differences and verdicts --------------------------------------------------------------- */
 
 /* First step (0-based) at which classes b differ from a, or -1. */
@@ -485,9 +563,25 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
                 (e->switch_step < 0 || switched[side] < e->switch_step))
                 e->switch_step = switched[side];
     }
+    rs_error err = RS_OK;
+    const double hn = v != 0.0 ? cfg->fd_nlp_rel * fabs(v) : cfg->fd_nlp_rel;
+    for (int side = 0; cfg->fd_nlp && side < 2 && err == RS_OK; side++) {
+        static rs_scenario moved;
+        moved = *sc;
+        rs_grad_key_set(&moved, &cfg->keys[j], v + (side ? -hn : hn));
+        err = nlp_values(&moved, values + (size_t)side * steps * ncol);
+    }
+    for (int o = 0; o < cfg->noutputs; o++) {
+        const rs_grad_output *go = &cfg->outputs[o];
+        rs_grad_entry *e = &out->entries[o * out->nkeys + j];
+        const size_t at = (size_t)(go->step - 1) * ncol + go->column;
+        e->fd_nlp = cfg->fd_nlp && err == RS_OK
+                        ? (values[at] - values[(size_t)steps * ncol + at]) / (2.0 * hn)
+                        : NAN;
+    }
     free(values);
     free(cls);
-    return RS_OK;
+    return err;
 }
 
 static void evaluate_contract(const rs_scenario *sc, rs_grad_result *r)
@@ -607,9 +701,10 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
             e->lcp = out->lcp_tangent[ti];
             e->nlp = out->nlp_tangent[ti];
             if (cfg->skip_fd) {
-                e->fd = NAN;
+                e->fd = e->fd_nlp = NAN;
                 e->switch_step = -1;
             }
+            e->rel_nlp_fdnlp = rel_diff(e->nlp, e->fd_nlp, 0.0);
             /* the floor of the relative differences: the difference's noise (a trajectory's
              * rounding, relative to the column's size over the run, over the step) over rtol */
             const double floor = cfg->skip_fd ? 0.0 : FD_NOISE * size / e->fd_step / cfg->rtol;

@@ -68,10 +68,14 @@ typedef struct rs_grad_config {
     rs_grad_key keys[RS_GRAD_MAX_KEYS];
     int noutputs;
     rs_grad_output outputs[RS_GRAD_MAX_OUTPUTS];
-    double fd_rel; /* relative difference step, (0, 0.1]; default 1e-6 */
-    double rtol;   /* agreement, relative; default 1e-6 */
-    int skip_fd;   /* 1: no differences (verdicts from lcp and nlp only: agree or
-                      relaxation_bias), for timing the gradients alone */
+    double fd_rel;     /* relative difference step, (0, 0.1]; default 1e-6 */
+    double rtol;       /* agreement, relative; default 1e-6 */
+    int skip_fd;       /* 1: no differences (verdicts from lcp and nlp only: agree or
+                          relaxation_bias), for timing the gradients alone */
+    int fd_nlp;        /* 1: also central differences of the NLP trajectory (fd_nlp_rel |v|):
+                          the audit of the NLP gradient on its own trajectory */
+    double fd_nlp_rel; /* default 1e-4: the NLP's answers are exact to its tol only, a
+                          difference over h carries tol / h */
 } rs_grad_config;
 
 void rs_grad_config_default(rs_grad_config *cfg);
@@ -87,9 +91,12 @@ typedef enum rs_grad_verdict {
 const char *rs_grad_verdict_name(rs_grad_verdict v); /* "agree", "relaxation_bias", ... */
 
 typedef struct rs_grad_entry {
-    double value;            /* the output in the nominal Lemke run */
-    double lcp, nlp, fd;     /* d output / d key by each method (NaN: failed or not run) */
-    double fd_step;          /* h */
+    double value;        /* the output in the nominal Lemke run */
+    double lcp, nlp, fd; /* d output / d key by each method (NaN: failed or not run) */
+    double fd_step;      /* h */
+    double fd_nlp;       /* with cfg.fd_nlp: the NLP trajectory's central difference (else
+                            NaN), and nlp's distance to it (relative, no floor) */
+    double rel_nlp_fdnlp;
     double rel_lcp, rel_nlp; /* |method - fd| / max(|method|, |fd|, noise / rtol) (header) */
     int switch_step;         /* first step at which a difference run's index sets differ from the
                                 nominal run's (-1: none up to the output's step) */

@@ -1,0 +1,205 @@
+/*
+ * test_gradient.c: trajectory gradients (sim/gradient.h) against closed forms and against each
+ * other.
+ *
+ * The sliding block (note 000 section 2) while it slides forward obeys, with a = (u - mu m g)/m,
+ *     v_k = v_0 + k dt a,   x_N = x_0 + dt (v_1 + ... + v_N) = x_0 + N dt v_0 + dt^2 a N (N + 1) /
+ * 2, so dx_N/dmu = -g dt^2 N (N + 1) / 2, dx_N/du = dt^2 N (N + 1) / (2 m), dx_N/dv_0 = N dt,
+ * dx_N/dm = -u dt^2 N (N + 1) / (2 m^2), dx_N/ddt = N v_0 + dt a N (N + 1): the LCP gradient must
+ * match each to 1e-9 relative (it is exact up to rounding), for all three formulations; a block
+ * stuck throughout has dx_N/dmu = 0 exactly. point2d's default scenario: the LCP gradient agrees
+ * with the central difference to 1e-6, and the NLP gradient's distance to it shrinks with IPOPT's
+ * tol (the relaxation's bias). A block that comes to rest exactly at a step has its difference
+ * straddle the switch: non_smooth, at that step.
+ */
+#include "test_helpers.h"
+
+#include <string.h>
+
+#include "io/scenario.h"
+#include "sim/gradient.h"
+
+static rs_scenario sc;
+
+static void load(const char *name, const char *const *sets, int nsets)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, name);
+    rs_error_detail d;
+    rs_scenario_release(&sc);
+    const rs_error err = rs_scenario_load(path, sets, nsets, &sc, &d);
+    if (err != RS_OK)
+        print_error("%s\n", d.message);
+    assert_int_equal(err, RS_OK);
+}
+
+/* cfg with the given keys (comma-separated) and outputs (comma-separated). */
+static void configure(rs_grad_config *cfg, const char *keys, const char *outputs)
+{
+    rs_grad_config_default(cfg);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", keys);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        assert_null(rs_grad_parse_key(&sc, t, &cfg->keys[cfg->nkeys++]));
+    snprintf(buf, sizeof buf, "%s", outputs);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        assert_null(rs_grad_parse_output(&sc, t, &cfg->outputs[cfg->noutputs++]));
+}
+
+static void run(const rs_grad_config *cfg, rs_grad_result *r)
+{
+    assert_null(rs_grad_check_scenario(&sc, cfg));
+    assert_int_equal(rs_grad_run(&sc, cfg, NULL, NULL, r), RS_OK);
+}
+
+static void test_sliding_block_matches_the_recursion(void **state)
+{
+    (void)state;
+    static const char *const models[][2] = {{"sliding_block_forward", "xd"},
+                                            {"sliding_block_direct", "xdp"},
+                                            {"sliding_block_traditional", "xd"}};
+    for (int i = 0; i < 3; i++) {
+        const char *sets[] = {"run.steps=40"}; /* v_40 = 2 - 0.03905 * 40 > 0: sliding */
+        load(models[i][0], sets, 1);
+        char keys[64];
+        snprintf(keys, sizeof keys, "mu,u,%s,m,dt", models[i][1]);
+        rs_grad_config cfg;
+        configure(&cfg, keys, "x");
+        rs_grad_result r;
+        run(&cfg, &r);
+        const double N = 40, dt = sc.dt, m = sc.params[0], g = sc.params[1], mu = sc.params[2];
+        const double u = sc.input.constant[0], v0 = sc.initial[1], a = (u - mu * m * g) / m;
+        const double expected[5] = {-g * dt * dt * N * (N + 1) / 2, dt * dt * N * (N + 1) / (2 * m),
+                                    N * dt, -u * dt * dt * N * (N + 1) / (2 * m * m),
+                                    N * v0 + dt * a * N * (N + 1)};
+        for (int j = 0; j < 5; j++) {
+            assert_close(r.entries[j].lcp, expected[j], 0.0, 1e-9);
+            assert_close(r.entries[j].fd, expected[j], 0.0, 1e-6);
+            assert_true(r.entries[j].verdict == RS_GRAD_AGREE ||
+                        r.entries[j].verdict == RS_GRAD_RELAXATION_BIAS);
+            assert_close(r.entries[j].nlp, expected[j], 0.0, 1e-4); /* the relaxation's bias */
+        }
+        assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
+        rs_grad_free(&r);
+    }
+}
+
+static void test_stuck_block_has_zero_mu_gradient(void **state)
+{
+    (void)state;
+    static const char *const models[][2] = {{"sliding_block_forward", "initial.xd=0"},
+                                            {"sliding_block_direct", "initial.xdp=0"},
+                                            {"sliding_block_traditional", "initial.xd=0"}};
+    for (int i = 0; i < 3; i++) {
+        const char *sets[] = {"run.steps=50", models[i][1]}; /* u = 1 N < mu m g = 4.9 N */
+        load(models[i][0], sets, 2);
+        rs_grad_config cfg;
+        configure(&cfg, "mu", "x,f");
+        rs_grad_result r;
+        run(&cfg, &r);
+        assert_true(r.entries[0].lcp == 0.0);            /* x: exactly, not to a tolerance */
+        assert_close(r.entries[1].lcp, 0.0, 1e-12, 0.0); /* f = -u whatever mu */
+        assert_close(r.entries[0].nlp, 0.0, 1e-9, 0.0);
+        assert_int_equal(r.verdicts[RS_GRAD_DISAGREE] + r.verdicts[RS_GRAD_FAILED], 0);
+        rs_grad_free(&r);
+    }
+}
+
+/* The point2d scenario: LCP and differences agree to 1e-6; the NLP's distance from them is the
+ * relaxation's, and shrinks from tol 1e-8 to 1e-11 by at least 10x. */
+static void test_point2d_three_methods(void **state)
+{
+    (void)state;
+    double nlp_rel[2] = {0, 0};
+    const char *tols[2] = {"nlp.tol=1e-8", "nlp.tol=1e-11"};
+    for (int t = 0; t < 2; t++) {
+        load("point2d_friction", tols + t, 1);
+        rs_grad_config cfg;
+        configure(&cfg, "mu,xd,z,m", "x");
+        rs_grad_result r;
+        run(&cfg, &r);
+        for (int j = 0; j < 4; j++) {
+            const rs_grad_entry *e = &r.entries[j];
+            assert_true(e->rel_lcp <= 1e-6);
+            assert_int_equal(e->switch_step, -1);
+            assert_true(e->verdict == RS_GRAD_AGREE || e->verdict == RS_GRAD_RELAXATION_BIAS);
+            nlp_rel[t] = fmax(nlp_rel[t], e->rel_nlp);
+        }
+        assert_close(r.entries[0].lcp, -4.0981589, 0.0, 1e-7); /* d x / d mu, m */
+        assert_true(r.max_sens_residual <= 1e-12);
+        assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
+        rs_grad_free(&r);
+    }
+    assert_true(nlp_rel[0] > 1e-6);              /* visible at tol 1e-8 */
+    assert_true(nlp_rel[1] < nlp_rel[0] / 10.0); /* and shrinking with tol */
+
+    /* the NLP gradient is the derivative of the NLP's own trajectory: against its central
+     * difference (h = 1e-4 |v|, IPOPT at tol 1e-12: good to about 1e-6) */
+    const char *tight[] = {"nlp.tol=1e-12"};
+    load("point2d_friction", tight, 1);
+    rs_grad_config cfg;
+    configure(&cfg, "mu,xd,z", "x,xd@451");
+    cfg.fd_nlp = 1;
+    rs_grad_result r;
+    run(&cfg, &r);
+    for (int i = 0; i < 6; i++)
+        assert_close(r.entries[i].nlp, r.entries[i].fd_nlp, 1e-9, 1e-5);
+    rs_grad_free(&r);
+}
+
+/* v_0 = 20 dt (mu g - u/m): the block stops exactly at step 20 (index 19), where v' = 0 and the
+ * unused friction is 0 (a floating index). Perturbing mu either way moves the stop to one side:
+ * the difference straddles the switch and says so. */
+static void test_switch_is_non_smooth(void **state)
+{
+    (void)state;
+    char v0[64];
+    snprintf(v0, sizeof v0, "initial.xd=%.17g", 20 * 0.01 * (0.5 * 9.81 - 1.0));
+    const char *sets[] = {"run.steps=30", v0};
+    load("sliding_block_forward", sets, 2);
+    rs_grad_config cfg;
+    configure(&cfg, "mu", "x");
+    rs_grad_result r;
+    run(&cfg, &r);
+    assert_int_equal(r.entries[0].verdict, RS_GRAD_NON_SMOOTH);
+    assert_int_equal(r.entries[0].switch_step, 19);
+    assert_true(r.floating_steps >= 1);
+    rs_grad_free(&r);
+}
+
+static void test_keys_and_outputs_are_checked(void **state)
+{
+    (void)state;
+    load("point2d_friction", NULL, 0);
+    rs_grad_key k;
+    rs_grad_output o;
+    assert_null(rs_grad_parse_key(&sc, "model.mu", &k));
+    assert_string_equal(k.name, "model.mu");
+    assert_null(rs_grad_parse_key(&sc, "ux", &k));
+    assert_int_equal(k.kind, RS_GRAD_KEY_INPUT);
+    assert_null(rs_grad_parse_key(&sc, "dt", &k));
+    assert_non_null(rs_grad_parse_key(&sc, "tol", &k));
+    assert_non_null(rs_grad_parse_key(&sc, "initial.mu", &k));
+    assert_null(rs_grad_parse_output(&sc, "fz_N@599", &o));
+    assert_int_equal(o.step, 600);
+    assert_non_null(rs_grad_parse_output(&sc, "x@1200", &o)); /* steps 0 .. 1199 */
+    assert_non_null(rs_grad_parse_output(&sc, "q", &o));
+    /* a model without step derivatives is refused with a reason */
+    load("polygon_valley", NULL, 0);
+    rs_grad_config cfg;
+    rs_grad_config_default(&cfg);
+    assert_non_null(rs_grad_check_scenario(&sc, &cfg));
+    rs_scenario_release(&sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sliding_block_matches_the_recursion),
+        cmocka_unit_test(test_stuck_block_has_zero_mu_gradient),
+        cmocka_unit_test(test_point2d_three_methods),
+        cmocka_unit_test(test_switch_is_non_smooth),
+        cmocka_unit_test(test_keys_and_outputs_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
