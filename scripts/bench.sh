@@ -35,3 +35,4 @@ echo
 scripts/bench_nlp_step.sh
 echo
 build/tests/bench/sim_bench "$PWD" 7
+build/tests/bench/sim_bench "$PWD" 8

@@ -141,9 +141,9 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
     fprintf(f, "\n  LCP  forward mode through the Lemke trajectory (right derivative at a floating "
                "index)\n");
     fprintf(f,
-            "  NLP  the relaxation of the step LCP (IPOPT, tol %g): KKT sensitivity at mu = "
-            "%.3g\n",
-            sc->nlp.tol, sc->nlp.tol / 11.0);
+            "  NLP  the relaxation of the step LCP (IPOPT, tol %g): KKT sensitivity at IPOPT's "
+            "final iterate\n",
+            sc->nlp.tol);
     if (cfg->skip_fd)
         fprintf(f, "  FD   not run (--no-fd)\n");
     else

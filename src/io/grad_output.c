@@ -103,7 +103,6 @@ rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_gr
     cJSON_AddNumberToObject(o, "steps", r->steps);
     cJSON_AddNumberToObject(o, "dt", sc->dt);
     cJSON_AddNumberToObject(o, "nlp_tol", sc->nlp.tol);
-    cJSON_AddNumberToObject(o, "sensitivity_mu", sc->nlp.tol / 11.0);
     cJSON_AddNumberToObject(o, "fd_rel", cfg->fd_rel);
     cJSON_AddNumberToObject(o, "rtol", cfg->rtol);
     if (cfg->fd_nlp)

@@ -21,17 +21,15 @@
  * for an equality row, else 1 / (sum over the row's finite sides of v / a) (the
  * slack eliminated: ds = D dmult_g).
  *
- * Which mu: the derivative is that of the central path at mu = sens_mu (the
- * caller's; IPOPT's smallest barrier parameter, tol / 11 by its monotone
- * update, is the natural one). IPOPT's final point is near the path's end, not
- * on it (its bounds are relaxed by 1e-8, its gaps and multipliers can be exact
- * zeros), so each pair (a, v) is replaced by the point of a v = mu on its own
- * side: a pair with a >= v keeps a (inactive: v = mu / a), one with v > a keeps
- * v (active: a = mu / v), neither below sqrt(mu) (a degenerate pair a = v = 0
- * sits at the kink, a = v = sqrt(mu)). Away from a switch this is the
- * active-set derivative up to O(mu); across one it is the smooth derivative of
- * the barrier problem, which is what makes the relaxed step's gradient
- * continuous where the LCP's jumps.
+ * Which point: IPOPT's final iterate is interior (relaxsim sets bound_relax_factor 0; every gap
+ * a and multiplier v is positive), and each pair enters with its own ratio v / a: the matrix of
+ * IPOPT's own last Newton step, so that the answer is the derivative of the map from theta to
+ * IPOPT's answer (sIPOPT's choice). The sharpness of that map near a contact switch follows
+ * IPOPT's final complementarity, which shrinks with tol. A point accepted without IPOPT (a
+ * start point that passed the KKT test) has exact zeros: such a pair is put on the central path
+ * a v = mu on its own side (a >= v keeps a, v = mu / a; else v kept, a = mu / v; neither below
+ * sqrt(mu), so a = v = 0 sits at the kink), with the caller's mu (IPOPT's smallest barrier
+ * parameter, tol / 11 by its monotone update, is the natural one).
  *
  * Numerics: K is scaled symmetrically (a large diagonal, an active bound's or an
  * inactive row's, to 1) before MUMPS's LDL' factorisation; each solve is refined

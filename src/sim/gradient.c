@@ -374,7 +374,7 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
         rs_stepper_destroy(st);
         return err;
     }
-    const double mu = sc.nlp.tol / 11.0; /* IPOPT's smallest barrier parameter */
+    const double mu = sc.nlp.tol / 11.0; /* a start point's zeros: IPOPT's smallest barrier */
     double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
     double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}};
     memcpy(x, sc.initial, sizeof x);

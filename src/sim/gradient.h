@@ -9,9 +9,10 @@
  *        model; it jumps where a contact switches.
  *   nlp  forward mode through the NLP trajectory, the step posed as the relaxation of the same
  *        LCP ([nlp] form = relaxation, whatever the scenario says), solved by IPOPT: the KKT
- *        sensitivity of the barrier problem at IPOPT's smallest barrier parameter mu = tol / 11
- *        (kkt_sensitivity.h), with the relaxation's units frozen at each step's values. Smooth
- *        across switches, and biased by the relaxation there.
+ *        sensitivity at IPOPT's final iterate (kkt_sensitivity.h; a start point's exact zeros on
+ *        the central path at mu = tol / 11), with the relaxation's units frozen at each step's
+ *        values: the derivative of the NLP's own trajectory. Smooth across switches, over a
+ *        window that shrinks with tol, and biased by the relaxation there.
  *   fd   central differences of the Lemke trajectory, (y(v + h) - y(v - h)) / (2 h), with
  *        h = fd_rel |v| (fd_rel when v = 0). A difference whose two runs saw other LCP index sets
  *        than the nominal run at some step up to the output's step straddles a switch.

@@ -20,11 +20,17 @@
  *      time per step by the step's LCP size (its active contacts), with Egan's accurate form and
  *      with Stewart-Trinkle (whose contact sets grow larger); the baseline is the same run's
  *      contact-free steps (size 0).
+ *   8. Gradients (relaxsim grad): all gradients of the 1,200-step point2d run with respect to 4
+ *      keys (mu, xd, z, m) by the LCP's forward mode and the NLP's KKT sensitivity, with and
+ *      without the central differences that audit them, against a plain comparison of the same
+ *      run (its NLP posed as grad poses it, the LCP's relaxation, and as compare poses it by
+ *      default, the model's own NLP). Medians of 5 rounds.
  * Sections 2 and 5 repeat each comparison 5 and 3 times in pairs and report medians: the speed
  * of this shared machine drifts by 30% from one minute to the next.
  *
- *   sim_bench SOURCE_DIR [SECTION]     (sections 1-5, or one section; 6 is scripts/bench_nlp_step.sh,
- *                                       7 runs only when asked: scripts/bench.sh runs it last)
+ *   sim_bench SOURCE_DIR [SECTION]     (sections 1-5, or one section; 6 is
+ *                                       scripts/bench_nlp_step.sh; 7 and 8 run only when asked:
+ *                                       scripts/bench.sh runs them last)
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +43,9 @@
 #include "io/scenario.h"
 #include "io/sweep.h"
 #include "batch/batch.h"
+#include "core/timer.h"
 #include "sim/compare.h"
+#include "sim/gradient.h"
 #include "sim/stack.h"
 #include "bench_util.h"
 
@@ -370,11 +378,68 @@ static void pegboard(const char *src)
            "   Lemke trajectories drift further apart than its 1e-8 m bounds.\n");
 }
 
+/* All gradients of one run against plain comparisons of it, medians of ROUNDS. */
+static void gradients(const char *src)
+{
+    enum { ROUNDS = 5, WORKS = 4 };
+    static const char *const labels[WORKS] = {
+        "compare, NLP = relaxation (grad's)", "compare, NLP = own (default)",
+        "grad, 4 keys, gradients only", "grad, 4 keys, with differences"};
+    double t[WORKS][ROUNDS];
+    int passed = 1;
+    for (int round = 0; round < ROUNDS; round++)
+        for (int w = 0; w < WORKS; w++) {
+            const char *relax[] = {"nlp.form=relaxation"};
+            if (!load(src, "point2d_friction", relax, w == 0 ? 1 : 0))
+                exit(1);
+            const double t0 = rs_wall_seconds();
+            if (w < 2) {
+                rs_compare_result r;
+                if (rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r) != RS_OK)
+                    exit(1);
+                passed &= r.contract_passed;
+                rs_compare_free(&r);
+            } else {
+                rs_grad_config cfg;
+                rs_grad_config_default(&cfg);
+                const char *keys[] = {"mu", "xd", "z", "m"};
+                for (int j = 0; j < 4; j++)
+                    rs_grad_parse_key(&sc, keys[j], &cfg.keys[cfg.nkeys++]);
+                rs_grad_parse_output(&sc, "x", &cfg.outputs[cfg.noutputs++]);
+                cfg.skip_fd = w == 2;
+                rs_grad_result r;
+                if (rs_grad_run(&sc, &cfg, NULL, NULL, &r) != RS_OK)
+                    exit(1);
+                passed &= r.contract_passed && r.lcp_failed_steps + r.nlp_failed_steps == 0;
+                rs_grad_free(&r);
+            }
+            t[w][round] = rs_wall_seconds() - t0;
+            rs_scenario_release(&sc);
+        }
+    printf("\n8. Gradients of the point2d run (1200 steps) with respect to 4 keys, against a plain "
+           "comparison\n\n");
+    printf("| %-36s | %10s | %17s | %17s |\n", "work", "median s", "/ compare (relax)",
+           "/ compare (own)");
+    printf("|--------------------------------------|------------|-------------------|"
+           "-------------------|\n");
+    double med[WORKS];
+    for (int w = 0; w < WORKS; w++)
+        med[w] = bench_median(t[w], ROUNDS);
+    for (int w = 0; w < WORKS; w++)
+        printf("| %-36s | %10.3f | %17.2f | %17.2f |\n", labels[w], med[w], med[w] / med[0],
+               med[w] / med[1]);
+    printf("   Target: the gradients (LCP forward mode and NLP sensitivities, all steps, 4 keys) at\n"
+           "   most 3 x a comparison of the same run. grad poses the NLP as the relaxation of the\n"
+           "   step LCP; compare's default is the model's own NLP: both shown. The differences add\n"
+           "   8 Lemke trajectories. Every run: no failed step, contract %s.\n",
+           passed ? "passed" : "FAILED");
+}
+
 int main(int argc, char **argv)
 {
     const int only = argc == 3 ? atoi(argv[2]) : 0;
-    if (argc < 2 || argc > 3 || (argc == 3 && (only < 1 || only > 7 || only == 6))) {
-        fprintf(stderr, "usage: sim_bench SOURCE_DIR [SECTION 1-5 or 7]\n");
+    if (argc < 2 || argc > 3 || (argc == 3 && (only < 1 || only > 8 || only == 6))) {
+        fprintf(stderr, "usage: sim_bench SOURCE_DIR [SECTION 1-5, 7 or 8]\n");
         return 2;
     }
     if (!only || only == 1)
@@ -387,7 +452,9 @@ int main(int argc, char **argv)
         lemke_warm(argv[1]);
     if (!only || only == 5)
         stacked(argv[1]);
-    if (only == 7) /* scripts/bench.sh runs it after section 6 */
+    if (only == 7) /* scripts/bench.sh runs 7 and 8 after section 6 */
         pegboard(argv[1]);
+    if (only == 8)
+        gradients(argv[1]);
     return 0;
 }

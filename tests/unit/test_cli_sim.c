@@ -306,6 +306,54 @@ static void test_plot(void **state)
     assert_true(is_png(TMP "plotst/scene.png"));
 }
 
+/* relaxsim grad: its files, its table, its contract, its refusals and its sweep picture. */
+static void test_grad(void **state)
+{
+    (void)state;
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu,xd --of x,fz@451 -o " TMP
+                         "grad1"),
+                     0);
+    assert_non_null(strstr(out_buf, "x_m@1199         model.mu"));
+    assert_non_null(strstr(out_buf, "contract: passed"));
+    static char csv[1 << 16];
+    assert_true(slurp(TMP "grad1/gradients.csv", csv, sizeof csv) > 0);
+    assert_non_null(strstr(csv, "output,key,value,lcp,nlp,fd,fd_step"));
+    assert_non_null(strstr(csv, "fz_N@451,initial.xd,"));
+    cJSON *s = load_json(TMP "grad1/grad.json");
+    assert_int_equal(cJSON_GetArraySize(at(s, "keys", NULL)), 2);
+    assert_true(cJSON_IsTrue(at(s, "contract_passed", NULL)));
+    cJSON_Delete(s);
+    /* tangents.csv: 1200 steps x 2 keys x 2 methods and a header */
+    static char tan[1 << 22];
+    const size_t len = slurp(TMP "grad1/tangents.csv", tan, sizeof tan);
+    int lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += tan[i] == '\n';
+    assert_int_equal(lines, 1 + 1200 * 2 * 2);
+    /* a gradient check that cannot be met: exit 1, the check named with its value */
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt z --of x -o " TMP
+                         "grad2 --set expect.grad_nlp_fd_max_rel=1e-12"),
+                     1);
+    assert_non_null(strstr(out_buf, "FAIL grad_nlp_fd_max_rel = 1e-12"));
+    /* refusals: exit 2 with the reason */
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt tol -o " TMP "grad3"), 2);
+    assert_non_null(strstr(err_buf, "--wrt tol"));
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini -o " TMP "grad3"), 2);
+    assert_non_null(strstr(err_buf, "--wrt KEY"));
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x@1200 -o " TMP "grad3"),
+                     2);
+    assert_int_equal(run("grad " SCEN "polygon_valley.ini --wrt mu -o " TMP "grad3"), 2);
+    assert_non_null(strstr(err_buf, "no step derivatives"));
+    /* a sweep and its picture */
+    assert_int_equal(run("grad " SCEN "sliding_block_forward.ini --wrt mu --of x --sweep "
+                         "mu=0.3:0.6:4 -q -o " TMP "grad4"),
+                     0);
+    assert_true(slurp(TMP "grad4/sweep.csv", csv, sizeof csv) > 0);
+    assert_non_null(strstr(csv, "model.mu,output,key,value,lcp"));
+    assert_int_equal(run("plot " TMP "grad4"), 0);
+    assert_true(is_png(TMP "grad4/grad_sweep.png"));
+}
+
 static void test_trajectories_are_reproducible(void **state)
 {
     (void)state;
@@ -360,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_run_one_backend),
         cmocka_unit_test(test_bad_scenarios_exit_2),
         cmocka_unit_test(test_plot),
+        cmocka_unit_test(test_grad),
         cmocka_unit_test(test_trajectories_are_reproducible),
         cmocka_unit_test(test_lcp_solve_with_ipopt),
         cmocka_unit_test(test_models_listing),
