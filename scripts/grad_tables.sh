@@ -16,7 +16,7 @@ mkdir -p "$out" docs
 
 # gradients.csv columns: output,key,value,lcp,nlp,fd,fd_step,rel_lcp_fd,rel_nlp_fd,switch_step,
 # verdict,fd_nlp,rel_nlp_fd_nlp
-echo "Table 1: d x_m@1199 / d key for $scen (IPOPT tol 1e-10); rel = |A - FD| / |FD|"
+echo "Table 1: d x_m@1199 / d key for $scen (IPOPT tol 1e-10); rel: |A - FD| relative, as in the verdicts"
 echo
 "$bin" grad "$scen" --wrt mu,xd,z,m --of x -q -o "$out/t1"
 echo "| key | LCP (forward mode) | NLP (KKT sensitivity) | FD (central, h) | rel LCP | rel NLP | verdict |"

@@ -36,12 +36,13 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
-# test_compare, test_cli_sim, test_stack and test_polygon_steps simulate thousands of IPOPT steps
+# test_compare, test_cli_sim, test_stack, test_polygon_steps and test_gradient simulate thousands
+# of IPOPT steps
 # (minutes to hours under valgrind); they run in full in stages 2 and 3, and the same code runs
 # here through the command below (a stacked batch and the polygon model's paths included).
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
-  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack|test_polygon_steps) continue ;; esac
+  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack|test_polygon_steps|test_gradient) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
@@ -91,6 +92,19 @@ rc=0
 if [ "$rc" = 0 ] && grep -q '"stack":2' build-debug/vg-stack/results.jsonl; then
   echo "clean (exit $rc)"
 else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
+# Gradients: point2d through its landing by the three methods (MUMPS's KKT sensitivity at every
+# NLP step, the LCP derivative at every Lemke step, the differences' runs), and a sweep of two
+# points of the sliding block.
+for case in "point2d_friction.ini --wrt mu,z --of x,fz@455 --set run.steps=460" \
+            "sliding_block_traditional.ini --wrt mu,u --sweep mu=0.4:0.5:2"; do
+  set -- $case
+  printf '  %-66s' "relaxsim grad $1 (${*:2})"
+  rc=0
+  "${vg[@]}" build-debug/relaxsim grad "$scen/$1" "${@:2}" -o build-debug/vg-grad -q \
+    2>build-debug/valgrind-cli.log || rc=$?
+  if [ "$rc" = 0 ]; then echo "clean (exit $rc)"
+  else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
+done
 [ "$status" = 0 ] || { cat build-debug/valgrind-*.log; false; }
 
 banner "install and consumer"

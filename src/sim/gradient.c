@@ -275,8 +275,17 @@ static int run_lcp(const lcp_run *run)
     rs_stepper_config scfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
     rs_stepper *st;
-    if (rs_stepper_create(&scfg, &st) != RS_OK)
+    if (rs_stepper_create(&scfg, &st) != RS_OK) { /* (out of memory): every step failed */
+        for (size_t e = 0; e < (size_t)sc->steps * ncol; e++)
+            run->values[e] = NAN;
+        if (run->classes)
+            memset(run->classes, 255, (size_t)sc->steps * n);
+        for (size_t e = 0; out && e < (size_t)sc->steps * nk * ncol; e++)
+            out->lcp_tangent[e] = NAN;
+        if (out)
+            out->lcp_failed_steps = sc->steps;
         return 0;
+    }
     double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
     double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}}; /* state tangents */
     memcpy(x, sc->initial, sizeof x);
@@ -329,7 +338,7 @@ static int run_lcp(const lcp_run *run)
                     gs->lcp_status = (int)di.status;
                     break;
                 }
-                if (di.status == RS_LCP_DERIVATIVE_SINGULAR)
+                if ((int)di.status > gs->lcp_status) /* singular, or the floating tie-break */
                     gs->lcp_status = (int)di.status;
                 pair_tangent(n, M, z, dM, dq, dz, dw);
                 m->lcp_recover_tangent(&d, &t, z, w, dz, dw, dsn, df);

@@ -335,6 +335,14 @@ static void test_grad(void **state)
                          "grad2 --set expect.grad_nlp_fd_max_rel=1e-12"),
                      1);
     assert_non_null(strstr(out_buf, "FAIL grad_nlp_fd_max_rel = 1e-12"));
+    /* failed NLP steps (one IPOPT iteration each): the NLP gradient fails from there, the pair's
+     * verdict says so, and the implied gate fails the run */
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x -o " TMP
+                         "grad5 --set nlp.max_iter=1 --set nlp.check_start=no --set "
+                         "nlp.retries=0"),
+                     1);
+    assert_non_null(strstr(out_buf, "failed"));
+    assert_non_null(strstr(out_buf, "FAIL grad_failed_max = 0 (implied)"));
     /* refusals: exit 2 with the reason */
     assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt tol -o " TMP "grad3"), 2);
     assert_non_null(strstr(err_buf, "--wrt tol"));
