@@ -87,8 +87,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "geom/cone2.h"
 #include "disc_polygons.h"
+#include "geom/cone2.h"
 
 static const rs_param_def params[NPARAM] = {
     {"m", 1.0, 1e-6, 1e6, "mass, kg"},
@@ -96,8 +96,9 @@ static const rs_param_def params[NPARAM] = {
     {"r", 0.0, 0.0, 1e3, "radius of the disc, m (0: a point)"},
     {"reach", 1e-3, 0.0, 1e3, "margin of the active set beyond one step's travel, m"},
     {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient along every contact (0: frictionless)"},
-    {"corners", 1.0, 0.0, 1.0, "1: a disc's convex corners are rounded (vertex contacts); 0: edges "
-                               "only, as in the note (section 4.3)"},
+    {"corners", 1.0, 0.0, 1.0,
+     "1: a disc's convex corners are rounded (vertex contacts); 0: edges "
+     "only, as in the note (section 4.3)"},
 };
 static const char *const state_names[NSTATE] = {"x_m", "z_m", "xd_mps", "zd_mps"};
 static const double state_default[NSTATE] = {0.0, 1.0, 0.0, 0.0};
@@ -126,39 +127,56 @@ static int lcp_size(const rs_step_data *d, unsigned long long *structure)
     return a.nunknowns;
 }
 
-/* The step's force unknowns: column and direction of each (p_i along n_i, beta+-_i along +-t_i). */
+/* The tangents of the active contacts' lines along a step-data direction (the set held fixed). */
+typedef struct contact_tangents {
+    double dn[MAX_CONTACTS][2], dt[MAX_CONTACTS][2], dk[MAX_CONTACTS];
+} contact_tangents;
+
+static void tangents_of_contacts(const active_set *a, const rs_step_tangent *t,
+                                 contact_tangents *ct)
+{
+    for (int i = 0; i < a->ncontacts; i++)
+        dp_contact_tangent(&a->c[i], t, ct->dn[i], ct->dt[i], &ct->dk[i]);
+}
+
+/* The step's force unknowns: column and direction of each (p_i along n_i, beta+-_i along +-t_i),
+ * and with contact tangents (ct not NULL) the directions' tangents. */
 typedef struct force_list {
     int count;
     int col[3 * MAX_CONTACTS];
     double dir[3 * MAX_CONTACTS][2];
+    double ddir[3 * MAX_CONTACTS][2];
 } force_list;
 
-static void list_forces(const active_set *a, force_list *f)
+static void set_force(force_list *f, int k, int col, const double *dir, const double *ddir,
+                      double sign)
+{
+    f->col[k] = col;
+    for (int i = 0; i < 2; i++) {
+        f->dir[k][i] = sign * dir[i];
+        f->ddir[k][i] = ddir ? sign * ddir[i] : 0.0;
+    }
+}
+
+static void list_forces(const active_set *a, const contact_tangents *ct, force_list *f)
 {
     f->count = 0;
     for (int g = 0; g < a->ngroups; g++) {
         const group_layout *gl = &a->g[g];
         for (int i = 0; i < gl->n; i++) {
-            const contact *c = &a->c[gl->first + i];
-            const int k = f->count;
-            f->col[k] = gl->p + i;
-            f->dir[k][0] = c->n[0];
-            f->dir[k][1] = c->n[1];
-            f->count++;
+            const int ci = gl->first + i;
+            const contact *c = &a->c[ci];
+            set_force(f, f->count++, gl->p + i, c->n, ct ? ct->dn[ci] : NULL, 1.0);
             if (gl->fr < 0)
                 continue;
-            f->col[k + 1] = gl->fr + 3 * i;
-            f->dir[k + 1][0] = c->t[0];
-            f->dir[k + 1][1] = c->t[1];
-            f->col[k + 2] = gl->fr + 3 * i + 1;
-            f->dir[k + 2][0] = -c->t[0];
-            f->dir[k + 2][1] = -c->t[1];
-            f->count += 2;
+            set_force(f, f->count++, gl->fr + 3 * i, c->t, ct ? ct->dt[ci] : NULL, 1.0);
+            set_force(f, f->count++, gl->fr + 3 * i + 1, c->t, ct ? ct->dt[ci] : NULL, -1.0);
         }
     }
 }
 
-/* The LCP under construction: w = M z + q, nz unknowns. */
+/* The LCP under construction: w = M z + q, nz unknowns; with a tangent (dM not NULL) its
+ * directional derivative (dM, dq) along it is built by the same calls, term by term. */
 typedef struct lcp_rows {
     const rs_step_data *d;
     const active_set *a;
@@ -166,30 +184,61 @@ typedef struct lcp_rows {
     double vf[2];
     int nz;
     double *M, *q;
+    double *dM, *dq; /* NULL: no tangent */
+    const rs_step_tangent *t;
+    const contact_tangents *ct;
+    double dvf[2], d_dt_over_m; /* tangents of v_free and of dt/m */
 } lcp_rows;
 
-/* Row += coef * (vec . v') plus constant: vec . v' = vec . v_free + sum_j (dt/m)(vec . e_j) z_j. */
-static void add_velocity(lcp_rows *L, int row, const double *vec, double coef)
+static double dot2(const double *a, const double *b)
 {
-    const double h = coef * L->d->dt / L->d->params[P_M];
-    L->q[row] += coef * (vec[0] * L->vf[0] + vec[1] * L->vf[1]);
-    for (int j = 0; j < L->f.count; j++)
-        L->M[row + (size_t)L->f.col[j] * L->nz] +=
-            h * (vec[0] * L->f.dir[j][0] + vec[1] * L->f.dir[j][1]);
+    return a[0] * b[0] + a[1] * b[1];
 }
 
-/* Row += coef * rho_i = coef (d_i(p)/dt + n_i . v'). */
+/* Row += coef * (vec . v') plus constant: vec . v' = vec . v_free + sum_j (dt/m)(vec . e_j) z_j.
+ * dvec: vec's tangent (with a tangent). */
+static void add_velocity(lcp_rows *L, int row, const double *vec, const double *dvec, double coef)
+{
+    const double h = coef * L->d->dt / L->d->params[P_M];
+    L->q[row] += coef * dot2(vec, L->vf);
+    for (int j = 0; j < L->f.count; j++)
+        L->M[row + (size_t)L->f.col[j] * L->nz] += h * dot2(vec, L->f.dir[j]);
+    if (!L->dM)
+        return;
+    L->dq[row] += coef * (dot2(dvec, L->vf) + dot2(vec, L->dvf));
+    for (int j = 0; j < L->f.count; j++)
+        L->dM[row + (size_t)L->f.col[j] * L->nz] +=
+            coef * L->d_dt_over_m * dot2(vec, L->f.dir[j]) +
+            h * (dot2(dvec, L->f.dir[j]) + dot2(vec, L->f.ddir[j]));
+}
+
+/* Row += coef * rho_i = coef (d_i(p)/dt + n_i . v'), d_i(p) = n_i . p - k_i. */
 static void add_rho(lcp_rows *L, int row, int i, double coef)
 {
     const contact *c = &L->a->c[i];
-    const double pos[2] = {L->d->state[S_X], L->d->state[S_Z]};
-    L->q[row] += coef * dp_line_distance(c, pos) / L->d->dt;
-    add_velocity(L, row, c->n, coef);
+    const double pos[2] = {L->d->state[S_X], L->d->state[S_Z]}, dt = L->d->dt;
+    const double dist = dp_line_distance(c, pos);
+    L->q[row] += coef * dist / dt;
+    if (L->dM) {
+        const double dpos[2] = {L->t->state[S_X], L->t->state[S_Z]};
+        const double ddist = dot2(L->ct->dn[i], pos) + dot2(c->n, dpos) - L->ct->dk[i];
+        L->dq[row] += coef * (ddist / dt - dist * L->t->dt / (dt * dt));
+    }
+    add_velocity(L, row, c->n, L->dM ? L->ct->dn[i] : NULL, coef);
 }
 
-static void add_entry(lcp_rows *L, int row, int col, double value)
+/* M[row, col] += value, whose tangent is dvalue. */
+static void add_entry_with(lcp_rows *L, int row, int col, double value, double dvalue)
 {
     L->M[row + (size_t)col * L->nz] += value;
+    if (L->dM)
+        L->dM[row + (size_t)col * L->nz] += dvalue;
+}
+
+/* A constant entry (its tangent is 0). */
+static void add_entry(lcp_rows *L, int row, int col, double value)
+{
+    add_entry_with(L, row, col, value, 0.0);
 }
 
 /* Row += coef * m_n = coef (c_2 + ... + c_n + rho_1) of group gl. */
@@ -252,27 +301,63 @@ static void build_group(lcp_rows *L, const group_layout *gl)
     for (int i = 0; gl->fr >= 0 && i < n; i++) { /* friction along t_i */
         const int r = gl->fr + 3 * i;
         const contact *c = &L->a->c[e0 + i];
+        const double *dtan = L->dM ? L->ct->dt[e0 + i] : NULL;
         add_entry(L, r, r + 2, 1.0); /* lambda_i + s_i */
-        add_velocity(L, r, c->t, 1.0);
+        add_velocity(L, r, c->t, dtan, 1.0);
         add_entry(L, r + 1, r + 2, 1.0); /* lambda_i - s_i */
-        add_velocity(L, r + 1, c->t, -1.0);
-        add_entry(L, r + 2, gl->p + i, L->d->params[P_MU]); /* mu p_i - beta+_i - beta-_i */
+        add_velocity(L, r + 1, c->t, dtan, -1.0);
+        add_entry_with(L, r + 2, gl->p + i, L->d->params[P_MU], /* mu p_i - beta+_i - beta-_i */
+                       L->dM ? L->t->params[P_MU] : 0.0);
         add_entry(L, r + 2, r, -1.0);
         add_entry(L, r + 2, r + 1, -1.0);
     }
 }
 
-static void lcp_build(const rs_step_data *d, double *M, double *q)
+/* (M, q) of the step, and with t (dM, dq not NULL) their tangents along t. */
+static void build_lcp(const rs_step_data *d, const rs_step_tangent *t, double *M, double *q,
+                      double *dM, double *dq)
 {
     active_set a;
+    contact_tangents ct;
     dp_find_active(d, &a);
-    lcp_rows L = {.d = d, .a = &a, .nz = a.nunknowns, .M = M, .q = q};
-    list_forces(&a, &L.f);
+    if (t)
+        tangents_of_contacts(&a, t, &ct);
+    lcp_rows L = {.d = d,
+                  .a = &a,
+                  .nz = a.nunknowns,
+                  .M = M,
+                  .q = q,
+                  .dM = dM,
+                  .dq = dq,
+                  .t = t,
+                  .ct = t ? &ct : NULL};
+    list_forces(&a, L.ct, &L.f);
     dp_free_velocity(d, L.vf);
-    memset(M, 0, sizeof(double) * (size_t)L.nz * (size_t)L.nz);
+    const size_t nn = (size_t)L.nz * (size_t)L.nz;
+    memset(M, 0, sizeof(double) * nn);
     memset(q, 0, sizeof(double) * (size_t)L.nz);
+    if (t) {
+        const double m = d->params[P_M];
+        dp_free_velocity_tangent(d, t, L.dvf);
+        L.d_dt_over_m = t->dt / m - d->dt * t->params[P_M] / (m * m);
+        memset(dM, 0, sizeof(double) * nn);
+        memset(dq, 0, sizeof(double) * (size_t)L.nz);
+    }
     for (int g = 0; g < a.ngroups; g++)
         build_group(&L, &a.g[g]);
+}
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    build_lcp(d, NULL, M, q, NULL, NULL);
+}
+
+/* The tangent of (M, q) along t with the step's contact set held fixed (the set is a discrete
+ * choice, like the LCP's index sets: a change of it between two runs is a switch). */
+static void lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
+{
+    double M[MAX_UNKNOWNS * MAX_UNKNOWNS], q[MAX_UNKNOWNS];
+    build_lcp(d, t, M, q, dM, dq);
 }
 
 /* The unknowns at zero contact forces (the forces, beta and the dummy 0), with the auxiliaries of
@@ -313,8 +398,8 @@ static void lcp_contact_free(const rs_step_data *d, double *z)
     }
 }
 
-/* Units of the relaxation: forces (p, beta, the dummy) in F; c, e, g, lambda in V; every row a speed
- * V except the friction-cone rows mu p - beta+ - beta- (F). */
+/* Units of the relaxation: forces (p, beta, the dummy) in F; c, e, g, lambda in V; every row a
+ * speed V except the friction-cone rows mu p - beta+ - beta- (F). */
 static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 {
     active_set a;
@@ -356,13 +441,45 @@ static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
     active_set a;
     dp_find_active(d, &a);
     force_list f;
-    list_forces(&a, &f);
+    list_forces(&a, NULL, &f);
     forces[F_X] = forces[F_Z] = 0.0;
     for (int j = 0; j < f.count; j++) {
         forces[F_X] += z[f.col[j]] * f.dir[j][0];
         forces[F_Z] += z[f.col[j]] * f.dir[j][1];
     }
     integrate(d, forces, sn);
+}
+
+/* Tangent of lcp_recover: the force sum_j z_j e_j moves with z and with the directions e_j (a
+ * vertex contact's turn with p); then the integrator (D1), (D2). */
+static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw, double *dsn,
+                                double *dforces)
+{
+    (void)w;
+    (void)dw;
+    active_set a;
+    contact_tangents ct;
+    dp_find_active(d, &a);
+    tangents_of_contacts(&a, t, &ct);
+    force_list f;
+    list_forces(&a, &ct, &f);
+    double force[2] = {0.0, 0.0}, sn[NSTATE];
+    dforces[F_X] = dforces[F_Z] = 0.0;
+    for (int j = 0; j < f.count; j++)
+        for (int i = 0; i < 2; i++) {
+            force[i] += z[f.col[j]] * f.dir[j][i];
+            dforces[i] += dz[f.col[j]] * f.dir[j][i] + z[f.col[j]] * f.ddir[j][i];
+        }
+    integrate(d, force, sn);
+    double dvf[2];
+    dp_free_velocity_tangent(d, t, dvf);
+    const double dt = d->dt, m = d->params[P_M];
+    for (int i = 0; i < 2; i++) { /* v' = v_free + dt f / m,  p' = p + dt v' */
+        dsn[S_XD + i] = dvf[i] + t->dt * force[i] / m + dt * dforces[i] / m -
+                        dt * force[i] * t->params[P_M] / (m * m);
+        dsn[S_X + i] = t->state[S_X + i] + t->dt * sn[S_XD + i] + dt * dsn[S_XD + i];
+    }
 }
 
 /* How far p lies inside the scene's obstacles offset by r, rounded at the corners (the true
@@ -432,7 +549,7 @@ static double path_depth(const double *d0, const double *d1, int n, double allow
 
 /* A set of force directions a contact may exert, and how far the step is from letting it. */
 typedef struct cone_piece {
-    double cost;        /* dimensionless: 0 when the contact may push in these directions */
+    double cost; /* dimensionless: 0 when the contact may push in these directions */
     int ngen;
     double gen[2][2];
 } cone_piece;
@@ -502,8 +619,7 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     integrate(d, f, pred);
     double p = 0.0;
     for (int i = 0; i < NSTATE; i++)
-        p = fmax(p, fabs(sn[i] - pred[i]) /
-                        (i < S_XD ? rs_length_unit(&sc, pred[i]) : sc.speed));
+        p = fmax(p, fabs(sn[i] - pred[i]) / (i < S_XD ? rs_length_unit(&sc, pred[i]) : sc.speed));
     active_set a;
     dp_find_active(d, &a);
     const double pos[2] = {d->state[S_X], d->state[S_Z]}, next[2] = {sn[S_X], sn[S_Z]};
@@ -592,6 +708,8 @@ const rs_model rs_model_disc_polygons = {
     .lcp_build = lcp_build,
     .lcp_units = lcp_units,
     .lcp_recover = lcp_recover,
+    .lcp_tangent = lcp_tangent,
+    .lcp_recover_tangent = lcp_recover_tangent,
     .lcp_contact_free = lcp_contact_free,
     .nlp_n = 84, /* 4 + 16 contacts x 5: disc_polygons_nlp.c */
     .nlp_m = 84,

@@ -22,17 +22,22 @@ typedef struct contact {
     double n[2], t[2]; /* outward unit normal; tangent t = (n_z, -n_x) */
     double k;
     unsigned long long id; /* which feature: 2 * edge (+ 1 for the vertex at the edge's start) */
+    /* how the line moves with the position p and the radius r (the step's derivatives): an edge's
+     * is fixed, n = const, k = c + r; a vertex's follows p, n = (p - v)/|p - v|, k = n . v + r:
+     * dn = N dp with N = (I - n n') / |p - v| (row-major), dk = (N' v) . dp + dr */
+    double dn_dp[4];
+    double dk_dp[2];
 } contact;
 
 /* Where a group's unknowns sit in z (absolute columns; -1: absent in this formulation). */
 typedef struct group_layout {
-    int first, n;     /* its contacts: [first, first + n) */
-    int c;            /* c_2..c_n; egan_accurate: e_ij at c + pair_index(n, i, j) */
-    int g;            /* g_1..g_n (egan_accurate_note) */
-    int p;            /* p_1..p_n */
-    int fr;           /* (beta+_i, beta-_i, lambda_i) at fr + 3 i (mu > 0) */
-    int dummy;        /* the dummy p (egan_accurate_note) */
-    int end;          /* one past its last column */
+    int first, n; /* its contacts: [first, first + n) */
+    int c;        /* c_2..c_n; egan_accurate: e_ij at c + pair_index(n, i, j) */
+    int g;        /* g_1..g_n (egan_accurate_note) */
+    int p;        /* p_1..p_n */
+    int fr;       /* (beta+_i, beta-_i, lambda_i) at fr + 3 i (mu > 0) */
+    int dummy;    /* the dummy p (egan_accurate_note) */
+    int end;      /* one past its last column */
 } group_layout;
 
 typedef struct active_set {
@@ -43,6 +48,11 @@ typedef struct active_set {
 
 /* v_free = v + dt (u/m - g e_z), the velocity without contact forces. */
 void dp_free_velocity(const rs_step_data *d, double *v_free);
+/* Its tangent along t. */
+void dp_free_velocity_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dv_free);
+/* A contact's normal, tangent and offset tangents along t (the contact set held fixed). */
+void dp_contact_tangent(const contact *c, const rs_step_tangent *t, double *dn, double *dtan,
+                        double *dk);
 /* The step's natural units (model.h): V from |v|, |v_free| and g dt. */
 void dp_step_scales(const rs_step_data *d, rs_step_scales *sc);
 /* 1 when the contacts have friction (mu > 0). */

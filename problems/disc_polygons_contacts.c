@@ -31,6 +31,28 @@ void dp_free_velocity(const rs_step_data *d, double *v_free)
     v_free[1] = s[S_ZD] + dt * (u[U_Z] / p[P_M] - p[P_G]);
 }
 
+void dp_free_velocity_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dv_free)
+{
+    const double *p = d->params, *u = d->input, dt = d->dt, m = p[P_M];
+    for (int i = 0; i < 2; i++) {
+        const double a = u[i] / m - (i == 1 ? p[P_G] : 0.0);
+        const double da =
+            t->input[i] / m - u[i] * t->params[P_M] / (m * m) - (i == 1 ? t->params[P_G] : 0.0);
+        dv_free[i] = t->state[S_XD + i] + t->dt * a + dt * da;
+    }
+}
+
+void dp_contact_tangent(const contact *c, const rs_step_tangent *t, double *dn, double *dtan,
+                        double *dk)
+{
+    const double dp[2] = {t->state[S_X], t->state[S_Z]};
+    dn[0] = c->dn_dp[0] * dp[0] + c->dn_dp[1] * dp[1];
+    dn[1] = c->dn_dp[2] * dp[0] + c->dn_dp[3] * dp[1];
+    dtan[0] = dn[1]; /* t = (n_z, -n_x) */
+    dtan[1] = -dn[0];
+    *dk = c->dk_dp[0] * dp[0] + c->dk_dp[1] * dp[1] + t->params[P_R];
+}
+
 void dp_step_scales(const rs_step_data *d, rs_step_scales *sc)
 {
     const double *p = d->params, *s = d->state;
@@ -76,7 +98,10 @@ static int lay_out(const rs_step_data *d, int first, int n, int at, group_layout
     return at <= MAX_UNKNOWNS;
 }
 
-static void add_contact(active_set *a, const double *n, double k, unsigned long long id)
+/* A contact on the line n . x = k. vertex: NULL for an edge's line (fixed), else the corner v
+ * with dist = |p - v|, whose line turns with p (contact's dn_dp, dk_dp). */
+static void add_contact(active_set *a, const double *n, double k, unsigned long long id,
+                        const double *vertex, double dist)
 {
     contact *c = &a->c[a->ncontacts++];
     c->n[0] = n[0];
@@ -85,19 +110,23 @@ static void add_contact(active_set *a, const double *n, double k, unsigned long 
     c->t[1] = -n[0];
     c->k = k;
     c->id = id;
+    for (int i = 0; i < 4; i++)
+        c->dn_dp[i] = vertex ? ((i == 0 || i == 3) - n[i / 2] * n[i % 2]) / dist : 0.0;
+    for (int i = 0; i < 2; i++) /* dk/dp = N' v (N symmetric) */
+        c->dk_dp[i] = vertex ? c->dn_dp[2 * i] * vertex[0] + c->dn_dp[2 * i + 1] * vertex[1] : 0.0;
 }
 
 /* The rounded corner at the start vertex v = e.a of edge i, if p lies in v's normal cone (beyond
  * the end of the previous edge and before the start of edge i) and within reach: its line. */
 static int vertex_contact(const rs_scene *sc, int i, const double *p, double r, double reach,
-                          double *n, double *k)
+                          double *n, double *k, double *distance)
 {
     const rs_scene_edge *e = &sc->edges[i];
     const rs_scene_obstacle *o = &sc->obstacles[e->obstacle];
     if (o->is_halfplane)
         return 0;
-    const rs_scene_edge *prev = &sc->edges[o->first_edge + (i - o->first_edge + o->nedges - 1) %
-                                                                o->nedges];
+    const rs_scene_edge *prev =
+        &sc->edges[o->first_edge + (i - o->first_edge + o->nedges - 1) % o->nedges];
     if (e->interior || prev->interior) /* a corner only of the piece, not of free space */
         return 0;
     const double *v = e->a, dx = p[0] - v[0], dz = p[1] - v[1], dist = hypot(dx, dz);
@@ -109,28 +138,32 @@ static int vertex_contact(const rs_scene *sc, int i, const double *p, double r, 
     n[0] = dx / dist;
     n[1] = dz / dist;
     *k = n[0] * v[0] + n[1] * v[1] + r;
+    *distance = dist;
     return 1;
 }
 
-/* Is p beyond the line of a side of obstacle k that another obstacle covers entirely, and farther
- * than reach from both its ends? Then p is outside k by that side and could enter k within the
- * step only through the covering obstacle (whose own group stops it): k is left out of the step.
- * Without this, k's group would lack that side (never a contact) and its OR would hold a body
- * that passes beside a thin covering piece as if k reached there. Within reach of an end (the
- * valley's corner, where the body may enter k by its next side) k stays, and a body passing
- * within reach of the end of a covering piece thinner than reach can meet k's neighbouring
- * side's line there: a virtual edge no longer than reach. */
-static int beyond_covered_side(const rs_scene *sc, int k, const double *p, double reach)
+/* Is p beyond the line of a side of obstacle k that another obstacle covers entirely, with every
+ * free side of k (not covered) farther than reach from the disc (r)? Then p is outside k by that
+ * side and could enter k within the step only through the covering obstacle (whose own group
+ * stops it): k is left out of the step. Without this, k's group would lack that side (never a
+ * contact) and its OR would hold a body that passes beside a thin covering piece as if k reached
+ * there. When a free side is within reach (the valley's corner, where a disc of radius r touches
+ * k's slope while its centre is beyond the shared side, up to r sqrt(2) from the corner; or a
+ * body about to enter k by that side) k stays, and a body passing within reach of the end of a
+ * covering piece thinner than reach can meet k's neighbouring side's line there: a virtual edge
+ * no longer than reach. */
+static int beyond_covered_side(const rs_scene *sc, int k, const double *p, double r, double reach)
 {
     const rs_scene_obstacle *o = &sc->obstacles[k];
+    int beyond = 0;
     for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
         const rs_scene_edge *e = &sc->edges[i];
-        if (e->interior && rs_edge_distance(e, p) > 0.0 &&
-            hypot(p[0] - e->a[0], p[1] - e->a[1]) > reach &&
-            hypot(p[0] - e->b[0], p[1] - e->b[1]) > reach)
-            return 1;
+        if (e->interior)
+            beyond |= rs_edge_distance(e, p) > 0.0;
+        else if (rs_edge_free_distance(e, p) - r <= reach)
+            return 0;
     }
-    return 0;
+    return beyond;
 }
 
 /* Close the group of the contacts added since first; returns 0 if the LCP would overflow. */
@@ -162,11 +195,12 @@ int dp_find_active(const rs_step_data *d, active_set *a)
     const int egan = d->variant != FORM_STEWART_TRINKLE;
     for (int k = 0; k < sc->nobstacles; k++) {
         const rs_scene_obstacle *o = &sc->obstacles[k];
-        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach || beyond_covered_side(sc, k, pos, reach + r))
+        if (rs_scene_obstacle_distance(sc, k, pos) - r > reach ||
+            beyond_covered_side(sc, k, pos, r, reach))
             continue;
         const int first = a->ncontacts;
         for (int i = o->first_edge; i < o->first_edge + o->nedges; i++) {
-            double n[2], kv;
+            double n[2], kv, dist;
             if (a->ncontacts + 2 > MAX_CONTACTS)
                 return 0;
             const rs_scene_edge *e = &sc->edges[i];
@@ -174,12 +208,12 @@ int dp_find_active(const rs_step_data *d, active_set *a)
              * corners are rounded: behind it, the rounded corner is the contact) */
             const double facing = rs_edge_distance(e, pos) - (corners ? r : 0.0);
             if (facing >= -facing_tol && rs_edge_free_distance(e, pos) - r <= reach) {
-                add_contact(a, sc->edges[i].n, sc->edges[i].c + r, 2ull * (unsigned)i);
+                add_contact(a, sc->edges[i].n, sc->edges[i].c + r, 2ull * (unsigned)i, NULL, 0.0);
                 if (!egan && !close_group(d, a, a->ncontacts - 1))
                     return 0;
             }
-            if (corners && vertex_contact(sc, i, pos, r, reach, n, &kv)) {
-                add_contact(a, n, kv, 2ull * (unsigned)i + 1);
+            if (corners && vertex_contact(sc, i, pos, r, reach, n, &kv, &dist)) {
+                add_contact(a, n, kv, 2ull * (unsigned)i + 1, sc->edges[i].a, dist);
                 if (!egan && !close_group(d, a, a->ncontacts - 1))
                     return 0;
             }

@@ -136,6 +136,11 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
             fprintf(f, "  %s", rs_grad_verdict_name(e->verdict));
             if (e->verdict == RS_GRAD_NON_SMOOTH)
                 fprintf(f, " (switch at step %d)", e->switch_step);
+            if (e->fd_sided == 2)
+                fprintf(f, " (no FD: both sides outside the model's domain)");
+            else if (e->fd_sided)
+                fprintf(f, " (FD %s: the key is at the edge of the model's domain)",
+                        e->fd_sided > 0 ? "forward" : "backward");
             fputc('\n', f);
         }
     fprintf(f, "\n  LCP  forward mode through the Lemke trajectory (right derivative at a floating "
@@ -159,10 +164,11 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
         if (r->verdicts[v])
             fprintf(f, " %s %d", rs_grad_verdict_name((rs_grad_verdict)v), r->verdicts[v]);
     fprintf(f,
-            "\n  steps: LCP derivative failed %d, singular %d (minimum-norm), floating %d "
-            "(one-sided); NLP failed %d; largest KKT residual %.2g\n",
-            r->lcp_failed_steps, r->lcp_singular_steps, r->floating_steps, r->nlp_failed_steps,
-            r->max_sens_residual);
+            "\n  steps: LCP failed %d, singular %d (minimum-norm), floating %d (one-sided; %d by "
+            "the tie-break, the exact rule's block singular); NLP failed %d; largest KKT "
+            "backward error %.2g\n",
+            r->lcp_failed_steps, r->lcp_singular_steps, r->floating_steps, r->tiebreak_steps,
+            r->nlp_failed_steps, r->max_sens_residual);
     fprintf(f, "  time: LCP %.3f s, NLP %.3f s, FD %.3f s\n", r->lcp_time_s, r->nlp_time_s,
             r->fd_time_s);
     int failed = 0;
@@ -226,6 +232,11 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
     const char *msg = rs_grad_parse_key(sc, spec, &key);
     if (msg)
         return rs_cli_usage_error("--sweep %s: %s", spec, msg);
+    rs_grad_config swept = g->cfg; /* the swept key must be one the scenario can vary */
+    swept.keys[0] = key;
+    swept.nkeys = 1;
+    if ((msg = rs_grad_check_scenario(sc, &swept)))
+        return rs_cli_usage_error("--sweep %s: %s", spec, msg);
     if (np != 3 || !rs_cli_parse_double("--sweep LO", parts[0], -1e300, 1e300, &lo) ||
         !rs_cli_parse_double("--sweep HI", parts[1], -1e300, 1e300, &hi) ||
         !rs_cli_parse_long("--sweep N", parts[2], 2, 1000, &npts))
@@ -245,6 +256,13 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
         const double v = lo + (hi - lo) * (double)i / (double)(npts - 1);
         point = *sc;
         rs_grad_key_set(&point, &key, v);
+        const char *invalid = rs_grad_scenario_valid(&point);
+        if (invalid) {
+            fclose(f);
+            unlink(temp);
+            rs_cli_untrack_temps();
+            return rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid);
+        }
         rs_grad_result r;
         rs_error err = rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
         if (err != RS_OK) {
@@ -272,6 +290,44 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
     return all_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
 }
 
+/* grad on a loaded scenario: an exit code (the caller releases the scenario). */
+static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario *sc)
+{
+    if (!parse_keys_outputs(sc, g, &g->cfg))
+        return RS_EXIT_USAGE;
+    const char *why = rs_grad_check_scenario(sc, &g->cfg);
+    if (why)
+        return rs_cli_usage_error("%s: model %s: %s", a->scenario, sc->model->name, why);
+    char dir[1024];
+    rs_error_detail detail;
+    if (a->out)
+        snprintf(dir, sizeof dir, "%s", a->out);
+    else
+        default_out_dir(a->scenario, dir, sizeof dir);
+    if (rs_check_writable_directory(dir, &detail) != RS_OK)
+        return rs_cli_usage_error("-o: %s", detail.message);
+    char kept[1200];
+    snprintf(kept, sizeof kept, "the previous outputs in %s are unchanged", dir);
+    rs_cli_on_interrupt(kept);
+    if (g->sweep)
+        return run_sweep(sc, g, dir, a->quiet);
+    rs_grad_result r;
+    rs_error err = rs_grad_run(sc, &g->cfg, a->quiet ? NULL : rs_cli_progress, NULL, &r);
+    if (err != RS_OK)
+        return rs_cli_usage_error("%s: %s", a->scenario, rs_error_string(err));
+    const int written = write_file(dir, "gradients.csv", 0, sc, &g->cfg, &r) &&
+                        write_file(dir, "tangents.csv", 1, sc, &g->cfg, &r) &&
+                        write_file(dir, "grad.json", 2, sc, &g->cfg, &r);
+    if (written && !a->quiet) {
+        printf("  gradients of %s (%s, %d steps)\n", a->scenario, sc->model->name, sc->steps);
+        print_table(stdout, sc, &g->cfg, &r);
+        printf("\n  wrote %s/{gradients.csv, tangents.csv, grad.json}\n", dir);
+    }
+    const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
+    rs_grad_free(&r);
+    return code;
+}
+
 int rs_cmd_grad(int argc, char **argv)
 {
     grad_args g = {0};
@@ -284,41 +340,9 @@ int rs_cmd_grad(int argc, char **argv)
     const int parsed = split_args(argc, argv, &g, rest, &nrest) &&
                        rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
     free(rest);
-    if (!parsed || !parse_keys_outputs(&sc, &g, &g.cfg))
+    if (!parsed)
         return RS_EXIT_USAGE;
-    const char *why = rs_grad_check_scenario(&sc, &g.cfg);
-    if (why)
-        return rs_cli_usage_error("%s: model %s: %s", a.scenario, sc.model->name, why);
-    char dir[1024];
-    rs_error_detail detail;
-    if (a.out)
-        snprintf(dir, sizeof dir, "%s", a.out);
-    else
-        default_out_dir(a.scenario, dir, sizeof dir);
-    if (rs_check_writable_directory(dir, &detail) != RS_OK)
-        return rs_cli_usage_error("-o: %s", detail.message);
-    char kept[1200];
-    snprintf(kept, sizeof kept, "the previous outputs in %s are unchanged", dir);
-    rs_cli_on_interrupt(kept);
-    if (g.sweep) {
-        const int code = run_sweep(&sc, &g, dir, a.quiet);
-        rs_scenario_release(&sc);
-        return code;
-    }
-    rs_grad_result r;
-    rs_error err = rs_grad_run(&sc, &g.cfg, a.quiet ? NULL : rs_cli_progress, NULL, &r);
-    if (err != RS_OK)
-        return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
-    const int written = write_file(dir, "gradients.csv", 0, &sc, &g.cfg, &r) &&
-                        write_file(dir, "tangents.csv", 1, &sc, &g.cfg, &r) &&
-                        write_file(dir, "grad.json", 2, &sc, &g.cfg, &r);
-    if (written && !a.quiet) {
-        printf("  gradients of %s (%s, %d steps)\n", a.scenario, sc.model->name, sc.steps);
-        print_table(stdout, &sc, &g.cfg, &r);
-        printf("\n  wrote %s/{gradients.csv, tangents.csv, grad.json}\n", dir);
-    }
-    const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
-    rs_grad_free(&r);
+    const int code = grad_loaded(&g, &a, &sc);
     rs_scenario_release(&sc);
     return code;
 }

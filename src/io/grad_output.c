@@ -16,7 +16,7 @@ static void put_number(FILE *f, double v)
 
 static const char gradient_columns[] =
     "output,key,value,lcp,nlp,fd,fd_step,rel_lcp_fd,rel_nlp_fd,switch_step,verdict,fd_nlp,"
-    "rel_nlp_fd_nlp";
+    "rel_nlp_fd_nlp,fd_sided";
 
 /* One row per (output, key), after the given leading fields. */
 static void gradient_rows(FILE *f, const char *lead, const rs_grad_config *cfg,
@@ -33,7 +33,7 @@ static void gradient_rows(FILE *f, const char *lead, const rs_grad_config *cfg,
             fprintf(f, ",%d,%s", e->switch_step, rs_grad_verdict_name(e->verdict));
             put_number(f, e->fd_nlp);
             put_number(f, e->rel_nlp_fdnlp);
-            fputc('\n', f);
+            fprintf(f, ",%d\n", e->fd_sided);
         }
 }
 
@@ -75,12 +75,11 @@ rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs
         const rs_grad_step *gs = &r->step[k];
         for (int j = 0; j < r->nkeys; j++)
             for (int method = 0; method < 2; method++) {
-                const char *status =
-                    method == 0
-                        ? (gs->lcp_status < 0 ? "step_failed"
-                                              : rs_lcp_derivative_status_name(gs->lcp_status))
-                        : (gs->nlp_status < 0 ? "step_failed"
-                                              : rs_kkt_sensitivity_status_name(gs->nlp_status));
+                const int st = method == 0 ? gs->lcp_status : gs->nlp_status;
+                const char *status = st == RS_GRAD_STEP_FAILED     ? "step_failed"
+                                     : st == RS_GRAD_AFTER_FAILURE ? "after_failure"
+                                     : method == 0 ? rs_lcp_derivative_status_name(st)
+                                                   : rs_kkt_sensitivity_status_name(st);
                 fprintf(f, "%d", k);
                 put_number(f, (k + 1) * sc->dt);
                 fprintf(f, ",%s,%s,%s", cfg->keys[j].name, method == 0 ? "lcp" : "nlp", status);
@@ -122,6 +121,7 @@ rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_gr
     cJSON_AddNumberToObject(o, "nlp_failed_steps", r->nlp_failed_steps);
     cJSON_AddNumberToObject(o, "lcp_singular_steps", r->lcp_singular_steps);
     cJSON_AddNumberToObject(o, "floating_steps", r->floating_steps);
+    cJSON_AddNumberToObject(o, "tiebreak_steps", r->tiebreak_steps);
     cJSON_AddNumberToObject(o, "max_sensitivity_residual", r->max_sens_residual);
     cJSON *t = cJSON_AddObjectToObject(o, "time_s");
     cJSON_AddNumberToObject(t, "lcp", r->lcp_time_s);

@@ -202,7 +202,10 @@ static double central_ratio(double gap, double mult, double mu)
     return vt / (mu / vt);
 }
 
-static int finite_bound(double b) { return fabs(b) < RS_NLP_INF / 10.0; }
+static int finite_bound(double b)
+{
+    return fabs(b) < RS_NLP_INF / 10.0;
+}
 
 static rs_kkt_sensitivity_status fail(rs_kkt_sensitivity_info *info, rs_kkt_sensitivity_status st,
                                       int mumps_error)
@@ -258,8 +261,8 @@ rs_kkt_sensitivity_status rs_kkt_sensitivity_factor(rs_kkt_sensitivity *s, const
     }
     /* Scale a variable with a large diagonal (an active bound's Sigma ~ v^2 / mu) and a row with
      * a large D (an inactive constraint's gap^2 / mu) to diagonal 1, so that entries of 1e20 and
-     * of 1 do not meet in one pivot. The componentwise backward error checked in the solve does
-     * not depend on this scaling. */
+     * of 1 do not meet in one pivot. The solve's backward error is measured on this scaled
+     * system, where every diagonal is at most 1 and a row's entries compare. */
     for (int i = 0; i < n; i++)
         s->scale[i] = 1.0 / sqrt(fmax(fabs(s->a[s->w_entry[i + (size_t)i * n]]), 1.0));
     for (int r = 0; r < m; r++)
@@ -303,18 +306,22 @@ static double relative_residual(const rs_kkt_sensitivity *s, const double *y, co
         }
     }
     double worst = 0.0, ky = 0.0, nb = 0.0;
+    int finite = 1;
     for (int i = 0; i < dim; i++) {
+        finite &= isfinite(r[i]) && isfinite(size[i]) && isfinite(y[i]);
         worst = fmax(worst, fabs(r[i]));
         ky = fmax(ky, size[i]);
         nb = fmax(nb, fabs(b[i]));
     }
     free(r);
     const double scale = ky + nb;
+    if (!finite) /* fmax would skip a NaN row: a non-finite answer is never accurate */
+        return INFINITY;
     return scale > 0.0 ? worst / scale : (worst == 0.0 ? 0.0 : INFINITY);
 }
 
 /* One pass over every column: first, y = K~^-1 b; else y += K~^-1 (b - K~ y). Returns the
- * largest componentwise backward error of y before the pass (0 on the first; INFINITY when MUMPS
+ * largest normwise backward error of y before the pass (0 on the first; INFINITY when MUMPS
  * fails). */
 static double refine(rs_kkt_sensitivity *s, int nrhs, const double *b, double *y, int first)
 {

@@ -31,12 +31,14 @@
  * sqrt(mu), so a = v = 0 sits at the kink), with the caller's mu (IPOPT's smallest barrier
  * parameter, tol / 11 by its monotone update, is the natural one).
  *
- * Numerics: K is scaled symmetrically (a large diagonal, an active bound's or an
- * inactive row's, to 1) before MUMPS's LDL' factorisation; each solve is refined
- * (x += K^-1 (b - K x)) until its normwise backward error is at rounding level.
- * The backward error is returned and checked: above RS_KKT_SENS_MAX_RESIDUAL the
- * answer is refused (status inaccurate). A singular matrix (MUMPS INFOG(1) =
- * -10) is a status, never an inf or NaN. K's condition grows like 1 / mu.
+ * Numerics: K is scaled symmetrically (a large diagonal, an active bound's or an inactive row's,
+ * to 1) before MUMPS's LDL' factorisation; each solve is refined (x += K^-1 (b - K x)) until its
+ * normwise backward error on the scaled system is at rounding level. That error is returned and
+ * checked: above RS_KKT_SENS_MAX_RESIDUAL, or with any non-finite entry, the answer is refused
+ * (status inaccurate, or failed). A singular matrix (MUMPS INFOG(1) = -10) is a status, never an
+ * inf or NaN. K's condition grows like 1 / mu, so a small backward error bounds the forward
+ * error only to cond(K) times it: the answer's accuracy is audited by differences (the tests,
+ * and relaxsim grad --fd-nlp), not certified by the residual.
  */
 #ifndef RS_KKT_SENSITIVITY_H
 #define RS_KKT_SENSITIVITY_H
@@ -48,8 +50,8 @@ typedef struct rs_kkt_sensitivity rs_kkt_sensitivity;
 
 typedef enum rs_kkt_sensitivity_status {
     RS_KKT_SENS_OK = 0,
-    RS_KKT_SENS_SINGULAR = 1, /* MUMPS found the KKT matrix numerically singular */
-    RS_KKT_SENS_FAILED = 2,   /* another MUMPS error (info.mumps_error), or a non-finite entry */
+    RS_KKT_SENS_SINGULAR = 1,  /* MUMPS found the KKT matrix numerically singular */
+    RS_KKT_SENS_FAILED = 2,    /* another MUMPS error (info.mumps_error), or a non-finite entry */
     RS_KKT_SENS_INACCURATE = 3 /* the refined solve's backward error stayed above
                                   RS_KKT_SENS_MAX_RESIDUAL */
 } rs_kkt_sensitivity_status;

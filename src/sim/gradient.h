@@ -14,8 +14,9 @@
  *        values: the derivative of the NLP's own trajectory. Smooth across switches, over a
  *        window that shrinks with tol, and biased by the relaxation there.
  *   fd   central differences of the Lemke trajectory, (y(v + h) - y(v - h)) / (2 h), with
- *        h = fd_rel |v| (fd_rel when v = 0). A difference whose two runs saw other LCP index sets
- *        than the nominal run at some step up to the output's step straddles a switch.
+ *        h = fd_rel |v| (fd_rel when v = 0); one-sided for a parameter at the end of its range. A
+ * difference whose two runs saw other LCP index sets than the nominal run at some step up to the
+ * output's step straddles a switch.
  *
  * Verdict of each (output, key): failed (a step or a derivative failed before the output's
  * step), non_smooth (the difference straddles a switch), disagree (the LCP gradient and the
@@ -95,6 +96,9 @@ typedef struct rs_grad_entry {
     double value;        /* the output in the nominal Lemke run */
     double lcp, nlp, fd; /* d output / d key by each method (NaN: failed or not run) */
     double fd_step;      /* h */
+    int fd_sided;        /* 0 central; 1 forward, -1 backward (a key at the edge of the
+                            model's domain: the difference stays inside it); 2: neither side
+                            is inside, no difference (fd NaN) */
     double fd_nlp;       /* with cfg.fd_nlp: the NLP trajectory's central difference (else
                             NaN), and nlp's distance to it (relative, no floor) */
     double rel_nlp_fdnlp;
@@ -104,14 +108,20 @@ typedef struct rs_grad_entry {
     rs_grad_verdict verdict;
 } rs_grad_entry;
 
+/* A step's derivative status besides the derivatives' own (rs_lcp_derivative_status,
+ * rs_kkt_sensitivity_status): the step's solve failed; or no tangent is carried, an earlier
+ * step's derivative having failed. */
+#define RS_GRAD_STEP_FAILED (-1)
+#define RS_GRAD_AFTER_FAILURE (-2)
+
 /* What one step of a trajectory's derivative did. */
 typedef struct rs_grad_step {
-    int lcp_ok;           /* Lemke solved and the LCP derivative's status ok/singular/
-                             floating (a tie-break counts) */
-    int lcp_status;       /* rs_lcp_derivative_status (or -1: the Lemke step failed) */
-    int nfloating;        /* floating indices at the Lemke solution */
-    int nlp_ok;           /* the NLP step solved and the KKT sensitivity solved */
-    int nlp_status;       /* rs_kkt_sensitivity_status (or -1: the NLP step failed) */
+    int lcp_ok;     /* Lemke solved and the LCP derivative's status ok/singular/
+                       floating (a tie-break counts) */
+    int lcp_status; /* rs_lcp_derivative_status, RS_GRAD_STEP_FAILED or RS_GRAD_AFTER_FAILURE */
+    int nfloating;  /* floating indices at the Lemke solution */
+    int nlp_ok;     /* the NLP step solved and the KKT sensitivity solved */
+    int nlp_status; /* rs_kkt_sensitivity_status, RS_GRAD_STEP_FAILED or RS_GRAD_AFTER_FAILURE */
     double sens_residual; /* the KKT solve's relative residual */
 } rs_grad_step;
 
@@ -126,8 +136,11 @@ typedef struct rs_grad_result {
     int noutputs;
     rs_grad_entry entries[RS_GRAD_MAX_OUTPUTS * RS_GRAD_MAX_KEYS]; /* [output nkeys + key] */
     int verdicts[RS_GRAD_VERDICT_COUNT];
-    int lcp_failed_steps, nlp_failed_steps; /* steps whose derivative could not be taken */
+    int lcp_failed_steps, nlp_failed_steps; /* steps whose solve or derivative failed (the
+                                               steps after them carry no tangent) */
     int lcp_singular_steps, floating_steps; /* minimum-norm answers; one-sided ones */
+    int tiebreak_steps;                     /* floating, where the exact rule's clamping block
+                                               was singular: the clamping tie-break */
     double lcp_fd_max_rel, nlp_fd_max_rel;  /* over the entries that are not non_smooth/failed */
     double max_sens_residual;
     double lcp_time_s, nlp_time_s, fd_time_s; /* trajectory and derivatives, per method */
@@ -142,6 +155,11 @@ typedef struct rs_grad_result {
 rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progress_fn progress,
                      void *progress_ctx, rs_grad_result *out);
 void rs_grad_free(rs_grad_result *r);
+
+/* NULL if sc is valid at its first step (parameters in their ranges, dt in [1e-12, 10] s, the
+ * model's check_step of the initial state and input), else why: the difference runs and the
+ * sweep points are checked with it. */
+const char *rs_grad_scenario_valid(const rs_scenario *sc);
 
 /* NULL if sc's model and input can be differentiated with respect to cfg's keys, else why. */
 const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg);

@@ -168,8 +168,9 @@ typedef struct rs_model {
     /* Optional, both or neither (gradients, src/sim/gradient.c): exact directional derivatives
      * along the step-data tangent t. lcp_tangent writes every entry of dM = (dM/dtheta) t and
      * dq = (dq/dtheta) t; lcp_recover_tangent differentiates lcp_recover: given a solution (z, w)
-     * and its tangent (dz, dw), the tangents of the next state and of the forces. A model without
-     * them has no gradients (fixed-size LCP models only). */
+     * and its tangent (dz, dw), the tangents of the next state and of the forces. A model with
+     * per-step sizes differentiates with the step's contact set held fixed. A model without them
+     * has no gradients. */
     void (*lcp_tangent)(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq);
     void (*lcp_recover_tangent)(const rs_step_data *d, const rs_step_tangent *t, const double *z,
                                 const double *w, const double *dz, const double *dw,

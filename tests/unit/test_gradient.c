@@ -167,6 +167,29 @@ static void test_switch_is_non_smooth(void **state)
     rs_grad_free(&r);
 }
 
+/* disc_polygons, its contact set held fixed per step: a disc at rest in the valley (two walls
+ * at 45 degrees) sits with its centre r sqrt(2) above the corner, so d z_final / d r = sqrt(2),
+ * and the LCP gradient, the NLP gradient and the (forward: r = 0 is the end of its range)
+ * difference all say so; d x_final / d z0 = 0 (it ends in the corner whatever its height). */
+static void test_disc_in_valley(void **state)
+{
+    (void)state;
+    const char *sets[] = {"model.r=0.05"};
+    load("polygon_valley", sets, 1);
+    rs_grad_config cfg;
+    configure(&cfg, "r,z", "z,x");
+    rs_grad_result r;
+    run(&cfg, &r);
+    assert_close(r.entries[0].lcp, sqrt(2.0), 0.0, 1e-9);
+    assert_close(r.entries[0].fd, sqrt(2.0), 0.0, 1e-6);
+    assert_close(r.entries[0].nlp, sqrt(2.0), 0.0, 1e-6);
+    assert_int_equal(r.entries[0].fd_sided, 0); /* r = 0.05: central */
+    assert_close(r.entries[3].lcp, 0.0, 1e-12, 0.0);
+    assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
+    assert_int_equal(r.verdicts[RS_GRAD_DISAGREE] + r.verdicts[RS_GRAD_FAILED], 0);
+    rs_grad_free(&r);
+}
+
 static void test_keys_and_outputs_are_checked(void **state)
 {
     (void)state;
@@ -180,12 +203,15 @@ static void test_keys_and_outputs_are_checked(void **state)
     assert_null(rs_grad_parse_key(&sc, "dt", &k));
     assert_non_null(rs_grad_parse_key(&sc, "tol", &k));
     assert_non_null(rs_grad_parse_key(&sc, "initial.mu", &k));
+    assert_non_null(rs_grad_parse_key(&sc, "mod.mu", &k));
+    assert_non_null(rs_grad_parse_key(&sc, ".mu", &k));
     assert_null(rs_grad_parse_output(&sc, "fz_N@599", &o));
     assert_int_equal(o.step, 600);
     assert_non_null(rs_grad_parse_output(&sc, "x@1200", &o)); /* steps 0 .. 1199 */
     assert_non_null(rs_grad_parse_output(&sc, "q", &o));
-    /* a model without step derivatives is refused with a reason */
-    load("polygon_valley", NULL, 0);
+    /* inputs in multiples of the weight move with m and g: refused with a reason */
+    const char *weight[] = {"input.unit=weight"};
+    load("point2d_friction", weight, 1);
     rs_grad_config cfg;
     rs_grad_config_default(&cfg);
     assert_non_null(rs_grad_check_scenario(&sc, &cfg));
@@ -199,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_stuck_block_has_zero_mu_gradient),
         cmocka_unit_test(test_point2d_three_methods),
         cmocka_unit_test(test_switch_is_non_smooth),
+        cmocka_unit_test(test_disc_in_valley),
         cmocka_unit_test(test_keys_and_outputs_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,7 +44,10 @@ static void relaxed_init_tol(relaxed *s, double tol)
     assert_int_equal(rs_ipopt_create(&s->p, &s->r.settings, &s->ipopt), RS_OK);
 }
 
-static void relaxed_init(relaxed *s) { relaxed_init_tol(s, TOL); }
+static void relaxed_init(relaxed *s)
+{
+    relaxed_init_tol(s, TOL);
+}
 
 /* Solve the relaxation of (M, q) cold, or its barrier problem at barrier > 0; x
  * (2N) and the multipliers (copied out). */

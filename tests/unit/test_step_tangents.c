@@ -1,15 +1,14 @@
 /*
- * test_step_tangents.c: every model's step derivatives (lcp_tangent,
- * lcp_recover_tangent) against central finite differences of the functions they
- * differentiate (lcp_build, lcp_recover).
+ * test_step_tangents.c: every model's step derivatives (lcp_tangent, lcp_recover_tangent) against
+ * central finite differences of the functions they differentiate (lcp_build, lcp_recover).
  *
- * Each model is checked at 40 random step data around its defaults (parameters
- * scaled by 0.5..2, states and inputs of either sign where the model allows it,
- * dt in [1e-3, 1e-2]) along random directions in every argument at once. The
- * difference step is h = 1e-6 along a direction scaled to each argument's size,
- * so the difference's own error (h^2 times the third derivative, and rounding
- * 1e-16 / h) is below 1e-9 of the entries' scale; a tangent is accepted within
- * 1e-7 of that scale. A dropped term (d(dt) in q, say) is of the order of the
+ * Each fixed-size model is checked at 40 random step data around its defaults (parameters scaled
+ * by 0.5..2, nonnegative states and inputs, dt in [1e-3, 1e-2]); disc_polygons at 160 positions
+ * by a box's corner (edges, the rounded corner, friction, every formulation), its contact set
+ * held fixed. Directions are random in every argument at once. The difference step is h = 1e-6
+ * along a direction scaled to each argument's size, so the difference's own error (h^2 times the
+ * third derivative, and rounding 1e-16 / h) is below 1e-9 of the entries' scale; a tangent is
+ * accepted within 1e-7 of that scale. A dropped term (d(dt) in q, say) is of the order of the
  * entry itself.
  */
 #include "test_helpers.h"
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "geom/scene.h"
 #include "sim/model.h"
 
 #define DRAWS 40
@@ -89,57 +89,131 @@ static void expect_tangent(const char *what, const rs_model *m, int n, const dou
     }
 }
 
+/* The step's LCP size at d (a per-step model: its contact set's key too). */
+static int lcp_size_at(const rs_model *m, const rs_step_data *d, unsigned long long *key)
+{
+    *key = 0;
+    return m->lcp_size ? m->lcp_size(d, key) : m->lcp_n;
+}
+
+/* One draw: the tangents at the data (params, state, input, dt) of a variant and scene along a
+ * random direction, against central differences. Returns 0 (nothing checked) when the step's
+ * contact set differs within the difference's reach, or is empty. */
+static int check_draw(const rs_model *m, rs_rng *rng, const double *params, const double *state,
+                      const double *input, double dt, int variant, const rs_scene *scene)
+{
+    rs_step_tangent t;
+    draw_tangent(m, rng, params, state, input, dt, &t);
+    for (int i = 0; i < m->nparams; i++) /* a switch (disc_polygons' corners) or a parameter at
+                                            the edge of its range, whose zero turns a term off
+                                            (mu = 0: no friction rows; r = 0: no corners) */
+        if (params[i] == 0.0 || strcmp(m->params[i].name, "corners") == 0)
+            t.params[i] = 0.0;
+    double p[3][RS_MODEL_MAX_PARAMS], x[3][RS_MODEL_MAX_STATE], u[3][RS_MODEL_MAX_INPUT];
+    rs_step_data d[3]; /* at +h, -h, 0 */
+    const double at[3] = {H, -H, 0.0};
+    unsigned long long key[3];
+    int sizes[3];
+    for (int s = 0; s < 3; s++) {
+        d[s] = moved(m, params, state, input, dt, &t, at[s], p[s], x[s], u[s]);
+        d[s].variant = variant;
+        d[s].scene = scene;
+        sizes[s] = lcp_size_at(m, &d[s], &key[s]);
+    }
+    const int n = sizes[2];
+    if (n <= 0 || sizes[0] != n || sizes[1] != n || key[0] != key[2] || key[1] != key[2])
+        return 0;
+
+    /* (M, q) */
+    static double M[2][RS_MODEL_MAX_LCP * RS_MODEL_MAX_LCP],
+        dM[RS_MODEL_MAX_LCP * RS_MODEL_MAX_LCP];
+    double q[2][RS_MODEL_MAX_LCP], dq[RS_MODEL_MAX_LCP];
+    m->lcp_build(&d[0], M[0], q[0]);
+    m->lcp_build(&d[1], M[1], q[1]);
+    m->lcp_tangent(&d[2], &t, dM, dq);
+    /* M and q each at its own scale (point2d: q's z/dt ~ 1e3 beside M's dt/m ~ 1e-4) */
+    expect_tangent("M", m, n * n, dM, M[0], M[1], max_abs(M[0], n * n));
+    expect_tangent("q", m, n, dq, q[0], q[1], max_abs(q[0], n));
+
+    /* recovery, at a point (z, w) >= 0 moved along (dz, dw) with the data */
+    double z[RS_MODEL_MAX_LCP], w[RS_MODEL_MAX_LCP], dz[RS_MODEL_MAX_LCP], dw[RS_MODEL_MAX_LCP],
+        zs[2][RS_MODEL_MAX_LCP], ws[2][RS_MODEL_MAX_LCP];
+    for (int i = 0; i < n; i++) {
+        z[i] = rs_rng_range(rng, 0.0, 10.0);
+        w[i] = rs_rng_range(rng, 0.0, 10.0);
+        dz[i] = rs_rng_range(rng, -10.0, 10.0);
+        dw[i] = rs_rng_range(rng, -10.0, 10.0);
+        for (int s = 0; s < 2; s++) {
+            zs[s][i] = z[i] + (s ? -H : H) * dz[i];
+            ws[s][i] = w[i] + (s ? -H : H) * dw[i];
+        }
+    }
+    double sn[2][RS_MODEL_MAX_STATE], f[2][RS_MODEL_MAX_FORCE];
+    double dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
+    m->lcp_recover(&d[0], zs[0], ws[0], sn[0], f[0]);
+    m->lcp_recover(&d[1], zs[1], ws[1], sn[1], f[1]);
+    m->lcp_recover_tangent(&d[2], &t, z, w, dz, dw, dsn, df);
+    const double rscale = fmax(fmax(max_abs(sn[0], m->nstate), max_abs(f[0], m->nforce)), 1.0);
+    expect_tangent("state_next", m, m->nstate, dsn, sn[0], sn[1], rscale);
+    expect_tangent("forces", m, m->nforce, df, f[0], f[1], rscale);
+    return 1;
+}
+
 static void check_model(const rs_model *m, rs_rng *rng)
 {
-    const int n = m->lcp_n;
     for (int draw = 0; draw < DRAWS; draw++) {
         double params[RS_MODEL_MAX_PARAMS], state[RS_MODEL_MAX_STATE], input[RS_MODEL_MAX_INPUT];
         double dt;
-        rs_step_tangent t;
         draw_data(m, rng, params, state, input, &dt);
-        draw_tangent(m, rng, params, state, input, dt, &t);
-        double p[2][RS_MODEL_MAX_PARAMS], x[2][RS_MODEL_MAX_STATE], u[2][RS_MODEL_MAX_INPUT];
-        const rs_step_data dp = moved(m, params, state, input, dt, &t, H, p[0], x[0], u[0]);
-        const rs_step_data dm = moved(m, params, state, input, dt, &t, -H, p[1], x[1], u[1]);
-
-        /* (M, q) */
-        double M[2][RS_MODEL_MAX_LCP * RS_MODEL_MAX_LCP], q[2][RS_MODEL_MAX_LCP];
-        double dM[RS_MODEL_MAX_LCP * RS_MODEL_MAX_LCP], dq[RS_MODEL_MAX_LCP];
-        m->lcp_build(&dp, M[0], q[0]);
-        m->lcp_build(&dm, M[1], q[1]);
-        double p0[RS_MODEL_MAX_PARAMS], x0[RS_MODEL_MAX_STATE], u0[RS_MODEL_MAX_INPUT];
-        const rs_step_data d0 = moved(m, params, state, input, dt, &t, 0.0, p0, x0, u0);
-        m->lcp_tangent(&d0, &t, dM, dq);
-        const double scale = fmax(max_abs(M[0], n * n), max_abs(q[0], n));
-        expect_tangent("M", m, n * n, dM, M[0], M[1], scale);
-        expect_tangent("q", m, n, dq, q[0], q[1], scale);
-
-        /* recovery, at a point (z, w) >= 0 moved along (dz, dw) with the data */
-        double z[RS_MODEL_MAX_LCP], w[RS_MODEL_MAX_LCP], dz[RS_MODEL_MAX_LCP], dw[RS_MODEL_MAX_LCP],
-            zs[2][RS_MODEL_MAX_LCP], ws[2][RS_MODEL_MAX_LCP];
-        for (int i = 0; i < n; i++) {
-            z[i] = rs_rng_range(rng, 0.0, 10.0);
-            w[i] = rs_rng_range(rng, 0.0, 10.0);
-            dz[i] = rs_rng_range(rng, -10.0, 10.0);
-            dw[i] = rs_rng_range(rng, -10.0, 10.0);
-            for (int s = 0; s < 2; s++) {
-                zs[s][i] = z[i] + (s ? -H : H) * dz[i];
-                ws[s][i] = w[i] + (s ? -H : H) * dw[i];
-            }
-        }
-        double sn[2][RS_MODEL_MAX_STATE], f[2][RS_MODEL_MAX_FORCE];
-        double dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
-        m->lcp_recover(&dp, zs[0], ws[0], sn[0], f[0]);
-        m->lcp_recover(&dm, zs[1], ws[1], sn[1], f[1]);
-        m->lcp_recover_tangent(&d0, &t, z, w, dz, dw, dsn, df);
-        const double rscale = fmax(fmax(max_abs(sn[0], m->nstate), max_abs(f[0], m->nforce)), 1.0);
-        expect_tangent("state_next", m, m->nstate, dsn, sn[0], sn[1], rscale);
-        expect_tangent("forces", m, m->nforce, df, f[0], f[1], rscale);
+        assert_true(check_draw(m, rng, params, state, input, dt, 0, NULL));
     }
 }
 
-/* Every model with step derivatives is checked; the fixed-size models all have
- * them. */
+/* disc_polygons: a point or a disc (radius up to 2 cm) next to the convex corner of note 004's
+ * figure 1 (a box, its top-right corner at (0.3, 0.2)), within reach of its top edge, its right
+ * edge and (a disc in the corner's normal cone, up and to the right of it) the rounded corner,
+ * whose line turns with the position; with and without friction, every formulation. A draw whose
+ * contact set changes within the difference's step is skipped; at least 3 in 4 are checked. */
+static void test_disc_polygons_tangent(void **state)
+{
+    (void)state;
+    const rs_model *m = rs_model_find("disc_polygons");
+    assert_non_null(m);
+    rs_scene sc;
+    rs_scene_init(&sc);
+    const double ox = 0.3, oz = 0.2; /* the corner away from the origin, so that terms in the
+                                        corner's position count */
+    const double box[8] = {ox - 1, oz - 1, ox, oz - 1, ox, oz, ox - 1, oz};
+    assert_int_equal(rs_scene_add_polygon(&sc, 4, box, NULL), RS_OK);
+    rs_rng rng;
+    rs_rng_seed(&rng, 4);
+    int checked = 0, corners = 0;
+    const int draws = 160;
+    for (int draw = 0; draw < draws; draw++) {
+        const int disc = draw % 2, friction = (draw / 2) % 2, variant = (draw / 4) % 4;
+        const double params[6] = {rs_rng_range(&rng, 0.5, 2.0),
+                                  rs_rng_range(&rng, 5.0, 20.0),
+                                  disc ? rs_rng_range(&rng, 0.005, 0.02) : 0.0,
+                                  0.1,
+                                  friction ? rs_rng_range(&rng, 0.1, 0.8) : 0.0,
+                                  1.0};
+        const int beside = draw % 3 == 0; /* above the top edge, left of the corner */
+        const double state4[4] = {
+            ox + (beside ? rs_rng_range(&rng, -0.5, -0.1) : rs_rng_range(&rng, 0.001, 0.03)),
+            oz + rs_rng_range(&rng, 0.001, 0.03) + params[2], rs_rng_range(&rng, -1.0, 1.0),
+            rs_rng_range(&rng, -1.0, 1.0)};
+        const double input[2] = {rs_rng_range(&rng, -5.0, 5.0), rs_rng_range(&rng, -5.0, 5.0)};
+        const double dt = rs_rng_range(&rng, 1e-3, 1e-2);
+        const int ok = check_draw(m, &rng, params, state4, input, dt, variant, &sc);
+        checked += ok;
+        corners += ok && disc && !beside;
+    }
+    assert_true(checked >= draws * 3 / 4);
+    assert_true(corners >= 10);
+    rs_scene_free(&sc);
+}
+
+/* Every model has step derivatives; the fixed-size ones are checked here. */
 static void test_every_model_tangent(void **state)
 {
     (void)state;
@@ -148,10 +222,9 @@ static void test_every_model_tangent(void **state)
     int checked = 0;
     for (int i = 0; i < rs_model_count(); i++) {
         const rs_model *m = rs_model_at(i);
-        if (!m->lcp_tangent) {
-            assert_non_null(m->lcp_size); /* only per-step-size models may lack them */
-            continue;
-        }
+        assert_non_null(m->lcp_tangent); /* every model has them */
+        if (m->needs_scene)
+            continue; /* disc_polygons: test_disc_polygons_tangent */
         check_model(m, &rng);
         checked++;
     }
@@ -162,6 +235,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_model_tangent),
+        cmocka_unit_test(test_disc_polygons_tangent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
