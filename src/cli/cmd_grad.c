@@ -121,9 +121,9 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
                         const rs_grad_result *r)
 {
     fprintf(f, "\n  %-16s %-14s %14s %16s %16s %16s %9s %9s", "output", "wrt", "value", "LCP",
-            "NLP", "FD", "|LCP-FD|", "|NLP-FD|");
+            "NLP", "FD", "rel LCP", "rel NLP");
     if (cfg->fd_nlp)
-        fprintf(f, " %16s %9s", "FD(NLP)", "|NLP-FDN|");
+        fprintf(f, " %16s %9s", "FD(NLP)", "rel FDN");
     fprintf(f, "  verdict\n");
     for (int o = 0; o < r->noutputs; o++)
         for (int j = 0; j < r->nkeys; j++) {
@@ -153,11 +153,13 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
         fprintf(f, "  FD   not run (--no-fd)\n");
     else
         fprintf(f,
-                "  FD   central differences of the Lemke trajectory, h = %g |value| (%g at "
-                "0); |A-FD| relative\n",
+                "  FD   central differences of the Lemke trajectory, h = %g |key value| (%g at "
+                "0); rel A: |A - FD| relative (README)\n",
                 cfg->fd_rel, cfg->fd_rel);
     if (cfg->fd_nlp)
-        fprintf(f, "  FD(NLP) central differences of the NLP trajectory, h = %g |value|\n",
+        fprintf(f,
+                "  FD(NLP) central differences of the NLP trajectory, h = %g |key value|; rel FDN: "
+                "|NLP - FD(NLP)| relative\n",
                 cfg->fd_nlp_rel);
     fprintf(f, "\n  verdicts:");
     for (int v = 0; v < RS_GRAD_VERDICT_COUNT; v++)
@@ -323,6 +325,11 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
         print_table(stdout, sc, &g->cfg, &r);
         printf("\n  wrote %s/{gradients.csv, tangents.csv, grad.json}\n", dir);
     }
+    if (written && a->quiet) /* quiet: no table, but a failed check is still named */
+        for (int i = 0; i < r.nchecks; i++)
+            if (!r.checks[i].passed)
+                fprintf(stderr, "relaxsim: grad: %s: FAIL %s, actual %.17g\n", a->scenario,
+                        r.checks[i].check->text, r.checks[i].actual);
     const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_grad_free(&r);
     return code;

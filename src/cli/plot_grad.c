@@ -89,7 +89,7 @@ int rs_plot_grad_sweep(const char *dir)
         fprintf(g, "set ylabel 'd %s / d %s'\n", p.output[i], p.wrt[i]);
         fprintf(g,
                 "plot 'sweep.csv' %s using 1:6 with lines lw 2 lc rgb '%s' title 'NLP', \\\n"
-                "     '' %s using 1:5 with points pt 7 ps 0.8 lc rgb '%s' title 'LCP', \\\n"
+                "     '' %s using 1:5 with points pt 7 ps 1.2 lc rgb '%s' title 'LCP', \\\n"
                 "     '' %s using 1:(strcol(12) ne 'non_smooth' ? $7 : NaN) with points pt 6 "
                 "ps 1.6 lc rgb '%s' title 'FD'",
                 rows, rs_plot_palette[0], rows, rs_plot_palette[1], rows, rs_plot_palette[2]);

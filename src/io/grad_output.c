@@ -76,10 +76,17 @@ rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs
         for (int j = 0; j < r->nkeys; j++)
             for (int method = 0; method < 2; method++) {
                 const int st = method == 0 ? gs->lcp_status : gs->nlp_status;
-                const char *status = st == RS_GRAD_STEP_FAILED     ? "step_failed"
-                                     : st == RS_GRAD_AFTER_FAILURE ? "after_failure"
-                                     : method == 0 ? rs_lcp_derivative_status_name(st)
-                                                   : rs_kkt_sensitivity_status_name(st);
+                const char *status;
+                if (st == RS_GRAD_STEP_FAILED)
+                    status = "step_failed";
+                else if (st == RS_GRAD_AFTER_FAILURE)
+                    status = "after_failure";
+                else if (method == 1)
+                    status = rs_kkt_sensitivity_status_name(st);
+                else if (st == RS_LCP_DERIVATIVE_FLOATING_FAILED)
+                    status = "tie_break"; /* the right answer, by the clamping tie-break */
+                else
+                    status = rs_lcp_derivative_status_name(st);
                 fprintf(f, "%d", k);
                 put_number(f, (k + 1) * sc->dt);
                 fprintf(f, ",%s,%s,%s", cfg->keys[j].name, method == 0 ? "lcp" : "nlp", status);
