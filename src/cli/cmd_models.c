@@ -23,7 +23,7 @@ int rs_cmd_models(int argc, char **argv)
         printf("\n  forces:  ");
         for (int s = 0; s < m->nforce; s++)
             printf(" %s", m->force_names[s]);
-        printf(m->lcp_size ? "\n  LCP size per step, up to %d (the active contacts); NLP %s\n"
+        printf(m->lcp_size ? "\n  LCP size set per step, up to %d; NLP %s\n"
                            : "\n  LCP size %d; NLP %s\n", m->lcp_n,
                m->nlp_n ? "of its own" : "= relaxation of its LCP");
         for (int p = 0; p < m->nparams; p++)

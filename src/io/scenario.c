@@ -574,7 +574,7 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
                 u[i] = in->constant[i];
         }
         const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp,
-                                sc->scene};
+                                sc->scene, 0};
         const char *msg = m->check_step(&d);
         if (msg)
             return fail(c, "%s", msg);

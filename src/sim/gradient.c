@@ -219,7 +219,7 @@ static void step_tangent(const rs_grad_key *key, const double *state_tangent, in
 /* The step data a stepper hands its model (for the tangent callbacks). */
 static rs_step_data step_data(const rs_scenario *sc, const double *state, const double *input)
 {
-    return (rs_step_data){sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene};
+    return (rs_step_data){sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0};
 }
 
 /* dw = dM z + M dz + dq. */

@@ -20,7 +20,7 @@
 #define RS_MODEL_MAX_INPUT 4
 #define RS_MODEL_MAX_FORCE 4
 #define RS_MODEL_MAX_CONTACTS 2
-#define RS_MODEL_MAX_LCP 64
+#define RS_MODEL_MAX_LCP 66 /* point3d_friction: 64 friction directions, fz and gamma */
 #define RS_MODEL_MAX_NLP 96
 
 /* Contact modes, named from the physical outputs of a step (the same rule for both solvers). */
@@ -29,7 +29,8 @@ typedef enum rs_contact_mode {
     RS_MODE_CONTACT = 1,    /* normal force, no friction direction (frictionless contact) */
     RS_MODE_STICKING = 2,   /* normal force, zero tangential velocity */
     RS_MODE_SLIDING_POS = 3,/* sliding in +x */
-    RS_MODE_SLIDING_NEG = 4 /* sliding in -x */
+    RS_MODE_SLIDING_NEG = 4,/* sliding in -x */
+    RS_MODE_SLIDING = 5     /* sliding in the plane (point3d_friction: any direction) */
 } rs_contact_mode;
 
 const char *rs_contact_mode_name(rs_contact_mode mode); /* "separating", "sliding+", ... */
@@ -50,6 +51,11 @@ typedef struct rs_step_data {
     int variant;                   /* index into rs_model.variants */
     const rs_nlp_settings *nlp;    /* smoothing eps and the slack penalty */
     const rs_scene *scene;         /* the obstacles (models with needs_scene), else NULL */
+    int lcp_answer;                /* set by the stepper for the certificate: 1 when the answer
+                                      comes from the step's LCP (Lemke, or its relaxation), 0
+                                      from the model's own NLP; a model whose LCP approximates
+                                      its physics (a polygonal friction cone) judges each by the
+                                      physics it solves */
 } rs_step_data;
 
 /*

@@ -9,6 +9,7 @@ extern const rs_model rs_model_sliding_block_direct;
 extern const rs_model rs_model_sliding_block_traditional;
 extern const rs_model rs_model_point2d_friction;
 extern const rs_model rs_model_disc_polygons;
+extern const rs_model rs_model_point3d_friction;
 
 static const rs_model *const models[] = {
     &rs_model_falling_block,
@@ -17,6 +18,7 @@ static const rs_model *const models[] = {
     &rs_model_sliding_block_traditional,
     &rs_model_point2d_friction,
     &rs_model_disc_polygons,
+    &rs_model_point3d_friction,
 };
 
 int rs_model_count(void)
@@ -84,6 +86,7 @@ const char *rs_contact_mode_name(rs_contact_mode mode)
     case RS_MODE_STICKING: return "sticking";
     case RS_MODE_SLIDING_POS: return "sliding+";
     case RS_MODE_SLIDING_NEG: return "sliding-";
+    case RS_MODE_SLIDING: return "sliding";
     }
     return "unknown";
 }

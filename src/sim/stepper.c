@@ -306,6 +306,7 @@ int rs_stepper_nlp_begin(rs_stepper *s, const double *state, const double *input
     const rs_model *m = s->cfg.model;
     s->data.state = state;
     s->data.input = input;
+    s->data.lcp_answer = s->use_relaxation; /* the relaxation solves the LCP's physics */
     if (!step_size(s))
         return 0;
     if (!s->use_relaxation && m->nlp_size && s->lcp_now > 0 && use_own_size(s) != RS_OK)
@@ -548,6 +549,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     memset(out, 0, sizeof *out);
     s->data.state = state;
     s->data.input = input;
+    s->data.lcp_answer = 1; /* judged by the LCP's physics (model.h) */
     out->path = RS_PATH_NONE;
     if (!step_size(s)) {
         refuse_step(s, RS_LEMKE_TOO_LARGE, out);

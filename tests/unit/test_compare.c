@@ -387,7 +387,7 @@ static void test_light_and_heavy_bodies_are_judged_alike(void **state)
         memcpy(state_k, sc.initial, sizeof state_k);
         for (int k = 0; k < r[i].steps; k++) {
             const rs_step_result *s = &r[i].step[k].nlp;
-            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp, sc.scene};
+            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp, sc.scene, 0};
             double primal, compl;
             sc.model->residuals(&d, s->state_next, s->forces, &primal, &compl);
             assert_true(s->ok && primal <= sc.nlp.cert_tol && compl <= sc.nlp.cert_tol);

@@ -142,7 +142,7 @@ static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty
             state[i] = rs_rng_range(&rng, -1.0, 1.0);
         for (int i = 0; i < mdl->ninput; i++)
             input[i] = rs_rng_range(&rng, -1.0, 1.0);
-        rs_step_data d = {params, state, input, 1e-2, variant, &s, NULL};
+        rs_step_data d = {params, state, input, 1e-2, variant, &s, NULL, 0};
         rs_nlp_problem p;
         mdl->nlp_describe(&p, variant);
         p.ctx = &d;
@@ -172,6 +172,33 @@ static void test_falling_block(void **state)
     (void)state;
     check_model(rs_model_find("falling_block"), 0, RS_NLP_PENALTY_L1);
     check_model(rs_model_find("falling_block"), 0, RS_NLP_PENALTY_L2);
+}
+
+/* point3d_friction's exact cone: both penalties, and the sparse structure it hands IPOPT. */
+static void test_point3d(void **state)
+{
+    (void)state;
+    const rs_model *mdl = rs_model_find("point3d_friction");
+    check_model(mdl, 0, RS_NLP_PENALTY_L1);
+    check_model(mdl, 0, RS_NLP_PENALTY_L2);
+    rs_rng rng;
+    rs_rng_seed(&rng, 3);
+    const double params[4] = {2.0, 9.81, 0.4, 8.0}, st[6] = {0.1, -0.2, 0.3, 0.5, -0.7, 0.2};
+    const double input[3] = {0.3, -0.1, 0.2};
+    rs_nlp_settings s;
+    rs_nlp_settings_default(&s);
+    s.eps = 1e-2;
+    rs_step_data d = {params, st, input, 1e-2, 0, &s, NULL, 0};
+    rs_nlp_problem p;
+    mdl->nlp_describe(&p, 0);
+    p.ctx = &d;
+    assert_non_null(p.sparsity);
+    double x[RS_MODEL_MAX_NLP];
+    for (int trial = 0; trial < 10; trial++) {
+        for (int j = 0; j < p.n; j++)
+            x[j] = rs_rng_range(&rng, -1.5, 1.5);
+        check_sparsity(&p, x, &rng);
+    }
 }
 
 /* The relaxation that serves the sliding blocks and `lcp solve --solver ipopt`. */
@@ -240,7 +267,7 @@ static void test_disc_polygons(void **state)
             for (int pen = 0; pen < 2; pen++) {
                 s.penalty = (rs_nlp_penalty)pen;
                 const double *params = cases[c], *st = cases[c] + 6;
-                rs_step_data d = {params, st, input, 1e-2, v, &s, &sc};
+                rs_step_data d = {params, st, input, 1e-2, v, &s, &sc, 0};
                 rs_nlp_problem p;
                 mdl->nlp_describe(&p, v);
                 p.ctx = &d;
@@ -265,7 +292,7 @@ static void test_disc_polygons(void **state)
     for (int form = 1; form < mdl->nvariants; form++) {
         s.eps = 100.0;
         const double *params = cases[0], *st = cases[0] + 6;
-        rs_step_data d = {params, st, input, 1e-2, form, &s, &sc};
+        rs_step_data d = {params, st, input, 1e-2, form, &s, &sc, 0};
         rs_nlp_problem p;
         mdl->nlp_describe(&p, form);
         p.ctx = &d;
@@ -310,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_point2d_corrected),
         cmocka_unit_test(test_point2d_blog),
         cmocka_unit_test(test_falling_block),
+        cmocka_unit_test(test_point3d),
         cmocka_unit_test(test_lcp_relaxation),
         cmocka_unit_test(test_disc_polygons),
         cmocka_unit_test(test_every_model_is_covered),

@@ -57,7 +57,7 @@ static void assert_certified(const rs_scenario *sc, const rs_compare_result *r)
     for (int k = 0; k < r->steps; k++) {
         const rs_step_result *s = &r->step[k].nlp;
         assert_true(s->ok);
-        rs_step_data d = {sc->params, state, r->step[k].input, sc->dt, sc->variant, &sc->nlp, sc->scene};
+        rs_step_data d = {sc->params, state, r->step[k].input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0};
         double primal, compl;
         sc->model->residuals(&d, s->state_next, s->forces, &primal, &compl);
         assert_true(primal <= sc->nlp.cert_tol && compl <= sc->nlp.cert_tol);
