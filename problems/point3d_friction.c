@@ -103,12 +103,13 @@ static int directions(const rs_step_data *d)
     return (int)d->params[P_DIRECTIONS];
 }
 
-/* Friction direction i of k: at angle 2 pi i / k. */
+/* Friction direction i of k: at angle 2 pi i / k (the axes' directions exact: +-x and +-y carry
+ * no rounding into the other axis, so motion in a plane stays in it). */
 static void direction(int i, int k, double *dir)
 {
     const double a = 2.0 * PI * (double)i / (double)k;
-    dir[0] = cos(a);
-    dir[1] = sin(a);
+    dir[0] = 4 * i == k || 4 * i == 3 * k ? 0.0 : cos(a);
+    dir[1] = 2 * i == k || i == 0 ? 0.0 : sin(a);
 }
 
 /* The contact-free velocity: (D1) with f = 0. */
