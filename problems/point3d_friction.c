@@ -590,6 +590,25 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     *complementarity = c;
 }
 
+/* What the k-gon explains of the difference between the exact cone's answer and the LCP's, from
+ * the same state: the friction forces, both in the disc of radius mu fz, differ by at most the
+ * distance between the circle's point of maximal dissipation and the polygon's, 2 mu fz sin(pi/2k)
+ * (the chord to the nearest direction, which also bounds a stick against a slide near the cone's
+ * edge); the velocities by dt/m times that, the positions by dt^2/m times that; nothing
+ * normal. */
+static void shadow_bias(const rs_step_data *d, const double *sn, const double *f, double *bias)
+{
+    (void)sn;
+    const int k = directions(d);
+    const double df = 2.0 * d->params[P_MU] * fmax(f[F_Z], 0.0) * sin(PI / (2.0 * k));
+    const double dv = d->dt * df / d->params[P_M];
+    for (int c = 0; c < NSTATE + 3; c++)
+        bias[c] = 0.0;
+    bias[S_X] = bias[S_Y] = d->dt * dv;
+    bias[S_XD] = bias[S_YD] = dv;
+    bias[NSTATE + F_X] = bias[NSTATE + F_Y] = df;
+}
+
 static void modes(const rs_step_data *d, const double *sn, const double *f,
                   const rs_mode_tols *tols, rs_contact_mode *out)
 {
@@ -635,6 +654,7 @@ const rs_model rs_model_point3d_friction = {
     .nlp_describe = nlp_describe,
     .nlp_start = nlp_start,
     .nlp_recover = nlp_recover,
+    .shadow_bias = shadow_bias,
     .residuals = residuals,
     .modes = modes,
 };

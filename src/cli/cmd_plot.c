@@ -453,9 +453,9 @@ int rs_cmd_plot(int argc, char **argv)
                "'failed step' 2)\nset key off\n"
                "plot 'shadow.csv' using 2:($%d == 2 ? 1 : NaN) with points pt 7 ps 0.7 "
                "lc rgb 'orange' notitle, \\\n"
-               "     'shadow.csv' using 2:($%d >= 3 ? 2 : NaN) with points pt 2 ps 0.9 "
-               "lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
-            verdict_col, verdict_col);
+               "     'shadow.csv' using 2:($%d == 3 || $%d == 4 ? 2 : NaN) with points pt 2 "
+               "ps 0.9 lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
+            verdict_col, verdict_col, verdict_col);
     /* a model with obstacles: the scene with both paths */
     const cJSON *scene = cJSON_GetObjectItem(summary, "scene");
     const cJSON *radius = cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "params"), "r");

@@ -19,6 +19,7 @@ const char *rs_verdict_name(rs_verdict v)
     case RS_VERDICT_MODE_MISMATCH: return "mode_mismatch";
     case RS_VERDICT_NLP_FAILED: return "nlp_failed";
     case RS_VERDICT_LEMKE_FAILED: return "lemke_failed";
+    case RS_VERDICT_APPROXIMATION_BIAS: return "approximation_bias";
     }
     return "unknown";
 }
@@ -57,24 +58,40 @@ static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, do
 
 /* Same modes and every column within agree_atol (in the step's natural units) + agree_rtol
  * |Lemke|: agree. */
-static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol)
+/* Step k's verdict, from the state x before it. A model whose own NLP solves exact physics that
+ * its LCP approximates (rs_model.shadow_bias) has the difference the approximation explains
+ * added to each column's tolerance: within it, other modes or a larger difference are that
+ * approximation's (the polygonal cone's), not a disagreement. */
+static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x)
 {
     const rs_model *m = sc->model;
-    int within = 1;
+    double bias[RS_MAX_COLUMNS] = {0};
+    const int own_nlp = m->nlp_n > 0 && !sc->nlp.relax_lcp;
+    if (m->shadow_bias && own_nlp && st->shadow.ok) {
+        const rs_step_data d = {sc->params, x, st->input, sc->dt, sc->variant, &sc->nlp,
+                                sc->scene, 1};
+        m->shadow_bias(&d, st->shadow.state_next, st->shadow.forces, bias);
+    }
+    int within = 1, within_bias = 1;
     for (int c = 0; c < ncol; c++) {
         const double ref = column(m, &st->shadow, c);
         const double unit = column_unit(m, &st->shadow.scales, c, ref);
+        const double tol = sc->agree_atol * unit + sc->agree_rtol * fabs(ref);
         st->diff[c] = fabs(column(m, &st->nlp, c) - ref);
-        if (!(st->diff[c] <= sc->agree_atol * unit + sc->agree_rtol * fabs(ref)))
-            within = 0;
+        within &= st->diff[c] <= tol;
+        within_bias &= st->diff[c] <= tol + bias[c];
     }
     if (!st->nlp.ok)
         return RS_VERDICT_NLP_FAILED;
     if (!st->shadow.ok)
         return RS_VERDICT_LEMKE_FAILED;
-    if (memcmp(st->nlp.modes, st->shadow.modes, sizeof(rs_contact_mode) * (size_t)m->ncontacts) != 0)
-        return RS_VERDICT_MODE_MISMATCH;
-    return within ? RS_VERDICT_AGREE : RS_VERDICT_RELAXATION_BIAS;
+    const int same_modes = memcmp(st->nlp.modes, st->shadow.modes,
+                                  sizeof(rs_contact_mode) * (size_t)m->ncontacts) == 0;
+    if (same_modes && within)
+        return RS_VERDICT_AGREE;
+    if (m->shadow_bias && own_nlp && within_bias)
+        return RS_VERDICT_APPROXIMATION_BIAS;
+    return same_modes ? RS_VERDICT_RELAXATION_BIAS : RS_VERDICT_MODE_MISMATCH;
 }
 
 static int all_finite(const double *v, int n)
@@ -367,6 +384,8 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     rs_compare_result *out = cs->out;
     rs_compare_step *st = &out->step[k];
     const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
+    double x_before[RS_MODEL_MAX_STATE];
+    memcpy(x_before, cs->x_nlp, sizeof x_before);
     if (cs->run_nlp) {
         if (nlp)
             st->nlp = *nlp;
@@ -392,7 +411,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
     }
     if (cs->compare) {
-        st->verdict = judge(sc, st, out->ncol);
+        st->verdict = judge(sc, st, out->ncol, x_before);
         out->verdicts[st->verdict]++;
         out->shadow_failed_steps += !st->shadow.ok;
         cs->agree_modes += st->nlp.ok && st->shadow.ok && /* a failed step's modes mean nothing */

@@ -21,9 +21,12 @@ typedef enum rs_verdict {
     RS_VERDICT_RELAXATION_BIAS = 1, /* same modes, differences beyond the agreement tolerance */
     RS_VERDICT_MODE_MISMATCH = 2,   /* the contact modes differ */
     RS_VERDICT_NLP_FAILED = 3,      /* the NLP step failed (after its retries) */
-    RS_VERDICT_LEMKE_FAILED = 4     /* the shadow Lemke step failed */
+    RS_VERDICT_LEMKE_FAILED = 4,    /* the shadow Lemke step failed */
+    RS_VERDICT_APPROXIMATION_BIAS = 5 /* beyond the agreement tolerance (or other modes), but
+                                         within what the model's LCP approximation explains
+                                         (rs_model.shadow_bias: point3d's polygonal cone) */
 } rs_verdict;
-#define RS_VERDICT_COUNT 5
+#define RS_VERDICT_COUNT 6
 
 const char *rs_verdict_name(rs_verdict v); /* "agree", "relaxation_bias", ... */
 

@@ -182,6 +182,14 @@ typedef struct rs_model {
                                 const double *w, const double *dz, const double *dw,
                                 double *dstate_next, double *dforces);
 
+    /* Optional: for a model whose own NLP solves physics that its LCP only approximates
+     * (point3d_friction: the circular friction cone against a k-gon), the largest difference of
+     * each column (state, then forces) between the two answers of a step that the approximation
+     * explains, from the LCP's answer (state_next, forces); the comparison's verdict
+     * "approximation_bias" (compare.h). */
+    void (*shadow_bias)(const rs_step_data *d, const double *state_next, const double *forces,
+                        double *bias);
+
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). A
      * model with its own NLP and lcp_units can also be solved by the relaxation ([nlp] form =
      * relaxation). With per-step sizes (lcp_size), nlp_n and nlp_m are the largest and nlp_size

@@ -11,6 +11,7 @@
  *   and shrinks as k grows (4, 16, 64).
  * - Motion in the x-z plane (y = yd = 0, no y push) is point2d's: both backends' trajectories
  *   agree with point2d_friction's to 1e-9 (relative to each column's size).
+ * - compare's verdicts tell the polygon's bias (approximation_bias) from disagreement.
  */
 #include "test_helpers.h"
 
@@ -125,12 +126,34 @@ static void test_plane_motion_is_point2d(void **state)
     rs_scenario_release(&sc);
 }
 
+/* compare of the throw: every difference between the exact cone and the 8-gon is within what the
+ * polygon explains (approximation_bias) or the agreement tolerance; the LCP's own relaxation
+ * solves the same polygon, so there no bias is granted and every step agrees. */
+static void test_compare_verdicts(void **state)
+{
+    (void)state;
+    load("point3d_friction", NULL, 0);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.verdicts[RS_VERDICT_AGREE] + r.verdicts[RS_VERDICT_APPROXIMATION_BIAS],
+                     r.steps);
+    assert_true(r.verdicts[RS_VERDICT_APPROXIMATION_BIAS] > 100); /* the sliding steps */
+    rs_compare_free(&r);
+    const char *relax[] = {"nlp.form=relaxation"};
+    load("point3d_friction", relax, 1);
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.verdicts[RS_VERDICT_AGREE], r.steps);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_cone_reproduces_the_discrete_scheme),
         cmocka_unit_test(test_polygon_direction_error_shrinks),
         cmocka_unit_test(test_plane_motion_is_point2d),
+        cmocka_unit_test(test_compare_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
