@@ -36,3 +36,4 @@ scripts/bench_nlp_step.sh
 echo
 build/tests/bench/sim_bench "$PWD" 7
 build/tests/bench/sim_bench "$PWD" 8
+build/tests/bench/sim_bench "$PWD" 9

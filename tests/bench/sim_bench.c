@@ -25,11 +25,15 @@
  *      without the central differences that audit them, against a plain comparison of the same
  *      run (its NLP posed as grad poses it, the LCP's relaxation, and as compare poses it by
  *      default, the model's own NLP). Medians of 5 rounds.
+ *   9. The friction cone in the plane (point3d_friction, the throw of point3d_friction.ini):
+ *      time per step against the LCP's number of friction directions k, for Lemke, the NLP with
+ *      the exact cone (its size does not depend on k) and the LCP's relaxation (2 (k + 2)
+ *      variables); the baseline is k = 4.
  * Sections 2 and 5 repeat each comparison 5 and 3 times in pairs and report medians: the speed
  * of this shared machine drifts by 30% from one minute to the next.
  *
  *   sim_bench SOURCE_DIR [SECTION]     (sections 1-5, or one section; 6 is
- *                                       scripts/bench_nlp_step.sh; 7 and 8 run only when asked:
+ *                                       scripts/bench_nlp_step.sh; 7, 8 and 9 run only when asked:
  *                                       scripts/bench.sh runs them last)
  */
 #include <math.h>
@@ -435,11 +439,64 @@ static void gradients(const char *src)
            passed ? "passed" : "FAILED");
 }
 
+/* Median time per step of the steps that solved something (IPOPT called, or Lemke), us. */
+static double median_step_us(const rs_compare_result *r, int lemke)
+{
+    double *t = malloc(sizeof(double) * (size_t)r->steps);
+    int k = 0;
+    for (int i = 0; t && i < r->steps; i++) {
+        const rs_step_result *s = lemke ? &r->step[i].lemke : &r->step[i].nlp;
+        if (lemke || rs_nlp_path_is_ipopt(s->path))
+            t[k++] = 1e6 * s->time_s;
+    }
+    const double m = k ? bench_median(t, k) : NAN;
+    free(t);
+    return m;
+}
+
+static void friction_cone(const char *src)
+{
+    static const int ks[] = {4, 8, 16, 32, 64};
+    printf("\n9. point3d_friction (1200 steps): time per step against the friction directions k\n\n");
+    printf("| %5s | %14s | %9s | %18s | %9s | %20s | %9s |\n", "k", "Lemke us/step", "/ k=4",
+           "NLP exact us/IPOPT", "/ k=4", "NLP relax us/IPOPT", "/ k=4");
+    printf("|-------|----------------|-----------|--------------------|-----------|"
+           "----------------------|-----------|\n");
+    double base[3] = {0, 0, 0};
+    int failed = 0;
+    for (int i = 0; i < 5; i++) {
+        double us[3];
+        for (int form = 0; form < 2; form++) {
+            char dirs[64];
+            snprintf(dirs, sizeof dirs, "model.directions=%d", ks[i]);
+            const char *sets[] = {dirs, form ? "nlp.form=relaxation" : "nlp.form=own"};
+            rs_compare_result r;
+            if (!load(src, "point3d_friction", sets, 2) ||
+                rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r) != RS_OK)
+                exit(1);
+            if (form == 0)
+                us[0] = median_step_us(&r, 1);
+            us[1 + form] = median_step_us(&r, 0);
+            failed += r.nlp.failed_steps + r.lemke.failed_steps;
+            rs_compare_free(&r);
+            rs_scenario_release(&sc);
+        }
+        if (i == 0)
+            for (int j = 0; j < 3; j++)
+                base[j] = us[j];
+        printf("| %5d | %14.2f | %9.2f | %18.1f | %9.2f | %20.1f | %9.2f |\n", ks[i], us[0],
+               us[0] / base[0], us[1], us[1] / base[1], us[2], us[2] / base[2]);
+    }
+    printf("   Medians over the steps that solved something (Lemke: every step; NLP: the steps that\n"
+           "   called IPOPT). The exact cone's NLP has 12 variables whatever k; the relaxation of\n"
+           "   the LCP has 2 (k + 2). Failed steps in all runs: %d.\n", failed);
+}
+
 int main(int argc, char **argv)
 {
     const int only = argc == 3 ? atoi(argv[2]) : 0;
-    if (argc < 2 || argc > 3 || (argc == 3 && (only < 1 || only > 8 || only == 6))) {
-        fprintf(stderr, "usage: sim_bench SOURCE_DIR [SECTION 1-5, 7 or 8]\n");
+    if (argc < 2 || argc > 3 || (argc == 3 && (only < 1 || only > 9 || only == 6))) {
+        fprintf(stderr, "usage: sim_bench SOURCE_DIR [SECTION 1-5, 7, 8 or 9]\n");
         return 2;
     }
     if (!only || only == 1)
@@ -456,5 +513,7 @@ int main(int argc, char **argv)
         pegboard(argv[1]);
     if (only == 8)
         gradients(argv[1]);
+    if (only == 9)
+        friction_cone(argv[1]);
     return 0;
 }
