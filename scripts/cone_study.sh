@@ -39,8 +39,10 @@ run() { # backend k theta -> CSV path
 
 # trajectory CSV columns: step,t_s,ux,uy,uz,x,y,z,xd,yd,zd,fx,fy,fz,...
 : > "$out/errors.dat"
+: > "$out/by_angle.txt"
 for k in 4 8 16 32 64; do
   worst_dir=0 worst_stop=0 worst_force=0
+  row="| $k |"
   for t in $angles; do
     csv=$(run lemke "$k" "$t")
     read -r d s f < <(awk -F, -v t="$t" -v e="$exact" -v mu=$mu -v g=$g '
@@ -50,11 +52,13 @@ for k in 4 8 16 32 64; do
             dir = atan2(y, x) - a; if (dir < 0) dir = -dir
             ex = e * cos(a); ey = e * sin(a)
             printf "%.6g %.6g %.6g\n", dir * 180 / pi, sqrt((x - ex)^2 + (y - ey)^2) / e, f }' "$csv")
+    row="$row $(awk -v d="$d" -v s="$s" 'BEGIN { printf "%.3g / %.2g", d, s }') |"
     worst_dir=$(awk -v a="$worst_dir" -v b="$d" 'BEGIN{print (b > a ? b : a)}')
     worst_stop=$(awk -v a="$worst_stop" -v b="$s" 'BEGIN{print (b > a ? b : a)}')
     worst_force=$(awk -v a="$worst_force" -v b="$f" 'BEGIN{print (b > a ? b : a)}')
   done
   echo "$k $worst_dir $worst_stop $worst_force" >> "$out/errors.dat"
+  echo "$row" >> "$out/by_angle.txt"
 done
 
 # the exact cone (NLP) at theta = 30 degrees, and the paths of every k there
@@ -79,6 +83,12 @@ awk '{ printf "| %d | %.3g | %.3g | %.3g |\n", $1, $2, $3, $4 }' "$out/errors.da
 echo "| fitted order p (error ~ k^-p) | $p_dir | $p_stop | $p_force |"
 echo
 echo "Bounds of a k-gon: direction pi/k (order 1), friction size 1 - cos(pi/k) ~ pi^2/(2 k^2) (order 2)."
+echo
+echo "Each k and direction: direction error (deg) / stopping point error (relative)"
+echo
+echo "| k | ${angles// / deg | } deg |"
+echo "|--:|$(for t in $angles; do printf -- '--:|'; done)"
+cat "$out/by_angle.txt"
 
 cd "$out"
 awk -v e="$exact" 'BEGIN { pi = atan2(0, -1); print "x,y"; print "0,0"

@@ -61,7 +61,8 @@ done
 # Time stepping with both backends: point2d through its landing (step 451) and the impact,
 # the published variant for a few failing steps, a 1-D model with its LCP relaxation; the
 # polygon model: its own NLP with friction over the peg board's first contacts (from step 187),
-# the relaxation through the valley's landing (step 318), a disc on a rounded corner (step 73).
+# the relaxation through the valley's landing (step 318), a disc on a rounded corner (step 73);
+# the 3-D point through its landing (its sparse exact-cone NLP and the 8-direction LCP).
 scen=problems/scenarios
 # (the published variant's failing steps are cut at 50 iterations: at its own 2000 they take
 # minutes under valgrind, and the code they exercise is the same)
@@ -70,7 +71,8 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
             "polygon_corner_stewart_trinkle.ini run.steps=210" \
             "polygon_pegboard.ini run.steps=260" \
             "polygon_valley.ini run.steps=330 nlp.form=relaxation" \
-            "polygon_disc_corner_rounded.ini run.steps=90"; do
+            "polygon_disc_corner_rounded.ini run.steps=90" \
+            "point3d_friction.ini run.steps=460"; do
   set -- $case
   printf '  %-66s' "relaxsim compare $1 (${*:2})"
   sets=()
