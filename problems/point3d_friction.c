@@ -590,23 +590,34 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f, 
     *complementarity = c;
 }
 
-/* What the k-gon explains of the difference between the exact cone's answer and the LCP's, from
- * the same state: the friction forces, both in the disc of radius mu fz, differ by at most the
- * distance between the circle's point of maximal dissipation and the polygon's, 2 mu fz sin(pi/2k)
- * (the chord to the nearest direction, which also bounds a stick against a slide near the cone's
- * edge); the velocities by dt/m times that, the positions by dt^2/m times that; nothing
- * normal. */
-static void shadow_bias(const rs_step_data *d, const double *sn, const double *f, double *bias)
+/* This step's difference between the exact cone's answer and the LCP's, from the same state. The
+ * normal force does not depend on friction (M has no fz-beta terms): both have the LCP's fz, and
+ * with R = mu fz, the tangential force that would stop the step's sliding, a = -(m/dt) v_t,free,
+ * gives the circle's friction in closed form, proj_disc(a) (a itself when |a| <= R: sticking;
+ * R a/|a| otherwise), against the LCP's (its projection onto the k-gon). Its difference, dt/m of
+ * it in velocity and dt^2/m in position, is what the polygon explains; nothing normal. The mode
+ * pairs it explains: the same modes, or the circle sticking where the polygon (inside it) slides;
+ * never the reverse. */
+static int shadow_bias(const rs_step_data *d, const double *sn, const double *f,
+                       const rs_contact_mode *lcp_modes, const rs_contact_mode *nlp_modes,
+                       double *bias)
 {
     (void)sn;
-    const int k = directions(d);
-    const double df = 2.0 * d->params[P_MU] * fmax(f[F_Z], 0.0) * sin(PI / (2.0 * k));
-    const double dv = d->dt * df / d->params[P_M];
+    const double m = d->params[P_M], dt = d->dt, R = d->params[P_MU] * fmax(f[F_Z], 0.0);
+    double vf[3];
+    free_velocity(d, vf);
+    const double a[2] = {-m * vf[0] / dt, -m * vf[1] / dt};
+    const double size = hypot(a[0], a[1]), scale = size > R ? R / size : 1.0;
     for (int c = 0; c < NSTATE + 3; c++)
         bias[c] = 0.0;
-    bias[S_X] = bias[S_Y] = d->dt * dv;
-    bias[S_XD] = bias[S_YD] = dv;
-    bias[NSTATE + F_X] = bias[NSTATE + F_Y] = df;
+    for (int i = 0; i < 2; i++) {
+        const double df = fabs(scale * a[i] - f[F_X + i]);
+        bias[NSTATE + F_X + i] = df;
+        bias[S_XD + i] = dt * df / m;
+        bias[S_X + i] = dt * dt * df / m;
+    }
+    return nlp_modes[0] == lcp_modes[0] ||
+           (nlp_modes[0] == RS_MODE_STICKING && lcp_modes[0] == RS_MODE_SLIDING);
 }
 
 static void modes(const rs_step_data *d, const double *sn, const double *f,

@@ -4,8 +4,10 @@
 # block slides on flat ground at 2 m/s along the angle theta, mu = 0.5, dt = 1 ms, 500 steps.
 # The exact cone's answer (the discrete scheme: the speed falls by mu g dt per step along theta
 # until the block stops; the NLP reproduces it, test_point3d) against the LCP with k = 4, 8, 16,
-# 32, 64 directions, worst over theta = 0, 10, 22.5, 30, 45 degrees:
-#   direction error   |angle of the stopping point - theta|, degrees
+# 32, 64 directions, worst over theta at the same places of a sector between two directions:
+# theta = s 360/k degrees, s = 0, 1/8, 1/4, 3/8, 1/2 (s = 0 on a direction, 1/2 on an edge's
+# normal):
+#   direction error   the largest |angle of the velocity - theta| over the sliding steps, degrees
 #   stop error        |stopping point - exact one| / exact distance
 #   force error       1 - |f_t| / (mu m g), the largest over the sliding steps (the polygon's
 #                     friction is smaller where the velocity points between two directions)
@@ -21,19 +23,22 @@ out=${1:-out/cone_study}
 bin=$PWD/build/relaxsim
 scen=problems/scenarios/point3d_planar_block.ini
 mkdir -p "$out" docs
-v0=2 mu=0.5 g=9.81 dt=1e-3 steps=500
-angles="0 10 22.5 30 45"
+v0=2 mu=0.5 g=9.81 m=1 dt=1e-3 steps=500
+fractions="0 0.125 0.25 0.375 0.5"
 # the exact distance of the discrete scheme: dt (v_1 + ... + v_K), v_k = v0 - k mu g dt > 0
 exact=$(awk -v v0=$v0 -v a="$(awk -v m=$mu -v g=$g -v d=$dt 'BEGIN{print m*g*d}')" -v dt=$dt \
   'BEGIN { s = 0; for (k = 1; v0 - k * a > 0; k++) s += dt * (v0 - k * a); printf "%.17g", s }')
 
 run() { # backend k theta -> CSV path
   local csv="$out/$1_k$2_t$3.csv"
-  "$bin" run "$scen" --backend "$1" -q -o "$csv" --set input.uy=0 --set "model.directions=$2" \
+  if ! "$bin" run "$scen" --backend "$1" -q -o "$csv" --set input.uy=0 --set "model.directions=$2" \
     --set "run.steps=$steps" \
     --set "initial.xd=$(awk -v v=$v0 -v t="$3" 'BEGIN{printf "%.17g", v*cos(t*atan2(0,-1)/180)}')" \
     --set "initial.yd=$(awk -v v=$v0 -v t="$3" 'BEGIN{printf "%.17g", v*sin(t*atan2(0,-1)/180)}')" \
-    || true
+    >&2; then
+    echo "cone_study.sh: the $1 run with k = $2 at $3 degrees failed (a failed step): no table" >&2
+    exit 1
+  fi
   echo "$csv"
 }
 
@@ -43,15 +48,16 @@ run() { # backend k theta -> CSV path
 for k in 4 8 16 32 64; do
   worst_dir=0 worst_stop=0 worst_force=0
   row="| $k |"
-  for t in $angles; do
+  for s in $fractions; do
+    t=$(awk -v s="$s" -v k="$k" 'BEGIN { printf "%.10g", s * 360 / k }')
     csv=$(run lemke "$k" "$t")
-    read -r d s f < <(awk -F, -v t="$t" -v e="$exact" -v mu=$mu -v g=$g '
-      NR > 1 && sqrt($9^2 + $10^2) > 1e-6 { short = 1 - sqrt($12^2 + $13^2) / (mu * g)
-                                            if (short > f) f = short }
-      END { pi = atan2(0, -1); x = $6; y = $7; a = t * pi / 180
-            dir = atan2(y, x) - a; if (dir < 0) dir = -dir
-            ex = e * cos(a); ey = e * sin(a)
-            printf "%.6g %.6g %.6g\n", dir * 180 / pi, sqrt((x - ex)^2 + (y - ey)^2) / e, f }' "$csv")
+    read -r d s f < <(awk -F, -v t="$t" -v e="$exact" -v mu=$mu -v g=$g -v m=$m '
+      BEGIN { pi = atan2(0, -1); a = t * pi / 180 }
+      NR > 1 && sqrt($9^2 + $10^2) > 1e-6 {
+        short = 1 - sqrt($12^2 + $13^2) / (mu * m * g); if (short > f) f = short
+        dir = atan2($10, $9) - a; if (dir < 0) dir = -dir; if (dir > d) d = dir }
+      END { x = $6; y = $7; ex = e * cos(a); ey = e * sin(a)
+            printf "%.6g %.6g %.6g\n", d * 180 / pi, sqrt((x - ex)^2 + (y - ey)^2) / e, f }' "$csv")
     row="$row $(awk -v d="$d" -v s="$s" 'BEGIN { printf "%.3g / %.2g", d, s }') |"
     worst_dir=$(awk -v a="$worst_dir" -v b="$d" 'BEGIN{print (b > a ? b : a)}')
     worst_stop=$(awk -v a="$worst_stop" -v b="$s" 'BEGIN{print (b > a ? b : a)}')
@@ -74,7 +80,7 @@ read -r p_dir c_dir < <(fit 2)
 read -r p_stop c_stop < <(fit 3)
 read -r p_force c_force < <(fit 4)
 
-echo "The polygonal cone's cost: point3d_planar_block.ini, no push, v0 = $v0 m/s, worst over theta = ${angles// /, } degrees"
+echo "The polygonal cone's cost: point3d_planar_block.ini, no push, v0 = $v0 m/s, worst over theta = s 360/k, s = ${fractions// /, }"
 echo "(the exact cone, NLP, at 30 degrees: stopping point within $nlp_err of the discrete scheme's)"
 echo
 echo "| directions k | direction error (deg) | stopping point error (relative) | friction size error (relative) |"
@@ -84,10 +90,10 @@ echo "| fitted order p (error ~ k^-p) | $p_dir | $p_stop | $p_force |"
 echo
 echo "Bounds of a k-gon: direction pi/k (order 1), friction size 1 - cos(pi/k) ~ pi^2/(2 k^2) (order 2)."
 echo
-echo "Each k and direction: direction error (deg) / stopping point error (relative)"
+echo "Each k and direction theta = s 360/k: direction error (deg) / stopping point error (relative)"
 echo
-echo "| k | ${angles// / deg | } deg |"
-echo "|--:|$(for t in $angles; do printf -- '--:|'; done)"
+echo "| k | s = ${fractions// / | s = } |"
+echo "|--:|$(for s in $fractions; do printf -- '--:|'; done)"
 cat "$out/by_angle.txt"
 
 cd "$out"
@@ -100,7 +106,7 @@ set logscale xy
 set grid
 set key outside right
 set xlabel 'friction directions k'
-set ylabel 'error (worst over 5 angles)'
+set ylabel 'error (worst over 5 places in a sector)'
 set xtics (4, 8, 16, 32, 64)
 set title "Stewart's polyhedral cone against the exact one: errors and fitted orders"
 plot 'errors.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#1f77b4' title 'direction, degrees', \

@@ -59,18 +59,22 @@ static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, do
 /* Same modes and every column within agree_atol (in the step's natural units) + agree_rtol
  * |Lemke|: agree. */
 /* Step k's verdict, from the state x before it. A model whose own NLP solves exact physics that
- * its LCP approximates (rs_model.shadow_bias) has the difference the approximation explains
- * added to each column's tolerance: within it, other modes or a larger difference are that
- * approximation's (the polygonal cone's), not a disagreement. */
+ * its LCP approximates (rs_model.shadow_bias) has this step's difference between the exact
+ * answer and the LCP's added to each column's tolerance: within it, and with a mode pair the
+ * approximation explains, a difference from the LCP is the approximation's (the polygonal
+ * cone's), not a disagreement. */
 static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x)
 {
     const rs_model *m = sc->model;
     double bias[RS_MAX_COLUMNS] = {0};
     const int own_nlp = m->nlp_n > 0 && !sc->nlp.relax_lcp;
-    if (m->shadow_bias && own_nlp && st->shadow.ok) {
+    int explained = 0; /* the approximation explains the mode pair (and bias holds its
+                          difference) */
+    if (m->shadow_bias && own_nlp && st->shadow.ok && st->nlp.ok) {
         const rs_step_data d = {sc->params, x, st->input, sc->dt, sc->variant, &sc->nlp,
                                 sc->scene, 1};
-        m->shadow_bias(&d, st->shadow.state_next, st->shadow.forces, bias);
+        explained = m->shadow_bias(&d, st->shadow.state_next, st->shadow.forces,
+                                   st->shadow.modes, st->nlp.modes, bias);
     }
     int within = 1, within_bias = 1;
     for (int c = 0; c < ncol; c++) {
@@ -89,7 +93,7 @@ static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol, co
                                   sizeof(rs_contact_mode) * (size_t)m->ncontacts) == 0;
     if (same_modes && within)
         return RS_VERDICT_AGREE;
-    if (m->shadow_bias && own_nlp && within_bias)
+    if (explained && within_bias)
         return RS_VERDICT_APPROXIMATION_BIAS;
     return same_modes ? RS_VERDICT_RELAXATION_BIAS : RS_VERDICT_MODE_MISMATCH;
 }

@@ -183,12 +183,15 @@ typedef struct rs_model {
                                 double *dstate_next, double *dforces);
 
     /* Optional: for a model whose own NLP solves physics that its LCP only approximates
-     * (point3d_friction: the circular friction cone against a k-gon), the largest difference of
-     * each column (state, then forces) between the two answers of a step that the approximation
-     * explains, from the LCP's answer (state_next, forces); the comparison's verdict
-     * "approximation_bias" (compare.h). */
-    void (*shadow_bias)(const rs_step_data *d, const double *state_next, const double *forces,
-                        double *bias);
+     * (point3d_friction: the circular friction cone against a k-gon): this step's difference of
+     * each column (state, then forces) between the exact physics' answer and the LCP's answer
+     * (state_next, forces, modes), from the same state; returns 1 if the two answers' mode pair
+     * (the NLP's nlp_modes against the LCP's) is one the approximation explains, 0 otherwise.
+     * The comparison's verdict "approximation_bias" (compare.h): the NLP matches the exact
+     * physics within the agreement tolerance where it differs from the LCP. */
+    int (*shadow_bias)(const rs_step_data *d, const double *state_next, const double *forces,
+                       const rs_contact_mode *lcp_modes, const rs_contact_mode *nlp_modes,
+                       double *bias);
 
     /* NLP form; nlp_n == 0 means: the relaxation of the LCP form (src/nlp/lcp_relaxation.c). A
      * model with its own NLP and lcp_units can also be solved by the relaxation ([nlp] form =

@@ -19,6 +19,7 @@
 
 #include "io/scenario.h"
 #include "sim/compare.h"
+#include "sim/stepper.h"
 
 static rs_scenario sc;
 
@@ -147,6 +148,64 @@ static void test_compare_verdicts(void **state)
     rs_scenario_release(&sc);
 }
 
+/* A real disagreement is not excused: the NLP's answer of a sliding step doctored by 1% of its
+ * friction (through the comparison's step-by-step interface) is relaxation_bias, while the
+ * undoctored step before it is approximation_bias. */
+static void test_disagreement_is_not_excused(void **state)
+{
+    (void)state;
+    load("point3d_planar_block", NULL, 0);
+    rs_compare_result out;
+    rs_compare_session *cs;
+    assert_int_equal(rs_compare_begin(&sc, RS_RUN_COMPARE, &out, &cs), RS_OK);
+    for (int k = 0; k < 101; k++) {
+        const double *u = rs_compare_input(cs, k);
+        rs_step_result nlp;
+        rs_stepper_nlp(rs_compare_stepper(cs), rs_compare_nlp_state(cs), u, &nlp);
+        if (k == 100) { /* sliding: friction about 4.9 N */
+            nlp.forces[0] *= 1.01;
+            nlp.forces[1] *= 1.01;
+        }
+        rs_compare_advance(cs, k, &nlp);
+    }
+    assert_int_equal(out.step[99].verdict, RS_VERDICT_APPROXIMATION_BIAS);
+    assert_int_equal(out.step[100].verdict, RS_VERDICT_RELAXATION_BIAS);
+    rs_compare_abort(cs);
+    rs_scenario_release(&sc);
+}
+
+/* The certificate judges an answer by the cone it solves: a friction force of size mu fz at 22.5
+ * degrees lies on the circle (an exact-cone answer: no violation) but outside the 8-gon, whose
+ * inradius is cos(pi/8) mu fz (an LCP answer: violation (1 - cos(pi/8)) mu fz). */
+static void test_certificate_per_cone(void **state)
+{
+    (void)state;
+    const rs_model *m = rs_model_find("point3d_friction");
+    const double params[4] = {1.0, 10.0, 0.5, 8.0}, x[6] = {0, 0, 0, 1, 0.4142135623730951, 0};
+    const double u[3] = {0, 0, 0};
+    rs_nlp_settings nlp;
+    rs_nlp_settings_default(&nlp);
+    /* a step with fz = m g exactly balancing gravity, and friction R at 22.5 degrees */
+    const double dt = 1e-3, R = 0.5 * 10.0, a = 3.14159265358979323846 / 8;
+    const double f[3] = {-R * cos(a), -R * sin(a), 10.0};
+    double sn[6];
+    for (int i = 0; i < 3; i++) {
+        const double g = i == 2 ? 10.0 : 0.0;
+        sn[3 + i] = x[3 + i] + dt * (f[i] - g); /* m = 1 */
+        sn[i] = x[i] + dt * sn[3 + i];
+    }
+    double primal[2], compl[2];
+    for (int lcp = 0; lcp < 2; lcp++) {
+        const rs_step_data d = {params, x, u, dt, 0, &nlp, NULL, lcp};
+        m->residuals(&d, sn, f, &primal[lcp], &compl[lcp]);
+    }
+    rs_step_scales s;
+    const rs_step_data d0 = {params, x, u, dt, 0, &nlp, NULL, 0};
+    m->step_scales(&d0, &s);
+    assert_true(primal[0] <= 1e-12);
+    assert_close(primal[1], (1.0 - cos(a)) * R / s.force, 1e-12, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +213,8 @@ int main(void)
         cmocka_unit_test(test_polygon_direction_error_shrinks),
         cmocka_unit_test(test_plane_motion_is_point2d),
         cmocka_unit_test(test_compare_verdicts),
+        cmocka_unit_test(test_disagreement_is_not_excused),
+        cmocka_unit_test(test_certificate_per_cone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
