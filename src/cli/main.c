@@ -24,6 +24,8 @@ static const char usage_text[] =
     "       [--set section.key=value ...] [-o DIR] [-q]\n"
     "        gradients of a run's outputs by the LCP's forward mode, the NLP's KKT sensitivity\n"
     "        and central differences, side by side, with the contract's gradient checks\n"
+    "  study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q]\n"
+    "        note 001's noisy-LCP sticking study: report.md, summary.json, sticking.png\n"
     "  batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]\n"
     "        every parameter combination of a sweep as a comparison with its contract, in N\n"
     "        worker processes\n"
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
         return rs_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return rs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "study") == 0)
+        return rs_cmd_study(argc - 1, argv + 1);
     if (strcmp(cmd, "grad") == 0)
         return rs_cmd_grad(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)

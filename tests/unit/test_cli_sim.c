@@ -364,6 +364,27 @@ static void test_grad(void **state)
     assert_true(is_png(TMP "grad4/grad_sweep.png"));
 }
 
+/* relaxsim study noisy-sticking on a reduced size: its files, and exit 0 with the expectations
+ * met; an unknown study is bad usage. */
+static void test_study(void **state)
+{
+    (void)state;
+    assert_int_equal(run("study noisy-sticking --samples 5000 --sigmas 1e-3,1 -q -o " TMP
+                         "study1"),
+                     0);
+    static char text[1 << 16];
+    assert_true(slurp(TMP "study1/report.md", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "the note says"));
+    assert_non_null(strstr(text, "Expectations: met"));
+    cJSON *s = load_json(TMP "study1/summary.json");
+    assert_true(cJSON_IsTrue(at(s, "expectations_met", NULL)));
+    assert_int_equal(cJSON_GetArraySize(at(s, "sigmas", NULL)), 2);
+    cJSON_Delete(s);
+    assert_true(is_png(TMP "study1/sticking.png"));
+    assert_int_equal(run("study no-such-study -o " TMP "study2"), 2);
+    assert_int_equal(run("study noisy-sticking --samples 5 -o " TMP "study2"), 2);
+}
+
 static void test_trajectories_are_reproducible(void **state)
 {
     (void)state;
@@ -419,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_bad_scenarios_exit_2),
         cmocka_unit_test(test_plot),
         cmocka_unit_test(test_grad),
+        cmocka_unit_test(test_study),
         cmocka_unit_test(test_trajectories_are_reproducible),
         cmocka_unit_test(test_lcp_solve_with_ipopt),
         cmocka_unit_test(test_models_listing),

@@ -1,0 +1,106 @@
+/* noisy_sticking.c: the noisy-LCP sticking Monte Carlo (see noisy_sticking.h). */
+#include <math.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "core/timer.h"
+#include "relaxsim/lcp.h"
+#include "study/noisy_sticking.h"
+
+#define M_BLOCK 1.0
+#define MU 0.5
+#define G_ACC 9.81
+#define DT 0.01
+#define PI_ 3.14159265358979323846
+
+void rs_stick_config_default(rs_stick_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    const double sigmas[] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0};
+    cfg->nsigma = 7;
+    memcpy(cfg->sigma, sigmas, sizeof sigmas);
+    cfg->samples = 100000;
+    cfg->seed = 1;
+    cfg->stick_tol = 1e-9;
+    cfg->v_b = 0.03;
+}
+
+/* A standard normal deviate (Box-Muller; 1 - u avoids log 0). */
+static double gaussian(rs_rng *rng)
+{
+    const double u1 = 1.0 - rs_rng_uniform(rng), u2 = rs_rng_uniform(rng);
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * PI_ * u2);
+}
+
+/* The 95% Wilson score interval of a binomial fraction k / n. */
+static void wilson(long k, long n, double *lo, double *hi)
+{
+    if (n <= 0) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return;
+    }
+    const double z = 1.959963984540054, p = (double)k / (double)n, nn = (double)n;
+    const double centre = (p + z * z / (2 * nn)) / (1 + z * z / nn);
+    const double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / (1 + z * z / nn);
+    *lo = fmax(0.0, centre - half);
+    *hi = fmin(1.0, centre + half);
+}
+
+/* One case at one sigma: samples noisy LCPs of the block at velocity v and push u. */
+static void run_case(const rs_stick_config *cfg, double sigma, double v, double u, rs_rng *rng,
+                     void *work, size_t work_bytes, rs_stick_case *out)
+{
+    const double c = DT / M_BLOCK;
+    /* the true (G, f), column-major */
+    const double G0[9] = {c, -c, -1.0, -c, c, -1.0, 1.0, 1.0, 0.0};
+    const double f0[3] = {v + c * u, -(v + c * u), MU * M_BLOCK * G_ACC};
+    rs_lemke_settings st;
+    rs_lemke_settings_default(&st);
+    memset(out, 0, sizeof *out);
+    for (long s = 0; s < cfg->samples; s++) {
+        double G[9], f[3], z[3], w[3];
+        for (int e = 0; e < 9; e++)
+            G[e] = G0[e] + sigma * gaussian(rng);
+        for (int i = 0; i < 3; i++)
+            f[i] = f0[i] + sigma * gaussian(rng);
+        rs_lemke_info info;
+        if (rs_lemke_solve(3, G, f, NULL, &st, work, work_bytes, z, w, &info) != RS_OK ||
+            info.status != RS_LEMKE_SOLVED) {
+            out->unsolved++;
+            continue;
+        }
+        out->solved++;
+        const double v_next = v + c * (u + z[0] - z[1]); /* the true integrator */
+        out->stuck += fabs(v_next) <= cfg->stick_tol;
+    }
+    /* of all samples, as the note counts: an LCP Lemke cannot solve gives no step, so no
+     * sticking step */
+    out->fraction = (double)out->stuck / (double)cfg->samples;
+    wilson(out->stuck, cfg->samples, &out->lo, &out->hi);
+}
+
+rs_error rs_stick_run(const rs_stick_config *cfg, rs_stick_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cfg->nsigma < 1 || cfg->nsigma > RS_STICK_MAX_SIGMAS || cfg->samples < 100 ||
+        cfg->samples > 100000000L || !(cfg->stick_tol > 0.0) || !isfinite(cfg->v_b))
+        return RS_ERR_BAD_SETTING;
+    for (int i = 0; i < cfg->nsigma; i++)
+        if (!(cfg->sigma[i] >= 0.0 && cfg->sigma[i] <= 1e6))
+            return RS_ERR_BAD_SETTING;
+    double work[512]; /* 4 KiB, aligned for the solver's doubles */
+    const size_t need = rs_lemke_workspace_size(3);
+    if (need > sizeof work)
+        return RS_ERR_NOMEM;
+    const double t0 = rs_wall_seconds();
+    rs_rng rng;
+    rs_rng_seed(&rng, cfg->seed);
+    out->nsigma = cfg->nsigma;
+    for (int i = 0; i < cfg->nsigma; i++) {
+        run_case(cfg, cfg->sigma[i], 0.0, 0.0, &rng, work, sizeof work, &out->a[i]);
+        run_case(cfg, cfg->sigma[i], cfg->v_b, 0.0, &rng, work, sizeof work, &out->b[i]);
+    }
+    out->time_s = rs_wall_seconds() - t0;
+    return RS_OK;
+}
