@@ -26,6 +26,8 @@ static const char usage_text[] =
     "        and central differences, side by side, with the contract's gradient checks\n"
     "  study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q]\n"
     "        note 001's noisy-LCP sticking study: report.md, summary.json, sticking.png\n"
+    "  study unknown-friction [--starts MU1,...] [--scenario FILE] -o DIR [-q]\n"
+    "        note 001's fit of mu: LCP and NLP gradients against golden-section search\n"
     "  batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]\n"
     "        every parameter combination of a sweep as a comparison with its contract, in N\n"
     "        worker processes\n"

@@ -381,6 +381,11 @@ static void test_study(void **state)
     assert_int_equal(cJSON_GetArraySize(at(s, "sigmas", NULL)), 2);
     cJSON_Delete(s);
     assert_true(is_png(TMP "study1/sticking.png"));
+    assert_int_equal(run("study unknown-friction --starts 1 --scenario " SCEN
+                         "sliding_block_traditional.ini -q -o " TMP "study3"),
+                     0);
+    assert_true(slurp(TMP "study3/report.md", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "zero gradient"));
     assert_int_equal(run("study no-such-study -o " TMP "study2"), 2);
     assert_int_equal(run("study noisy-sticking --samples 5 -o " TMP "study2"), 2);
 }
