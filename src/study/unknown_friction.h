@@ -12,8 +12,8 @@
  *            from the Lemke trajectory: mu <- mu - sum r_k J_k / sum J_k^2;
  *   nlp      the same with the NLP trajectory's positions and the KKT sensitivity's dx_k/dmu;
  *   golden   golden-section search of L (Lemke trajectories) on [0.001, 10], no derivatives.
- * Each stops when its step (or bracket) is below 1e-10 mu, at 60 iterations, or when its
- * gradient vanishes (sum J_k^2 = 0: the block stuck throughout, where the LCP's gradient is 0).
+ * Each stops when its step (or bracket) is below 1e-10 mu, at 60 iterations (golden: 240), or when
+ * its gradient vanishes (sum J_k^2 = 0: the block stuck throughout, where the LCP's gradient is 0).
  * A second observation makes that case: the block at rest pushed by 3 N with mu = 0.2 slides;
  * from any mu >= 0.306 the model sticks throughout.
  * Reported: iterations, trajectories solved, the final mu and its error.
@@ -48,7 +48,7 @@ typedef struct rs_fit_result {
 } rs_fit_result;
 
 /* Run the study for the scenario file with its overrides (section.key=value; its mu is the
- * truth) from starts[0..nstarts). */
+ * truth) from starts[0..nstarts). Not reentrant (its scenarios are static: they are large). */
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
                     const double *starts, int nstarts, rs_fit_result *out, char *why,
                     size_t why_len);
