@@ -36,12 +36,13 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
-# test_compare, test_cli_sim, test_stack, test_polygon_steps, test_gradient and test_point3d
-# simulate thousands of IPOPT steps (minutes to hours under valgrind); they run in full in stages 2 and 3, and the same code runs
+# test_compare, test_cli_sim, test_stack, test_polygon_steps, test_gradient, test_point3d and
+# test_study simulate thousands of IPOPT steps or Lemke solves (minutes to hours under valgrind);
+# they run in full in stages 2 and 3, and the same code runs
 # here through the command below (a stacked batch and the polygon model's paths included).
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
-  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack|test_polygon_steps|test_gradient|test_point3d) continue ;; esac
+  case "$(basename "$t")" in test_compare|test_cli_sim|test_stack|test_polygon_steps|test_gradient|test_point3d|test_study) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if "${vg[@]}" "$t" >"build-debug/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
