@@ -131,13 +131,18 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
         fprintf(f, "\n  contract: none ([expect] is empty)\n");
         return;
     }
+    rs_cli_print_checks(f, r->checks, r->nchecks);
+}
+
+void rs_cli_print_checks(FILE *f, const rs_check_result *checks, int n)
+{
     int failed = 0;
-    for (int i = 0; i < r->nchecks; i++)
-        failed += !r->checks[i].passed;
+    for (int i = 0; i < n; i++)
+        failed += !checks[i].passed;
     fprintf(f, "\n  contract: %s (%d of %d checks passed)\n", failed ? "FAILED" : "passed",
-            r->nchecks - failed, r->nchecks);
-    for (int i = 0; i < r->nchecks; i++) {
-        const rs_check_result *c = &r->checks[i];
+            n - failed, n);
+    for (int i = 0; i < n; i++) {
+        const rs_check_result *c = &checks[i];
         /* a failed check's value in full: 9 digits could print it equal to its bound */
         fprintf(f, "    %-4s %-46s %-7s actual %.*g\n", c->passed ? "ok" : "FAIL", c->check->text,
                 c->which, c->passed ? 9 : 17, c->actual);

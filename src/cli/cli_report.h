@@ -12,4 +12,7 @@ void rs_cli_progress(void *ctx, int done, int total);
 /* The aligned summary table of a run or a comparison. */
 void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_result *r);
 
+/* The contract's verdict and one line per check (a failed check's value in full). */
+void rs_cli_print_checks(FILE *f, const rs_check_result *checks, int n);
+
 #endif

@@ -173,16 +173,7 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
             r->nlp_failed_steps, r->max_sens_residual);
     fprintf(f, "  time: LCP %.3f s, NLP %.3f s, FD %.3f s\n", r->lcp_time_s, r->nlp_time_s,
             r->fd_time_s);
-    int failed = 0;
-    for (int i = 0; i < r->nchecks; i++)
-        failed += !r->checks[i].passed;
-    fprintf(f, "\n  contract: %s (%d of %d checks passed)\n", failed ? "FAILED" : "passed",
-            r->nchecks - failed, r->nchecks);
-    for (int i = 0; i < r->nchecks; i++) {
-        const rs_check_result *c = &r->checks[i];
-        fprintf(f, "    %-4s %-46s actual %.*g\n", c->passed ? "ok" : "FAIL", c->check->text,
-                c->passed ? 9 : 17, c->actual);
-    }
+    rs_cli_print_checks(f, r->checks, r->nchecks);
 }
 
 static void default_out_dir(const char *scenario, char *buf, size_t n)

@@ -166,11 +166,9 @@ static int write_summary(const char *dir, const rs_stick_config *cfg, const rs_s
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     char path[1200];
+    rs_error_detail detail;
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    FILE *f = text ? fopen(path, "w") : NULL;
-    const int ok = f && fprintf(f, "%s\n", text) > 0;
-    free(text);
-    return f ? (fclose(f) == 0 && ok) : 0;
+    return rs_write_json_text(path, text, &detail) == RS_OK;
 }
 
 /* sticking.png: the two cases' fractions against sigma with their intervals, over the note's
@@ -282,6 +280,7 @@ static int run_unknown_friction(int argc, char **argv)
     if (!output_ready(dir))
         return RS_EXIT_USAGE;
     char why[600] = "";
+    rs_error_detail detail;
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};
@@ -351,12 +350,8 @@ static int run_unknown_friction(int argc, char **argv)
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    f = text ? fopen(path, "w") : NULL;
-    if (f) {
-        fprintf(f, "%s\n", text);
-        fclose(f);
-    }
-    free(text);
+    if (rs_write_json_text(path, text, &detail) != RS_OK)
+        return rs_cli_usage_error("study: %s", detail.message);
     if (!quiet) {
         printf("  unknown-friction: true mu %g, %.1f s\n\n", r.mu_true, r.time_s);
         fit_table(stdout, &r);

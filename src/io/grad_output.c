@@ -145,14 +145,5 @@ rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_gr
     cJSON_AddBoolToObject(o, "contract_passed", r->contract_passed);
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
-    if (!text)
-        return RS_ERR_NOMEM;
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f) {
-        free(text);
-        return RS_ERR_IO;
-    }
-    fprintf(f, "%s\n", text);
-    free(text);
-    return rs_close_written(f, path, detail);
+    return rs_write_json_text(path, text, detail);
 }

@@ -357,10 +357,8 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     return text;
 }
 
-rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                               rs_error_detail *detail)
+rs_error rs_write_json_text(const char *path, char *text, rs_error_detail *detail)
 {
-    char *text = rs_summary_json_text(sc, r);
     if (!text)
         return RS_ERR_NOMEM;
     FILE *f = rs_open_for_writing(path, detail);
@@ -371,4 +369,10 @@ rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs
     fprintf(f, "%s\n", text);
     free(text);
     return rs_close_written(f, path, detail);
+}
+
+rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
+                               rs_error_detail *detail)
+{
+    return rs_write_json_text(path, rs_summary_json_text(sc, r), detail);
 }

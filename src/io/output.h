@@ -31,6 +31,9 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
 rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
                                rs_error_detail *detail);
 
+/* Write text (a cJSON-printed document, freed here; NULL: out of memory) and a newline to path. */
+rs_error rs_write_json_text(const char *path, char *text, rs_error_detail *detail);
+
 /* The summary as a cJSON-printed string (caller frees), as written to summary.json. */
 char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
 
