@@ -74,9 +74,20 @@ static void relaxed_solve_at(relaxed *s, double barrier, double *x, double *mg, 
     memcpy(mu, u, sizeof(double) * 2 * N);
 }
 
-static void relaxed_solve(relaxed *s, double *x, double *mg, double *ml, double *mu)
+/* The relaxation (barrier 0) or its barrier problem re-solved at (M0, q0) + h (dM, dq) into
+ * xs[0] and at (M0, q0) - h (dM, dq) into xs[1]: a central difference's two sides. */
+static void re_solve_both_sides(relaxed *s, double barrier, const double *M0, const double *q0,
+                                const double *dM, const double *dq, double h, double xs[2][2 * N])
 {
-    relaxed_solve_at(s, 0.0, x, mg, ml, mu);
+    double mg[2 * N], ml[2 * N], mu[2 * N];
+    for (int side = 0; side < 2; side++) {
+        const double t = side ? -h : h;
+        for (int k = 0; k < N * N; k++)
+            s->M[k] = M0[k] + t * dM[k];
+        for (int i = 0; i < N; i++)
+            s->q[i] = q0[i] + t * dq[i];
+        relaxed_solve_at(s, barrier, xs[side], mg, ml, mu);
+    }
 }
 
 /* A positive definite M = A A' + I and a q giving two clamping and two
@@ -150,15 +161,8 @@ static void test_relaxation_against_differences_and_lcp(void **state)
 
         /* central difference of IPOPT re-solves */
         const double h = 1e-4;
-        double xs[2][2 * N], mg[2 * N], ml[2 * N], mu[2 * N];
-        for (int side = 0; side < 2; side++) {
-            const double t = side ? -h : h;
-            for (int k = 0; k < N * N; k++)
-                s.M[k] = M0[k] + t * dM[k];
-            for (int i = 0; i < N; i++)
-                s.q[i] = q0[i] + t * dq[i];
-            relaxed_solve(&s, xs[side], mg, ml, mu);
-        }
+        double xs[2][2 * N];
+        re_solve_both_sides(&s, 0.0, M0, q0, dM, dq, h, xs);
         const double scale = max_abs(dx, N);
         for (int i = 0; i < N; i++)
             assert_close(dx[i], (xs[0][i] - xs[1][i]) / (2 * h), 1e-6 * scale, 0.0);
@@ -241,15 +245,8 @@ static void test_barrier_problem_against_differences(void **state)
         memcpy(s.M, M0, sizeof M0);
         memcpy(s.q, q0, sizeof q0);
         sensitivity_at(&s, barrier, dM, dq, x, dx);
-        double xs[2][2 * N], mg[2 * N], ml[2 * N], mu[2 * N];
-        for (int side = 0; side < 2; side++) {
-            const double t = side ? -h : h;
-            for (int k = 0; k < N * N; k++)
-                s.M[k] = M0[k] + t * dM[k];
-            for (int i = 0; i < N; i++)
-                s.q[i] = q0[i] + t * dq[i];
-            relaxed_solve_at(&s, barrier, xs[side], mg, ml, mu);
-        }
+        double xs[2][2 * N];
+        re_solve_both_sides(&s, barrier, M0, q0, dM, dq, h, xs);
         const double scale = max_abs(dx, 2 * N);
         for (int i = 0; i < 2 * N; i++)
             assert_close(dx[i], (xs[0][i] - xs[1][i]) / (2 * h), 1e-6 * scale, 0.0);
