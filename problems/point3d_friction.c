@@ -53,6 +53,7 @@
 
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
+#include "point_friction_nlp.h"
 #include "sim/contact_physics.h"
 #include "sim/model.h"
 
@@ -211,33 +212,23 @@ static void coefficients(const rs_step_data *d, const rs_step_scales *sc, double
     *c_vel = sc->force * d->dt / (d->params[P_M] * sc->speed);
 }
 
+/* Where the variables sit: bounds and objective shared with point2d (point_friction_nlp.h). */
+static const point_nlp_layout layout = {NV, NG, G_DIR_Y, V_FZ, V_S1, V_S2, V_LAM};
+
 static void nlp_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
 {
     (void)ctx;
-    for (int j = 0; j < NV; j++) {
-        x_l[j] = -RS_NLP_INF;
-        x_u[j] = RS_NLP_INF;
-    }
-    x_l[V_FZ] = x_l[V_S1] = x_l[V_S2] = x_l[V_LAM] = 0.0;
-    for (int i = 0; i < NG; i++) {
-        g_l[i] = 0.0;
-        g_u[i] = i <= G_DIR_Y ? 0.0 : RS_NLP_INF; /* equalities, then inequalities >= 0 */
-    }
+    point_nlp_bounds(&layout, x_l, x_u, g_l, g_u);
 }
 
 static double nlp_f(void *ctx, const double *x)
 {
-    const rs_step_data *d = ctx;
-    return rs_penalty(d->nlp, x[V_S1]) + rs_penalty(d->nlp, x[V_S2]);
+    return point_nlp_f(&layout, ctx, x);
 }
 
 static void nlp_grad_f(void *ctx, const double *x, double *grad)
 {
-    const rs_step_data *d = ctx;
-    for (int j = 0; j < NV; j++)
-        grad[j] = 0.0;
-    grad[V_S1] = rs_penalty_d1(d->nlp, x[V_S1]);
-    grad[V_S2] = rs_penalty_d1(d->nlp, x[V_S2]);
+    point_nlp_grad_f(&layout, ctx, x, grad);
 }
 
 static void nlp_g(void *ctx, const double *x, double *g)
