@@ -70,6 +70,10 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
         row(f, "  time per IPOPT step (median)", a, NULL);
         snprintf(a, sizeof a, "%.2f", r->nlp.iterations_per_ipopt_step);
         row(f, "  iterations per IPOPT step", a, NULL);
+        snprintf(a, sizeof a, "%d", r->nlp.ipopt_steps_no_iteration);
+        row(f, "  accepted at iteration 0", a, NULL);
+        snprintf(a, sizeof a, "%.1f us", r->nlp.us_per_iterating_ipopt_step_median);
+        row(f, "  time, iterating (median)", a, NULL);
         for (int p = 0; p < RS_PATH_COUNT; p++) {
             if (!rs_nlp_path_is_ipopt(p) || !r->nlp.path_counts[p])
                 continue;

@@ -201,6 +201,10 @@ static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_res
             cJSON_AddNumberToObject(pj, "attempts", s->path_attempts[p]);
             if (rs_nlp_path_is_ipopt(p))
                 cJSON_AddNumberToObject(pj, "iterations", s->path_iterations[p]);
+            if (p == RS_PATH_IPOPT_WARM)
+                cJSON_AddStringToObject(pj, "start",
+                                        s->warm_from == RS_PATH_START_CONTACT_FREE ? "contact_free"
+                                                                                   : "previous");
         }
     }
     cJSON_AddNumberToObject(o, "time_us", 1e6 * s->time_s);
@@ -305,6 +309,11 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
         cJSON_AddNumberToObject(n, "ipopt_steps", r->nlp.ipopt_steps);
         cJSON_AddNumberToObject(n, "us_per_ipopt_step_median", r->nlp.us_per_ipopt_step_median);
         cJSON_AddNumberToObject(n, "iterations_per_ipopt_step", r->nlp.iterations_per_ipopt_step);
+        cJSON_AddNumberToObject(n, "ipopt_steps_no_iteration", r->nlp.ipopt_steps_no_iteration);
+        cJSON_AddNumberToObject(n, "us_per_iterating_ipopt_step_median",
+                                r->nlp.us_per_iterating_ipopt_step_median);
+        cJSON_AddNumberToObject(n, "warm_from_contact_free_steps",
+                                r->nlp.warm_from_contact_free_steps);
         cJSON_AddNumberToObject(n, "stacked_steps", r->nlp.stacked_steps);
         cJSON *paths = cJSON_AddObjectToObject(n, "paths"); /* steps per path that solved them */
         for (int p = 0; p < RS_PATH_COUNT; p++)

@@ -133,10 +133,12 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
 {
     const rs_model *m = sc->model;
     const int n = r->steps;
-    double *times = malloc(sizeof(double) * 2 * (size_t)n); /* all steps, then IPOPT steps */
+    /* all steps, the IPOPT steps, the IPOPT steps that iterated */
+    double *times = malloc(sizeof(double) * 3 * (size_t)n);
     if (!times)
         return RS_ERR_NOMEM;
-    double *ipopt_times = times + n, ipopt_iters = 0.0;
+    double *ipopt_times = times + n, *iterating_times = times + 2 * (size_t)n, ipopt_iters = 0.0;
+    int iterating = 0;
     memset(out, 0, sizeof *out);
     out->first_contact_step = -1;
     for (int c = 0; c < r->ncol; c++) {
@@ -165,6 +167,10 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
         if (s->path != RS_PATH_NONE && !s->at_start) { /* an NLP step that called IPOPT */
             ipopt_times[out->ipopt_steps++] = times[k];
             ipopt_iters += step_iters;
+            if (step_iters > 0.0)
+                iterating_times[iterating++] = times[k];
+            out->warm_from_contact_free_steps += s->path_attempts[RS_PATH_IPOPT_WARM] > 0 &&
+                                                 s->warm_from == RS_PATH_START_CONTACT_FREE;
         }
         for (int c = 0; c < r->ncol; c++) { /* a NaN, once seen, stays: it fails every check */
             const double v = column(m, s, c);
@@ -192,6 +198,8 @@ static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result 
     out->us_per_step_mean = tsum / n;
     out->us_per_step_median = median(times, n);
     out->us_per_ipopt_step_median = median(ipopt_times, out->ipopt_steps);
+    out->ipopt_steps_no_iteration = out->ipopt_steps - iterating;
+    out->us_per_iterating_ipopt_step_median = median(iterating_times, iterating);
     out->iterations_per_ipopt_step = out->ipopt_steps ? ipopt_iters / out->ipopt_steps : NAN;
     free(times);
     return RS_OK;

@@ -64,6 +64,9 @@ typedef struct rs_trajectory_stats {
     int ipopt_steps;
     double us_per_ipopt_step_median;   /* NaN if no step called IPOPT */
     double iterations_per_ipopt_step;  /* NaN if no step called IPOPT */
+    int ipopt_steps_no_iteration;      /* IPOPT accepted its start at its first test */
+    double us_per_iterating_ipopt_step_median; /* over the others; NaN if none */
+    int warm_from_contact_free_steps; /* ipopt_warm started from the contact-free prediction */
     int first_contact_step;      /* first step with a closed contact, -1 if none */
     double rest_time_s;          /* from then on every velocity <= rest_speed; NaN if never */
     double final[RS_MAX_COLUMNS];

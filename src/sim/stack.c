@@ -99,7 +99,8 @@ static int stack_attempt(stack *st, int *group, int count, int path)
     const int warm = path == RS_PATH_IPOPT_WARM;
     for (int i = 0; i < count; i++)
         rs_stepper_nlp_start_point(rs_compare_stepper(st->runs[group[i]]), path, st->x + i * n,
-                                   mg + i * m, ml + i * n, mu + i * n);
+                                   mg + i * m, ml + i * n, mu + i * n,
+                                   &st->res[group[i]].warm_from);
     const int max_iter = st->nlp.max_iter;
     rs_ipopt_set_max_iter(st->solver, warm && max_iter > st->warm_max_iter ? st->warm_max_iter
                                                                            : max_iter);

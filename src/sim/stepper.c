@@ -415,10 +415,27 @@ int rs_stepper_nlp_ladder(const rs_stepper *s, int *paths)
     return n < 1 + s->cfg.nlp.retries ? n : 1 + s->cfg.nlp.retries;
 }
 
-int rs_stepper_nlp_start_point(rs_stepper *s, int path, double *x, double *mult_g,
-                               double *mult_x_l, double *mult_x_u)
+int rs_stepper_nlp_start_point(rs_stepper *s, int path, double *x, double *mult_g, double *mult_x_l,
+                               double *mult_x_u, int *warm_from)
 {
     if (path == RS_PATH_IPOPT_WARM && rs_stepper_nlp_can_warm_start(s)) {
+        /* A free flight leaves the previous solution behind: its impulses and velocities are no
+         * longer a KKT point of the new step, while the contact-free prediction is one. Without
+         * the start check (which has just tested both, and failed), the prediction is IPOPT's
+         * start when it passes the test (IPOPT's own test then usually accepts it at iteration 0).
+         */
+        if (!s->cfg.nlp.check_start) {
+            nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
+            if (rs_kkt_check_point(s->kkt, s->x, s->cfg.nlp.tol, 0, mult_g, mult_x_l, mult_x_u)) {
+                if (x != s->x)
+                    memcpy(x, s->x, sizeof(double) * (size_t)s->nlp_n);
+                if (warm_from)
+                    *warm_from = RS_PATH_START_CONTACT_FREE;
+                return 1;
+            }
+        }
+        if (warm_from)
+            *warm_from = RS_PATH_START_PREVIOUS;
         memcpy(x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
         copy_multipliers(s, mult_g, mult_x_l, mult_x_u, s->prev_g, s->prev_x_l, s->prev_x_u);
         return 1;
@@ -462,7 +479,8 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
         if (path == RS_PATH_IPOPT_HOMOTOPY) {
             st = nlp_homotopy(s, &iters);
         } else {
-            const int warm = rs_stepper_nlp_start_point(s, path, s->x, mult_g, mult_x_l, mult_x_u);
+            const int warm = rs_stepper_nlp_start_point(s, path, s->x, mult_g, mult_x_l, mult_x_u,
+                                                        &out->warm_from);
             st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
         }
         out->iterations += iters;

@@ -9,7 +9,9 @@
  *   start_contact_free  (nlp.check_start) the contact-free prediction (the integrator with zero
  *                       contact forces) passes it (a free flight);
  *   ipopt_warm          IPOPT from the previous primal-dual solution (nlp.warm_start), mu_init
- *                       nlp.mu_init, tiny bound pushes;
+ *                       nlp.mu_init, tiny bound pushes; without nlp.check_start, from the
+ *                       contact-free prediction instead when that passes the KKT test (a free
+ *                       flight; IPOPT then usually certifies it at its first test);
  *   ipopt_cold          IPOPT from the contact-free prediction with IPOPT's cold-start settings
  *                       (mu_init 0.1, its own multipliers);
  *   ipopt_homotopy      a homotopy on the barrier parameter from the model's current-state point:
@@ -63,6 +65,8 @@ typedef struct rs_step_result {
     int path_attempts[RS_PATH_COUNT];   /* NLP: tries per path (a KKT test counts as one) */
     int path_iterations[RS_PATH_COUNT]; /* NLP: IPOPT iterations per path */
     int warm_started;        /* Lemke: the previous step's basis was right (0 pivots) */
+    int warm_from;           /* NLP, if ipopt_warm was tried: the start it was given last,
+                                RS_PATH_START_PREVIOUS or RS_PATH_START_CONTACT_FREE */
     int at_start;            /* NLP: a start point passed the KKT test; IPOPT was not called */
     int stacked;             /* NLP: went through a stacked NLP with other runs (stack.h) */
     double stack_iterations; /* NLP: this run's share of the stacked solves' iterations (1/K of
@@ -113,10 +117,13 @@ int rs_stepper_nlp_can_warm_start(const rs_stepper *stepper);
 /* The IPOPT paths this run tries in order, for the current step: ipopt_warm (if it can warm
  * start), ipopt_cold, ipopt_homotopy, at most 1 + nlp.retries of them; returns their number. */
 int rs_stepper_nlp_ladder(const rs_stepper *stepper, int *paths);
-/* The start of path ipopt_warm (returns 1: x and the multipliers of the previous solution) or
- * ipopt_cold (returns 0: the contact-free prediction in x, multipliers untouched). */
+/* The start of path ipopt_warm (returns 1: x and the multipliers of the previous solution; without
+ * nlp.check_start, the contact-free prediction and its least-squares multipliers instead when
+ * that passes the KKT test; *warm_from says which, RS_PATH_START_PREVIOUS or
+ * RS_PATH_START_CONTACT_FREE) or of ipopt_cold (returns 0: the contact-free prediction in x,
+ * multipliers and *warm_from untouched). warm_from may be NULL. */
 int rs_stepper_nlp_start_point(rs_stepper *stepper, int path, double *x, double *mult_g,
-                               double *mult_x_l, double *mult_x_u);
+                               double *mult_x_l, double *mult_x_u, int *warm_from);
 /* Take x (with its multipliers) as the step's solution if status is a success and the
  * certificate passes; fills out's state, forces, residuals, modes, status and ok; returns ok. */
 int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mult_g,

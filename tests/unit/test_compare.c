@@ -148,8 +148,12 @@ static void test_point2d_default_scenario(void **state)
     rs_compare_free(&r);
 }
 
-/* The NLP on its own: no start check, no fallback. Every step is IPOPT's own answer from the
- * previous solution (the first from the contact-free prediction), the landing included. */
+/* The NLP on its own: no start check, no fallback. Every step is IPOPT's own answer, the first
+ * from the contact-free prediction (cold), the others warm-started: from the previous solution,
+ * or from the contact-free prediction where that passes the step's KKT test. The latter may
+ * happen only where the step has no contact force (Lemke's normal impulse is exactly 0); the
+ * landing, the one step where the body must be stopped, is IPOPT's from the previous solution
+ * and takes iterations. */
 static void test_point2d_nlp_stands_on_its_own(void **state)
 {
     (void)state;
@@ -158,10 +162,22 @@ static void test_point2d_nlp_stands_on_its_own(void **state)
     check_point2d_default(sets, 2, &r);
     assert_int_equal(r.nlp.ipopt_steps, r.steps);
     assert_int_equal(r.step[0].nlp.path, RS_PATH_IPOPT_COLD);
+    int from_prediction = 0;
     for (int k = 1; k < r.steps; k++) {
-        assert_int_equal(r.step[k].nlp.path, RS_PATH_IPOPT_WARM);
-        assert_int_equal(r.step[k].nlp.attempts, 1);
+        const rs_step_result *s = &r.step[k].nlp;
+        assert_int_equal(s->path, RS_PATH_IPOPT_WARM);
+        assert_int_equal(s->attempts, 1);
+        if (s->warm_from == RS_PATH_START_CONTACT_FREE) {
+            from_prediction++;
+            assert_true(r.step[k].shadow.forces[1] == 0.0); /* fz_N */
+        }
     }
+    assert_true(from_prediction > 0);
+    assert_int_equal(from_prediction, r.nlp.warm_from_contact_free_steps);
+    const int landing = r.nlp.first_contact_step;
+    assert_true(landing > 0);
+    assert_int_equal(r.step[landing].nlp.warm_from, RS_PATH_START_PREVIOUS);
+    assert_true(r.step[landing].nlp.iterations >= 1);
     rs_compare_free(&r);
 }
 
