@@ -266,6 +266,9 @@ static void modes(const rs_step_data *d, const double *sn, const double *f,
     out[0] = f[0] > tols->force ? RS_MODE_CONTACT : RS_MODE_SEPARATING;
 }
 
+static const char *const lcp_z_names[1] = {"x_next_m"};
+static const char *const lcp_w_names[1] = {"lambda_N"};
+
 const rs_model rs_model_falling_block = {
     .name = "falling_block",
     .summary = "block falling onto a surface, position-level contact",
@@ -291,6 +294,8 @@ const rs_model rs_model_falling_block = {
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,
     .lcp_units = lcp_units,
+    .lcp_z_names = lcp_z_names,
+    .lcp_w_names = lcp_w_names,
     .lcp_tangent = lcp_tangent,
     .lcp_recover_tangent = lcp_recover_tangent,
     .nlp_n = NV,

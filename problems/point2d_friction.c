@@ -446,6 +446,9 @@ static void modes(const rs_step_data *d, const double *sn, const double *f,
     out[0] = rs_friction_mode(f[F_Z], sn[S_XD], tols);
 }
 
+static const char *const lcp_z_names[4] = {"fz_N", "beta_plus_N", "beta_minus_N", "gamma_mps"};
+static const char *const lcp_w_names[4] = {"z_next_over_dt_mps", "gamma_plus_xd_next_mps", "gamma_minus_xd_next_mps", "slack_friction_N"};
+
 const rs_model rs_model_point2d_friction = {
     .name = "point2d_friction",
     .summary = "2-D point mass with ground contact and Coulomb friction",
@@ -471,6 +474,8 @@ const rs_model rs_model_point2d_friction = {
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,
     .lcp_units = lcp_units,
+    .lcp_z_names = lcp_z_names,
+    .lcp_w_names = lcp_w_names,
     .lcp_tangent = lcp_tangent,
     .lcp_recover_tangent = lcp_recover_tangent,
     .nlp_n = NV,

@@ -114,6 +114,9 @@ static void modes(const rs_step_data *d, const double *sn, const double *f,
     out[0] = rs_sliding_mode(sn[S_VP] - sn[S_VM], tols);
 }
 
+static const char *const lcp_z_names[2] = {"xdp_next_mps", "xdm_next_mps"};
+static const char *const lcp_w_names[2] = {"slack_friction_minus_N", "slack_friction_plus_N"};
+
 const rs_model rs_model_sliding_block_direct = {
     .name = "sliding_block_direct",
     .summary = "1-D bidirectional sliding block, direct 2x2 LCP (v = v+ - v-)",
@@ -121,6 +124,8 @@ const rs_model rs_model_sliding_block_direct = {
     .check_step = check_step,
     .lcp_n = 2,
     .lcp_units = lcp_units,
+    .lcp_z_names = lcp_z_names,
+    .lcp_w_names = lcp_w_names,
     .residuals = residuals,
     .modes = modes,
     SLIDING_BLOCK_MODEL_FIELDS,

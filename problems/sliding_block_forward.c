@@ -76,6 +76,9 @@ static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
                                     dforces[0], &dsn[S_V], &dsn[S_X]);
 }
 
+static const char *const lcp_z_names[1] = {"xd_next_mps"};
+static const char *const lcp_w_names[1] = {"slack_friction_N"};
+
 const rs_model rs_model_sliding_block_forward = {
     .name = "sliding_block_forward",
     .summary = "1-D block sliding forwards, LCP in the velocity",
@@ -83,6 +86,8 @@ const rs_model rs_model_sliding_block_forward = {
     .check_step = check_step,
     .lcp_n = 1,
     .lcp_units = lcp_units,
+    .lcp_z_names = lcp_z_names,
+    .lcp_w_names = lcp_w_names,
     .residuals = sliding_block_xv_residuals,
     .modes = sliding_block_xv_modes,
     SLIDING_BLOCK_MODEL_FIELDS,

@@ -82,6 +82,9 @@ static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
                                     z[0] - z[1], dforces[0], &dsn[S_V], &dsn[S_X]);
 }
 
+static const char *const lcp_z_names[3] = {"lambda_plus_N", "lambda_minus_N", "gamma_mps"};
+static const char *const lcp_w_names[3] = {"gamma_plus_xd_next_mps", "gamma_minus_xd_next_mps", "slack_friction_N"};
+
 const rs_model rs_model_sliding_block_traditional = {
     .name = "sliding_block_traditional",
     .summary = "1-D bidirectional sliding block, traditional 3x3 LCP with gamma",
@@ -89,6 +92,8 @@ const rs_model rs_model_sliding_block_traditional = {
     .check_step = NULL,
     .lcp_n = 3,
     .lcp_units = lcp_units,
+    .lcp_z_names = lcp_z_names,
+    .lcp_w_names = lcp_w_names,
     .residuals = sliding_block_xv_residuals,
     .modes = sliding_block_xv_modes,
     SLIDING_BLOCK_MODEL_FIELDS,

@@ -64,5 +64,6 @@ int rs_cmd_models(int argc, char **argv);
 int rs_cmd_batch(int argc, char **argv);
 int rs_cmd_grad(int argc, char **argv);
 int rs_cmd_study(int argc, char **argv);
+int rs_cmd_dataset(int argc, char **argv);
 
 #endif

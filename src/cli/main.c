@@ -24,6 +24,10 @@ static const char usage_text[] =
     "       [--set section.key=value ...] [-o DIR] [-q]\n"
     "        gradients of a run's outputs by the LCP's forward mode, the NLP's KKT sensitivity\n"
     "        and central differences, side by side, with the contract's gradient checks\n"
+    "  dataset SCENARIO -o FILE.csv [--set section.key=value ...] [--noise SIGMA]\n"
+    "          [--noise-seed S] [-q]\n"
+    "        a scenario's Lemke trajectory as learning data: per step the state, the input,\n"
+    "        the step LCP's z and w and the next state, with optional measurement noise\n"
     "  study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q]\n"
     "        note 001's noisy-LCP sticking study: report.md, summary.json, sticking.png\n"
     "  study unknown-friction [--starts MU1,...] [--scenario FILE] -o DIR [-q]\n"
@@ -71,6 +75,8 @@ int main(int argc, char **argv)
         return rs_cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "study") == 0)
         return rs_cmd_study(argc - 1, argv + 1);
+    if (strcmp(cmd, "dataset") == 0)
+        return rs_cmd_dataset(argc - 1, argv + 1);
     if (strcmp(cmd, "grad") == 0)
         return rs_cmd_grad(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)

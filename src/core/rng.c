@@ -1,4 +1,6 @@
 /* rng.c: xoshiro256** with splitmix64 seeding; see rng.h. */
+#include <math.h>
+
 #include "core/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -54,4 +56,11 @@ uint64_t rs_rng_below(rs_rng *rng, uint64_t bound)
         r = rs_rng_next(rng);
     } while (r >= limit);
     return r % bound;
+}
+
+double rs_rng_normal(rs_rng *rng)
+{
+    /* Box-Muller; 1 - u lies in (0, 1], so the logarithm is finite */
+    const double u1 = 1.0 - rs_rng_uniform(rng), u2 = rs_rng_uniform(rng);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }

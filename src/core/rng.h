@@ -25,6 +25,9 @@ double rs_rng_uniform(rs_rng *rng);
 /** Uniform double in [lo, hi). */
 double rs_rng_range(rs_rng *rng, double lo, double hi);
 
+/** A standard normal deviate (mean 0, standard deviation 1; Box-Muller, libm's log and cos). */
+double rs_rng_normal(rs_rng *rng);
+
 /** Uniform integer in [0, bound) for bound >= 1 (rejection sampling, unbiased). */
 uint64_t rs_rng_below(rs_rng *rng, uint64_t bound);
 

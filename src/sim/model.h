@@ -164,6 +164,10 @@ typedef struct rs_model {
      * velocity, F for a force, ...), for the relaxation of the LCP when the model has no NLP of
      * its own: it is posed in z / z_unit and w / w_unit. Required when nlp_n == 0. */
     void (*lcp_units)(const rs_step_data *d, double *z_unit, double *w_unit);
+    /* Optional (models with a fixed LCP size): what each component of z and of w is, a name
+     * ending in its unit (as state_names), for the columns of `relaxsim dataset`. */
+    const char *const *lcp_z_names;
+    const char *const *lcp_w_names;
     void (*lcp_recover)(const rs_step_data *d, const double *z, const double *w,
                         double *state_next, double *forces);
     /* Optional: z at zero contact forces, for models whose LCP has auxiliary unknowns besides

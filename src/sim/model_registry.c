@@ -66,6 +66,8 @@ const char *rs_model_check(const rs_model *m)
         return "lcp_n out of range [1, RS_MODEL_MAX_LCP]";
     if (!m->lcp_tangent != !m->lcp_recover_tangent)
         return "lcp_tangent and lcp_recover_tangent come together";
+    if (!m->lcp_z_names != !m->lcp_w_names || (m->lcp_z_names && m->lcp_size))
+        return "lcp_z_names and lcp_w_names come together, for a fixed LCP size only";
     if (m->lcp_size && m->nlp_n != 0 && !m->nlp_size)
         return "a model with per-step sizes (lcp_size) and its own NLP needs nlp_size";
     if (m->nlp_n == 0) /* the relaxation of the LCP: 2 lcp_n variables, posed in its units */

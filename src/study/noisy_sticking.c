@@ -11,7 +11,6 @@
 #define MU 0.5
 #define G_ACC 9.81
 #define DT 0.01
-#define PI_ 3.14159265358979323846
 
 void rs_stick_config_default(rs_stick_config *cfg)
 {
@@ -23,13 +22,6 @@ void rs_stick_config_default(rs_stick_config *cfg)
     cfg->seed = 1;
     cfg->stick_tol = 1e-9;
     cfg->v_b = 0.03;
-}
-
-/* A standard normal deviate (Box-Muller; 1 - u avoids log 0). */
-static double gaussian(rs_rng *rng)
-{
-    const double u1 = 1.0 - rs_rng_uniform(rng), u2 = rs_rng_uniform(rng);
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * PI_ * u2);
 }
 
 /* The 95% Wilson score interval of a binomial fraction k / n. */
@@ -61,9 +53,9 @@ static void run_case(const rs_stick_config *cfg, double sigma, double v, double 
     for (long s = 0; s < cfg->samples; s++) {
         double G[9], f[3], z[3], w[3];
         for (int e = 0; e < 9; e++)
-            G[e] = G0[e] + sigma * gaussian(rng);
+            G[e] = G0[e] + sigma * rs_rng_normal(rng);
         for (int i = 0; i < 3; i++)
-            f[i] = f0[i] + sigma * gaussian(rng);
+            f[i] = f0[i] + sigma * rs_rng_normal(rng);
         rs_lemke_info info;
         if (rs_lemke_solve(3, G, f, NULL, &st, work, work_bytes, z, w, &info) != RS_OK ||
             info.status != RS_LEMKE_SOLVED) {

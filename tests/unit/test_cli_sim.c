@@ -5,6 +5,7 @@
 #include "test_helpers.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -390,6 +391,99 @@ static void test_study(void **state)
     assert_int_equal(run("study noisy-sticking --samples 5 -o " TMP "study2"), 2);
 }
 
+/* The numbers of a dataset CSV (header lines and the names row skipped): rows x ncol into v;
+ * returns the rows. The header lines are copied to header. */
+static int read_dataset(const char *path, double *v, int max_cells, int *ncol, char *header,
+                        size_t header_len)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char line[8192];
+    int rows = 0, cells = 0, names = 0;
+    header[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') {
+            strncat(header, line, header_len - strlen(header) - 1);
+            continue;
+        }
+        if (!names++)
+            continue;
+        int c = 0;
+        for (char *p = line, *end; *p && *p != '\n'; p = *end == ',' ? end + 1 : end, c++) {
+            assert_true(cells < max_cells);
+            v[cells++] = strtod(p, &end);
+            assert_true(end != p);
+        }
+        *ncol = c;
+        rows++;
+    }
+    fclose(f);
+    return rows;
+}
+
+/* relaxsim dataset: the rows are a certificate of the LCP they come from. For the direct sliding
+ * block (m = 1 kg, mu = 0.5, g = 9.81, dt = 0.01) each row's z, w >= 0, z_i w_i = 0, w = M z + q
+ * recomputed from the row's state and input (M = (m/dt) I, q as in the model), the next state
+ * is z with x' = x + dt (v+' - v-'), and each row starts where the previous ended. With --noise
+ * every measured column moves, by sigma times its RMS within 20%, the input not at all; the
+ * header says so. Bad input exits 2. */
+static void test_dataset(void **state)
+{
+    (void)state;
+    static double clean[400 * 13], noisy[400 * 13];
+    static char header[4096];
+    int ncol = 0;
+    assert_int_equal(run("dataset " SCEN "sliding_block_direct_random.ini --set run.steps=400 -o " TMP
+                         "ds.csv -q"),
+                     0);
+    assert_int_equal(read_dataset(TMP "ds.csv", clean, 400 * 13, &ncol, header, sizeof header),
+                     400);
+    assert_int_equal(ncol, 13); /* step, t_s, x, v+, v-, u, z1, z2, w1, w2, x', v+', v-' */
+    assert_non_null(strstr(header, "# noise: none"));
+    const double k = 1.0 / 0.01, mu_mg = 0.5 * 9.81;
+    int stuck = 0;
+    for (int r = 0; r < 400; r++) {
+        const double *row = clean + r * 13;
+        const double x = row[2], vp = row[3], vm = row[4], u = row[5];
+        const double z1 = row[6], z2 = row[7], w1 = row[8], w2 = row[9];
+        assert_true(z1 >= 0.0 && z2 >= 0.0 && w1 >= -1e-12 && w2 >= -1e-12);
+        assert_true(fabs(z1 * w1) <= 1e-12 && fabs(z2 * w2) <= 1e-12);
+        assert_true(fabs(w1 - (k * z1 - k * (vp - vm) - u + mu_mg)) <= 1e-9);
+        assert_true(fabs(w2 - (k * z2 + k * (vp - vm) + u + mu_mg)) <= 1e-9);
+        assert_true(row[10] == x + 0.01 * (z1 - z2) && row[11] == z1 && row[12] == z2);
+        if (r > 0)
+            assert_memory_equal(row + 2, row - 13 + 10, 3 * sizeof(double));
+        stuck += z1 == 0.0 && z2 == 0.0;
+    }
+    assert_true(stuck > 20 && stuck < 380); /* it slides and sticks */
+    assert_int_equal(run("dataset " SCEN "sliding_block_direct_random.ini --set run.steps=400 "
+                         "--noise 0.01 --noise-seed 4 -o " TMP "dsn.csv -q"),
+                     0);
+    assert_int_equal(read_dataset(TMP "dsn.csv", noisy, 400 * 13, &ncol, header, sizeof header),
+                     400);
+    assert_non_null(strstr(header, "standard deviation 0.01"));
+    assert_non_null(strstr(header, "seed 4"));
+    for (int c = 2; c < 13; c++) {
+        double ss = 0.0, dd = 0.0;
+        for (int r = 0; r < 400; r++) {
+            ss += clean[r * 13 + c] * clean[r * 13 + c];
+            dd += (noisy[r * 13 + c] - clean[r * 13 + c]) * (noisy[r * 13 + c] - clean[r * 13 + c]);
+        }
+        if (c == 5) {
+            assert_true(dd == 0.0); /* the input is commanded, not measured */
+            continue;
+        }
+        const double ratio = sqrt(dd / ss); /* the noise's RMS over the column's */
+        assert_true(fabs(ratio - 0.01) <= 0.002);
+    }
+    assert_int_equal(run("dataset " SCEN "point3d_friction.ini -o " TMP "ds3.csv"), 2);
+    assert_non_null(strstr(err_buf, "does not name its LCP's components"));
+    assert_int_equal(run("dataset " SCEN "falling_block.ini"), 2);
+    assert_non_null(strstr(err_buf, "-o FILE.csv is required"));
+    assert_int_equal(run("dataset " SCEN "falling_block.ini --noise nan -o " TMP "ds4.csv"), 2);
+    assert_int_equal(run("dataset " SCEN "falling_block.ini --set run.dt=-1 -o " TMP "ds4.csv"), 2);
+}
+
 static void test_trajectories_are_reproducible(void **state)
 {
     (void)state;
@@ -446,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_plot),
         cmocka_unit_test(test_grad),
         cmocka_unit_test(test_study),
+        cmocka_unit_test(test_dataset),
         cmocka_unit_test(test_trajectories_are_reproducible),
         cmocka_unit_test(test_lcp_solve_with_ipopt),
         cmocka_unit_test(test_models_listing),

@@ -1,0 +1,114 @@
+/*
+ * cmd_dataset.c: `relaxsim dataset SCENARIO -o FILE.csv [--set key=value ...] [--noise SIGMA]
+ * [--noise-seed S] [-q]`: the scenario's Lemke trajectory as learning data, one row per step
+ * (sim/dataset.h, io/dataset_csv.h). Exit 0 when every step was solved, 1 when Lemke failed a step
+ * (the file then holds the rows before it and says so), 2 for bad usage or input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "io/dataset_csv.h"
+#include "io/output.h"
+#include "io/scenario.h"
+
+static const char usage[] = "relaxsim dataset SCENARIO -o FILE.csv [--set section.key=value ...] "
+                            "[--noise SIGMA] [--noise-seed S] [-q]";
+
+typedef struct dataset_args {
+    double noise;
+    uint64_t seed;
+} dataset_args;
+
+/* Take --noise and --noise-seed out of argv; the rest (SCENARIO, --set, -o, -q) goes to rest. */
+static int split_args(int argc, char **argv, dataset_args *g, char **rest, int *nrest)
+{
+    *nrest = 0;
+    g->noise = 0.0;
+    g->seed = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--noise") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
+                !rs_cli_parse_double("--noise", v, 0.0, 1e3, &g->noise))
+                return 0;
+        } else if (strcmp(argv[i], "--noise-seed") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
+                !rs_cli_parse_u64("--noise-seed", v, &g->seed))
+                return 0;
+        } else {
+            rest[(*nrest)++] = argv[i];
+        }
+    }
+    rest[*nrest] = NULL;
+    return 1;
+}
+
+static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
+                          const rs_scenario *sc)
+{
+    rs_error_detail detail;
+    if (!a->out)
+        return rs_cli_usage_error("dataset: -o FILE.csv is required (usage: %s)", usage);
+    struct stat stt;
+    if (stat(a->out, &stt) == 0 && S_ISDIR(stt.st_mode))
+        return rs_cli_usage_error("-o %s: is a directory (give a file name)", a->out);
+    char dir[1100];
+    const char *slash = strrchr(a->out, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
+    if (rs_check_writable_directory(dir[0] ? dir : "/", &detail) != RS_OK)
+        return rs_cli_usage_error("-o: %s", detail.message);
+    rs_dataset d;
+    const rs_error err = rs_dataset_record(sc, g->noise, g->seed, &d);
+    if (err == RS_ERR_BAD_ARG)
+        return rs_cli_usage_error("dataset: %s: model %s does not name its LCP's components "
+                                  "(datasets: falling_block, sliding_block_forward, "
+                                  "sliding_block_direct, sliding_block_traditional, "
+                                  "point2d_friction)",
+                                  a->scenario, sc->model->name);
+    if (err != RS_OK)
+        return rs_cli_usage_error("dataset: %s: %s", a->scenario, rs_error_string(err));
+    char temp[1200];
+    rs_temp_path(a->out, temp, sizeof temp);
+    rs_cli_track_temp(temp);
+    rs_error werr = rs_write_dataset_csv(temp, sc, &d, &detail);
+    if (werr == RS_OK)
+        werr = rs_rename_into_place(temp, a->out, &detail);
+    else
+        unlink(temp);
+    rs_cli_untrack_temps();
+    const int rows = d.rows, failed = d.failed_step, ncol = d.ncol;
+    rs_dataset_free(&d);
+    if (werr != RS_OK)
+        return rs_cli_usage_error("%s", detail.message);
+    if (failed >= 0)
+        fprintf(stderr, "relaxsim: dataset: %s: Lemke failed at step %d; %s holds the %d rows "
+                        "before it\n",
+                a->scenario, failed, a->out, rows);
+    if (!a->quiet)
+        printf("  wrote %s: %d rows of %d columns (%s), noise %s\n", a->out, rows, ncol + 2,
+               sc->model->name, g->noise > 0.0 ? "on (see its header lines)" : "none");
+    return failed >= 0 ? RS_EXIT_FAILED : RS_EXIT_OK;
+}
+
+int rs_cmd_dataset(int argc, char **argv)
+{
+    dataset_args g;
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    int nrest;
+    if (!rest)
+        return rs_cli_usage_error("out of memory");
+    rs_cli_scenario_args a;
+    static rs_scenario sc;
+    const int parsed = split_args(argc, argv, &g, rest, &nrest) &&
+                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
+    free(rest);
+    if (!parsed)
+        return RS_EXIT_USAGE;
+    const int code = dataset_loaded(&g, &a, &sc);
+    rs_scenario_release(&sc);
+    return code;
+}
