@@ -85,8 +85,9 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
     if (werr != RS_OK)
         return rs_cli_usage_error("%s", detail.message);
     if (failed >= 0)
-        fprintf(stderr, "relaxsim: dataset: %s: Lemke failed at step %d; %s holds the %d rows "
-                        "before it\n",
+        fprintf(stderr,
+                "relaxsim: dataset: %s: Lemke failed at step %d; %s holds the %d rows "
+                "before it\n",
                 a->scenario, failed, a->out, rows);
     if (!a->quiet)
         printf("  wrote %s: %d rows of %d columns (%s), noise %s\n", a->out, rows, ncol + 2,

@@ -3,7 +3,7 @@
  * each writing DIR/report.md (what the note claimed and what relaxsim measured, side by side),
  * DIR/summary.json and PNG pictures, and exiting 1 when a stated expectation fails.
  *
- * Built so far:
+ * The studies:
  *   noisy-sticking (note 001 section 3.1.3, src/study/noisy_sticking.h):
  *     relaxsim study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q]
  *     Expectations: case A (u = v = 0) sticks 25% of the time, 0.25 inside every sigma's 95%
@@ -13,6 +13,7 @@
  *     (FILE default problems/scenarios/sliding_block_traditional.ini, from the current
  *     directory: the observation; its mu is the truth)
  *     Expectation: the LCP gradient's fit converges (1e-6) from the start at twice the truth.
+ *   known-friction and decomposed-velocities (note 000 section 3.1 and Remark 4): cmd_study_fit.c.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -23,17 +24,19 @@
 #include "cli/cli.h"
 #include "cli/plot_palette.h"
 #include "cli/plot_script.h"
+#include "cli/study_cli.h"
 #include "io/output.h"
 #include "study/noisy_sticking.h"
 #include "study/unknown_friction.h"
 
-static const char usage[] = "relaxsim study noisy-sticking [--samples N] [--seed S] "
-                            "[--sigmas S1,S2,...] -o DIR [-q] | relaxsim study unknown-friction "
-                            "[--starts MU1,MU2,...] [--scenario FILE] -o DIR [-q]";
+const char rs_study_usage[] =
+    "relaxsim study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q] | "
+    "relaxsim study unknown-friction [--starts MU1,MU2,...] [--scenario FILE] -o DIR [-q] | "
+    "relaxsim study known-friction [--noises S1,...] [--train N] [--test N] [--seed S] "
+    "[--scenario FILE] -o DIR [-q] | relaxsim study decomposed-velocities [--noises S1,...] "
+    "[--train N] [--test N] [--seed S] [--scenario FILE] -o DIR [-q]";
 
-/* The options every study shares, -o DIR and -q: 1 if argv[*i] was one of them (consumed), 0
- * (the message printed) if it is unknown or lacks its value. */
-static int common_option(int argc, char **argv, int *i, const char **dir, int *quiet)
+int rs_study_common_option(int argc, char **argv, int *i, const char **dir, int *quiet)
 {
     if (strcmp(argv[*i], "-o") == 0)
         return (*dir = rs_cli_option_value(argc, argv, i)) != NULL;
@@ -41,15 +44,15 @@ static int common_option(int argc, char **argv, int *i, const char **dir, int *q
         *quiet = 1;
         return 1;
     }
-    return rs_cli_usage_error("study: unknown option '%s' (usage: %s)", argv[*i], usage), 0;
+    return rs_cli_usage_error("study: unknown option '%s' (usage: %s)", argv[*i], rs_study_usage),
+           0;
 }
 
-/* DIR given and writable (made if missing); 0 with the message printed otherwise. */
-static int output_ready(const char *dir)
+int rs_study_output_ready(const char *dir)
 {
     rs_error_detail detail;
     if (!dir)
-        return rs_cli_usage_error("study: -o DIR is required (usage: %s)", usage), 0;
+        return rs_cli_usage_error("study: -o DIR is required (usage: %s)", rs_study_usage), 0;
     if (rs_check_writable_directory(dir, &detail) != RS_OK)
         return rs_cli_usage_error("-o: %s", detail.message), 0;
     return 1;
@@ -208,18 +211,19 @@ static int plot(const char *dir, const rs_stick_config *cfg, const rs_stick_resu
     return rs_plot_run_gnuplot(dir);
 }
 
-static int parse_sigmas(const char *text, rs_stick_config *cfg)
+int rs_study_parse_list(const char *option, const char *text, double lo, double hi, double *v,
+                        int max)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
-    cfg->nsigma = 0;
+    int n = 0;
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        if (cfg->nsigma == RS_STICK_MAX_SIGMAS)
-            return rs_cli_usage_error("--sigmas: at most %d values", RS_STICK_MAX_SIGMAS), 0;
-        if (!rs_cli_parse_double("--sigmas", t, 0.0, 1e6, &cfg->sigma[cfg->nsigma++]))
+        if (n == max)
+            return rs_cli_usage_error("%s: at most %d values", option, max), 0;
+        if (!rs_cli_parse_double(option, t, lo, hi, &v[n++]))
             return 0;
     }
-    return cfg->nsigma > 0 || (rs_cli_usage_error("--sigmas: at least one value"), 0);
+    return n > 0 ? n : (rs_cli_usage_error("%s: at least one value", option), 0);
 }
 
 /* ---- unknown-friction -------------------------------------------------------------------- */
@@ -249,6 +253,99 @@ static int fit_expectation(const rs_fit_result *r, int *checked)
     return 1;
 }
 
+/* The start at twice the truth (the expectation's), else the first. */
+static int start_at_twice(const rs_fit_result *r)
+{
+    for (int s = 0; s < r->nstarts; s++)
+        if (fabs(r->start[s] - 2 * r->mu_true) <= 1e-12 * r->mu_true)
+            return s;
+    return 0;
+}
+
+/* DIR/fit_curveN.dat (mu, loss) and DIR/fit_pathN.dat (iteration, then each method's relative
+ * error, "-" once it stopped; exact zeros drawn at 1e-17 on the log axis) of one observation. */
+static int write_fit_data(const char *dir, int which, const rs_fit_result *r)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/fit_curve%d.dat", dir, which);
+    FILE *d = fopen(path, "w");
+    if (!d)
+        return 0;
+    fprintf(d, "# mu loss_m2\n");
+    for (int i = 0; i < RS_FIT_CURVE; i++)
+        fprintf(d, "%.10g %.10g\n", r->curve_mu[i], r->curve_loss[i]);
+    fclose(d);
+    snprintf(path, sizeof path, "%s/fit_path%d.dat", dir, which);
+    if (!(d = fopen(path, "w")))
+        return 0;
+    const int s = start_at_twice(r);
+    int n = 0;
+    for (int m = 0; m < RS_FIT_METHODS; m++)
+        n = r->out[s][m].npath > n ? r->out[s][m].npath : n;
+    fprintf(d, "# iteration, relative error of lcp, nlp, golden (start mu0 = %g)\n", r->start[s]);
+    for (int k = 0; k < n; k++) {
+        fprintf(d, "%d", k);
+        for (int m = 0; m < RS_FIT_METHODS; m++) {
+            const rs_fit_outcome *o = &r->out[s][m];
+            if (k < o->npath)
+                fprintf(d, " %.6g", fmax(fabs(o->path[k] - r->mu_true) / r->mu_true, 1e-17));
+            else
+                fprintf(d, " -");
+        }
+        fputc('\n', d);
+    }
+    return fclose(d) == 0;
+}
+
+/* unknown_friction.png: per observation, the loss against mu (with the truth and the start) and
+ * each method's relative error against its iterations from that start. */
+static int plot_fits(const char *dir, const rs_fit_result *r, const rs_fit_result *rest)
+{
+    if (!write_fit_data(dir, 1, r) || !write_fit_data(dir, 2, rest))
+        return 0;
+    FILE *g = rs_plot_open_script(dir);
+    if (!g)
+        return 0;
+    fprintf(g, "set datafile separator whitespace\nset datafile missing '-'\n"
+               "set terminal pngcairo enhanced size 1400,1000 font ',11'\n"
+               "set output 'unknown_friction.png'\nset key inside top right font ',10'\n"
+               "set multiplot layout 2,2 title 'Fitting the sliding block''s mu from an observed "
+               "trajectory (note 001 section 3.2)'\n");
+    const rs_fit_result *obs[2] = {r, rest};
+    const char *what[2] = {"2 m/s, pushed by 1 N: slides, then sticks",
+                           "at rest, pushed by 3 N: slides; mu >= 0.306 sticks throughout"};
+    for (int i = 0; i < 2; i++) {
+        const rs_fit_result *o = obs[i];
+        const int s = start_at_twice(o);
+        fprintf(g,
+                "set title '%s (true mu = %g)'\nset logscale xy\nset format y '10^{%%L}'\n"
+                "set xlabel 'mu'\nset ylabel 'loss: sum of squared position errors (m^2)'\n"
+                "set arrow 1 from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#555555'\n"
+                "set arrow 2 from %g, graph 0 to %g, graph 1 nohead dt 3 lw 2 lc rgb '%s'\n"
+                "plot 'fit_curve%d.dat' using 1:($2 > 0 ? $2 : 1e-30) with linespoints pt 7 "
+                "ps 0.6 lw 2 lc rgb '%s' title 'L(mu), Lemke trajectories', "
+                "NaN with lines dt 2 lc rgb '#555555' title 'true mu', "
+                "NaN with lines dt 3 lw 2 lc rgb '%s' title 'start mu0 = %g'\n"
+                "unset arrow 1\nunset arrow 2\n",
+                what[i], o->mu_true, o->mu_true, o->mu_true, o->start[s], o->start[s],
+                rs_plot_palette[3], i + 1, rs_plot_palette[0], rs_plot_palette[3], o->start[s]);
+        fprintf(g,
+                "set title 'from mu0 = %g'\nunset logscale x\nset logscale y\n"
+                "set xlabel 'iteration'\nset ylabel '|mu - mu_{true}| / mu_{true} (exact: 1e-17)'\n"
+                "set yrange [1e-18:100]\n"
+                "plot 'fit_path%d.dat' using 1:2 with linespoints pt 4 ps 2 lw 2 dt 1 lc rgb '%s' "
+                "title 'Gauss-Newton, LCP gradient', "
+                "'' using 1:3 with linespoints pt 7 lw 2 dt 2 lc rgb '%s' "
+                "title 'Gauss-Newton, relaxed NLP gradient', "
+                "'' using 1:4 with lines lw 2 dt 3 lc rgb '%s' title 'golden section'\n"
+                "set autoscale y\n",
+                o->start[s], i + 1, rs_plot_palette[0], rs_plot_palette[1], rs_plot_palette[2]);
+    }
+    fprintf(g, "unset multiplot\n");
+    fclose(g);
+    return rs_plot_run_gnuplot(dir);
+}
+
 static int run_unknown_friction(int argc, char **argv)
 {
     double starts[RS_FIT_MAX_STARTS] = {0.25, 1.0, 2.0, 5.0};
@@ -259,25 +356,17 @@ static int run_unknown_friction(int argc, char **argv)
         if (strcmp(arg, "--starts") == 0) {
             if (!(v = rs_cli_option_value(argc, argv, &i)))
                 return RS_EXIT_USAGE;
-            char buf[512];
-            snprintf(buf, sizeof buf, "%s", v);
-            nstarts = 0;
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-                if (nstarts == RS_FIT_MAX_STARTS)
-                    return rs_cli_usage_error("--starts: at most %d values", RS_FIT_MAX_STARTS);
-                if (!rs_cli_parse_double("--starts", t, 1e-3, 10.0, &starts[nstarts++]))
-                    return RS_EXIT_USAGE;
-            }
-            if (nstarts == 0)
-                return rs_cli_usage_error("--starts: at least one value");
+            if (!(nstarts =
+                      rs_study_parse_list("--starts", v, 1e-3, 10.0, starts, RS_FIT_MAX_STARTS)))
+                return RS_EXIT_USAGE;
         } else if (strcmp(arg, "--scenario") == 0) {
             if (!(scen = rs_cli_option_value(argc, argv, &i)))
                 return RS_EXIT_USAGE;
-        } else if (!common_option(argc, argv, &i, &dir, &quiet)) {
+        } else if (!rs_study_common_option(argc, argv, &i, &dir, &quiet)) {
             return RS_EXIT_USAGE;
         }
     }
-    if (!output_ready(dir))
+    if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
     char why[600] = "";
     rs_error_detail detail;
@@ -322,7 +411,9 @@ static int run_unknown_friction(int argc, char **argv)
             "trajectories.\n\n",
             rest.mu_true);
     fit_table(f, &rest);
-    fprintf(f, "\nExpectation (the LCP gradient's fit converges from twice the truth): %s.\n",
+    fprintf(f,
+            "\nExpectation (the LCP gradient's fit converges from twice the truth): %s.\n\n"
+            "![loss curves and fits](unknown_friction.png)\n",
             !checked ? "not checked (no start at twice the truth)"
             : passed ? "met"
                      : "NOT met");
@@ -352,17 +443,18 @@ static int run_unknown_friction(int argc, char **argv)
     snprintf(path, sizeof path, "%s/summary.json", dir);
     if (rs_write_json_text(path, text, &detail) != RS_OK)
         return rs_cli_usage_error("study: %s", detail.message);
+    const int pictured = plot_fits(dir, &r, &rest);
     if (!quiet) {
         printf("  unknown-friction: true mu %g, %.1f s\n\n", r.mu_true, r.time_s);
         fit_table(stdout, &r);
         printf("\n  pushed from rest by 3 N, true mu %g:\n\n", rest.mu_true);
         fit_table(stdout, &rest);
         printf("\n  expectation (lcp converges from 2 mu): %s\n  wrote %s/{report.md, "
-               "summary.json}\n",
+               "summary.json%s}\n",
                !checked ? "not checked"
                : passed ? "met"
                         : "NOT met",
-               dir);
+               dir, pictured ? ", unknown_friction.png" : "; no picture: gnuplot failed");
     }
     return passed ? RS_EXIT_OK : RS_EXIT_FAILED;
 }
@@ -371,10 +463,15 @@ int rs_cmd_study(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "unknown-friction") == 0)
         return run_unknown_friction(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "known-friction") == 0)
+        return rs_study_known_friction(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "decomposed-velocities") == 0)
+        return rs_study_decomposed_velocities(argc, argv);
     if (argc < 2 || strcmp(argv[1], "noisy-sticking") != 0)
-        return rs_cli_usage_error("study: expected a study name (built: noisy-sticking, "
-                                  "unknown-friction; usage: %s)",
-                                  usage);
+        return rs_cli_usage_error("study: expected a study name: noisy-sticking, "
+                                  "unknown-friction, known-friction, decomposed-velocities "
+                                  "(usage: %s)",
+                                  rs_study_usage);
     rs_stick_config cfg;
     rs_stick_config_default(&cfg);
     const char *dir = NULL;
@@ -390,13 +487,15 @@ int rs_cmd_study(int argc, char **argv)
                 !rs_cli_parse_u64("--seed", v, &cfg.seed))
                 return RS_EXIT_USAGE;
         } else if (strcmp(arg, "--sigmas") == 0) {
-            if (!(v = rs_cli_option_value(argc, argv, &i)) || !parse_sigmas(v, &cfg))
+            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
+                !(cfg.nsigma =
+                      rs_study_parse_list("--sigmas", v, 0.0, 1e6, cfg.sigma, RS_STICK_MAX_SIGMAS)))
                 return RS_EXIT_USAGE;
-        } else if (!common_option(argc, argv, &i, &dir, &quiet)) {
+        } else if (!rs_study_common_option(argc, argv, &i, &dir, &quiet)) {
             return RS_EXIT_USAGE;
         }
     }
-    if (!output_ready(dir))
+    if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
     rs_stick_result r;
     if (rs_stick_run(&cfg, &r) != RS_OK)

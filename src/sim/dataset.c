@@ -38,7 +38,7 @@ const char *rs_dataset_column_name(const rs_scenario *sc, const rs_dataset *d, i
 static rs_error record_clean(const rs_scenario *sc, rs_dataset *d)
 {
     const rs_model *m = sc->model;
-    rs_stepper_config cfg = {m,        sc->params,     sc->variant,   sc->dt,   sc->nlp,
+    rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
                              sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
     rs_stepper *st;
     const rs_error err = rs_stepper_create(&cfg, &st);

@@ -27,12 +27,12 @@ typedef struct rs_dataset {
     int failed_step;   /* -1, or the step whose Lemke solve failed (the run stops there) */
     int failed_status; /* its rs_lemke_status (or RS_LEMKE_TOO_LARGE) */
     int nstate, ninput, nlcp;
-    int ncol;          /* nstate + ninput + 2 nlcp + nstate */
-    double noise;      /* sigma, relative to each measured column's RMS */
+    int ncol;     /* nstate + ninput + 2 nlcp + nstate */
+    double noise; /* sigma, relative to each measured column's RMS */
     uint64_t noise_seed;
-    double *values;    /* rows x ncol, row-major, with the noise */
-    double *clean;     /* the same without it */
-    double *rms;       /* ncol: each column's noise-free root mean square */
+    double *values; /* rows x ncol, row-major, with the noise */
+    double *clean;  /* the same without it */
+    double *rms;    /* ncol: each column's noise-free root mean square */
 } rs_dataset;
 
 /* Column c's offsets: state at 0, input at nstate, z at nstate + ninput, w after z, next state

@@ -13,6 +13,7 @@
 #define MAX_ITER 60
 #define MU_LO 1e-3
 #define MU_HI 10.0
+#define MU_CURVE_LO 1e-2
 
 const char *rs_fit_method_name(rs_fit_method m)
 {
@@ -62,6 +63,7 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
     rs_grad_parse_key(&c->base, "model.mu", &cfg.keys[0]);
     rs_grad_parse_output(&c->base, "x", &cfg.outputs[0]);
     o->stop = "iteration limit";
+    o->path[o->npath++] = mu;
     for (o->iterations = 0; o->iterations < MAX_ITER; o->iterations++) {
         static rs_scenario sc;
         sc = c->base;
@@ -95,6 +97,7 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
         const double next = fmin(fmax(mu - num / den, MU_LO), MU_HI);
         const double step = fabs(next - mu);
         mu = next;
+        o->path[o->npath++] = mu;
         if (step <= 1e-10 * mu) {
             o->iterations++;
             o->stop = "step below 1e-10 mu";
@@ -120,6 +123,7 @@ static void golden(fit_ctx *c, rs_fit_outcome *o)
     double f2 = loss(c, x);
     o->trajectories = 2;
     o->stop = "iteration limit";
+    o->path[o->npath++] = (a + b) / 2;
     for (o->iterations = 0; ok && o->iterations < 4 * MAX_ITER; o->iterations++) {
         if (b - a <= 1e-10 * (a + b) / 2) {
             o->stop = "bracket below 1e-10 mu";
@@ -141,6 +145,7 @@ static void golden(fit_ctx *c, rs_fit_outcome *o)
             f2 = loss(c, x);
         }
         o->trajectories++;
+        o->path[o->npath++] = (a + b) / 2;
     }
     if (!ok)
         o->stop = "a Lemke step failed";
@@ -182,6 +187,12 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
         rs_scenario_release(&c.base);
         return RS_ERR_BAD_ARG;
     }
+    double *x = malloc(sizeof(double) * (size_t)c.steps);
+    for (int i = 0; x && i < RS_FIT_CURVE; i++) {
+        out->curve_mu[i] = MU_CURVE_LO * pow(MU_HI / MU_CURVE_LO, i / (RS_FIT_CURVE - 1.0));
+        out->curve_loss[i] = lemke_positions(&c, out->curve_mu[i], x) ? loss(&c, x) : NAN;
+    }
+    free(x);
     out->nstarts = nstarts;
     for (int s = 0; s < nstarts; s++) {
         out->start[s] = starts[s];

@@ -16,7 +16,8 @@
  * its gradient vanishes (sum J_k^2 = 0: the block stuck throughout, where the LCP's gradient is 0).
  * A second observation makes that case: the block at rest pushed by 3 N with mu = 0.2 slides;
  * from any mu >= 0.306 the model sticks throughout.
- * Reported: iterations, trajectories solved, the final mu and its error.
+ * Reported: iterations, trajectories solved, the final mu and its error, each method's path of
+ * estimates, and the loss curve L(mu) over [0.01, 10].
  */
 #ifndef RS_STUDY_UNKNOWN_FRICTION_H
 #define RS_STUDY_UNKNOWN_FRICTION_H
@@ -24,6 +25,8 @@
 #include "relaxsim/error.h"
 
 #define RS_FIT_MAX_STARTS 8
+#define RS_FIT_MAX_PATH 242 /* the start and at most 240 golden-section iterations */
+#define RS_FIT_CURVE 61     /* points of the loss curve */
 
 typedef enum rs_fit_method { RS_FIT_LCP = 0, RS_FIT_NLP = 1, RS_FIT_GOLDEN = 2 } rs_fit_method;
 #define RS_FIT_METHODS 3
@@ -37,6 +40,9 @@ typedef struct rs_fit_outcome {
                          gradient run) */
     int converged;    /* rel_error <= 1e-6 */
     const char *stop; /* "step below 1e-10 mu", "iteration limit", "zero gradient", ... */
+    int npath;
+    double path[RS_FIT_MAX_PATH]; /* the estimate at the start and after each iteration (golden:
+                                     the bracket's midpoint) */
 } rs_fit_outcome;
 
 typedef struct rs_fit_result {
@@ -44,6 +50,8 @@ typedef struct rs_fit_result {
     int nstarts;
     double start[RS_FIT_MAX_STARTS];
     rs_fit_outcome out[RS_FIT_MAX_STARTS][RS_FIT_METHODS];
+    double curve_mu[RS_FIT_CURVE], curve_loss[RS_FIT_CURVE]; /* L(mu), mu log-spaced over
+                                                                 [0.01, 10] (NaN: a failed step) */
     double time_s;
 } rs_fit_result;
 

@@ -387,6 +387,29 @@ static void test_study(void **state)
                      0);
     assert_true(slurp(TMP "study3/report.md", text, sizeof text) > 0);
     assert_non_null(strstr(text, "zero gradient"));
+    assert_true(is_png(TMP "study3/unknown_friction.png"));
+    const char *fits[2][2] = {{"known-friction", "known_friction.png"},
+                              {"decomposed-velocities", "decomposed_velocities.png"}};
+    for (int i = 0; i < 2; i++) {
+        char args[1024], file[512];
+        snprintf(args, sizeof args,
+                 "study %s --train 40 --test 40 --noises 0,1e-4 --scenario " SCEN
+                 "sliding_block_direct_random.ini -q -o " TMP "study4",
+                 fits[i][0]);
+        assert_int_equal(run(args), 0);
+        assert_true(slurp(TMP "study4/report.md", text, sizeof text) > 0);
+        assert_non_null(strstr(text, "the note says"));
+        cJSON *j = load_json(TMP "study4/summary.json");
+        assert_true(cJSON_IsTrue(at(j, "expectations_met", NULL)));
+        assert_int_equal(cJSON_GetArraySize(at(j, "fits", NULL)), i ? 4 : 12);
+        cJSON_Delete(j);
+        snprintf(file, sizeof file, TMP "study4/%s", fits[i][1]);
+        assert_true(is_png(file));
+    }
+    assert_int_equal(
+        run("study known-friction --scenario " SCEN "falling_block.ini -o " TMP "study2"), 2);
+    assert_non_null(strstr(err_buf, "needs a sliding_block_direct scenario"));
+    assert_int_equal(run("study known-friction --noises 2 -o " TMP "study2"), 2);
     assert_int_equal(run("study no-such-study -o " TMP "study2"), 2);
     assert_int_equal(run("study noisy-sticking --samples 5 -o " TMP "study2"), 2);
 }

@@ -7,10 +7,15 @@
  * noise as large as G's own entries (sigma = 1) Lemke meets LCPs it cannot solve, and none at
  * sigma = 1e-4. A wrong sticking test (v' instead of |v'|) or a biased noise would move case A
  * off 25% by far more than the interval's half-width, 0.6%.
- * unknown-friction: below.
+ * unknown-friction, known-friction and decomposed-velocities: below.
  */
 #include "test_helpers.h"
 
+#include <math.h>
+
+#include "io/scenario.h"
+#include "sim/dataset.h"
+#include "study/known_friction.h"
 #include "study/noisy_sticking.h"
 #include "study/unknown_friction.h"
 
@@ -66,11 +71,105 @@ static void test_unknown_friction(void **state)
     assert_true(r.out[0][RS_FIT_GOLDEN].converged);
 }
 
+/* Predictions of coefficients theta on a dataset's rows (sliding_block_direct: columns x, v+,
+ * v-, u, z1, z2, w1, w2, x', v+', v-'): the largest |xhat - (v+', v-')|, computed here from the
+ * note's model, independently of the study's code. */
+static double max_prediction_error(const rs_dataset *d, int variant, const double theta[2][9])
+{
+    const double mu_mg = 0.5 * 1.0 * 9.81;
+    double worst = 0.0;
+    for (int k = 0; k < d->rows; k++) {
+        const double *r = d->clean + (size_t)k * d->ncol;
+        const double xd = r[1] - r[2], u = r[3];
+        const double l1 = variant ? r[6] : mu_mg - r[7], l2 = variant ? r[7] : mu_mg - r[6];
+        const double phi[9] = {1, xd, u, l1, xd * l1, u * l1, l2, xd * l2, u * l2};
+        for (int i = 0; i < 2; i++) {
+            double xh = 0.0;
+            for (int j = 0; j < 9; j++)
+                xh += theta[i][j] * phi[j];
+            worst = fmax(worst, fabs(xh - r[9 + i]));
+        }
+    }
+    return worst;
+}
+
+/* known-friction (note 000 section 3.1) on 80 training steps: on noise-free data the fitted
+ * coefficients are the true ones (written out here: c = dt/m = 0.01, mu m g = 4.905 N) within
+ * 1e-6, and predict 200 steps of another push sequence within 1e-8 m/s, wherever the truth
+ * minimises the note's cost: every weighting in the slack variant, the prediction error alone in
+ * the direct one. In the direct variant with a2 > 0 the data's fictitious forces make the cost
+ * prefer a wrong model: its cost at the fit is below the truth's and its coefficients are off by
+ * more than 0.1. With noise 1e-4 the prediction-error fit is off, by less than 1e-2. The
+ * decomposed-velocities expectations hold on the same fits: noise-free, affine and clamped
+ * predict every sticking step and no false one; the clamp never predicts fewer. */
+static void test_known_friction(void **state)
+{
+    (void)state;
+    char path[512], why[600];
+    snprintf(path, sizeof path, "%s/problems/scenarios/sliding_block_direct_random.ini",
+             RS_SOURCE_DIR);
+    rs_kf_config cfg;
+    rs_kf_config_default(&cfg);
+    cfg.train_steps = 80;
+    cfg.test_steps = 80;
+    cfg.nnoise = 2;
+    cfg.noise[0] = 0.0;
+    cfg.noise[1] = 1e-4;
+    static rs_kf_result r;
+    assert_int_equal(rs_kf_run(path, &cfg, &r, why, sizeof why), RS_OK);
+    const double c = 0.01, b = -0.01 * 4.905;
+    const double truth[2][2][9] = {{{0, 1, c, 0, 0, 0, -c, 0, 0}, {0, -1, -c, -c, 0, 0, 0, 0, 0}},
+                                   {{b, 1, c, c, 0, 0, 0, 0, 0}, {b, -1, -c, 0, 0, 0, c, 0, 0}}};
+    static rs_scenario sc;
+    rs_error_detail detail;
+    assert_int_equal(rs_scenario_load(path, NULL, 0, &sc, &detail), RS_OK);
+    sc.steps = 200;
+    sc.input.seed += 77; /* pushes neither set of the study saw */
+    rs_dataset other;
+    assert_int_equal(rs_dataset_record(&sc, 0.0, 0, &other), RS_OK);
+    assert_int_equal(other.rows, 200);
+    assert_true(r.train_stuck > 5 && r.test_stuck > 5);
+    for (int v = 0; v < 2; v++)
+        for (int w = 0; w < cfg.nweight; w++) {
+            const rs_kf_fit *x = &r.fit[v][0][w];
+            assert_true(rs_nlp_status_ok(x->status));
+            double dtheta = 0.0;
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 9; j++)
+                    dtheta = fmax(dtheta, fabs(x->theta[i][j] - truth[v][i][j]));
+            const int truth_minimises =
+                v == 1 || (cfg.alpha[w][1] == 0.0 && cfg.alpha[w][2] == 0.0);
+            if (truth_minimises) {
+                if (!(dtheta <= 1e-6))
+                    fail_msg("%s, weighting %d: coefficients off by %g", rs_kf_variant_name(v), w,
+                             dtheta);
+                assert_true(max_prediction_error(&other, v, x->theta) <= 1e-8);
+            } else {
+                assert_true(x->cost < x->cost_truth);
+                assert_true(dtheta > 0.1);
+            }
+        }
+    for (int v = 0; v < 2; v++) {
+        const rs_kf_fit *exact = &r.fit[v][0][0], *noisy = &r.fit[v][1][0];
+        const double e = max_prediction_error(&other, v, noisy->theta);
+        assert_true(e > 1e-9 && e < 1e-2);
+        assert_int_equal(exact->stick_affine, r.test_stuck);
+        assert_int_equal(exact->stick_clamped, r.test_stuck);
+        assert_int_equal(exact->false_stick_affine + exact->false_stick_clamped, 0);
+        assert_true(noisy->stick_clamped >= noisy->stick_affine);
+    }
+    rs_dataset_free(&other);
+    rs_scenario_release(&sc);
+    cfg.train_steps = 5; /* below the smallest data set */
+    assert_int_equal(rs_kf_run(path, &cfg, &r, why, sizeof why), RS_ERR_BAD_SETTING);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_noisy_sticking),
         cmocka_unit_test(test_unknown_friction),
+        cmocka_unit_test(test_known_friction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
