@@ -89,11 +89,15 @@ echo "   0 iter.: IPOPT steps whose start IPOPT accepted at its first test (this
 echo "   the free-flight steps, started from the contact-free prediction); us, iterating: the"
 echo "   median over the other IPOPT steps, the cost of an IPOPT step that iterates."
 echo
-ok_iter=$(python3 -c "print(${iters[new-no]} <= 1.5)"); ok_time=$(python3 -c "print($r_time <= 0.2)")
+ok_iter=$(python3 -c "print(${iters[new-no]} <= 1.5)")
+# the time target is judged on both medians: over all IPOPT steps (the figure the target names)
+# and over the IPOPT steps that iterate (free flights accepted at iteration 0 would otherwise
+# carry the median)
+ok_time=$(python3 -c "print($r_time <= 0.2 and $r_it <= 0.2)")
 ok_xd=$(python3 -c "print(${xd[new-no]} <= 1e-9 and ${xd[new-yes]} <= 1e-9)")
 echo "targets (issue 9), start check off: iterations per IPOPT step <= 1.5: $([ "$ok_iter" = True ] && echo met || echo NOT met);"
-echo "  median time per IPOPT step <= 1/5 of the baseline's: $([ "$ok_time" = True ] && echo met || echo NOT met) ($r_time;"
-echo "  over the IPOPT steps that iterate: $r_it);"
+echo "  median time per IPOPT step <= 1/5 of the baseline's, over all IPOPT steps and over those"
+echo "  that iterate: $([ "$ok_time" = True ] && echo met || echo NOT met) ($r_time and $r_it);"
 echo "  shadow |xd| <= 1e-9 m/s with the start check off and on: $([ "$ok_xd" = True ] && echo met || echo NOT met)"
 echo
 echo "Slowest NLP step of each shipped scenario (this tree, default settings):"

@@ -273,7 +273,10 @@ static int write_fit_data(const char *dir, int which, const rs_fit_result *r)
         return 0;
     fprintf(d, "# mu loss_m2\n");
     for (int i = 0; i < RS_FIT_CURVE; i++)
-        fprintf(d, "%.10g %.10g\n", r->curve_mu[i], r->curve_loss[i]);
+        if (isnan(r->curve_loss[i])) /* a failed step: not drawn */
+            fprintf(d, "%.10g -\n", r->curve_mu[i]);
+        else
+            fprintf(d, "%.10g %.10g\n", r->curve_mu[i], r->curve_loss[i]);
     fclose(d);
     snprintf(path, sizeof path, "%s/fit_path%d.dat", dir, which);
     if (!(d = fopen(path, "w")))

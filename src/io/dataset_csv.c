@@ -22,7 +22,8 @@ rs_error rs_write_dataset_csv(const char *path, const rs_scenario *sc, const rs_
     if (d->noise > 0.0)
         fprintf(f,
                 "# noise: Gaussian, standard deviation %.17g times each measured column's "
-                "noise-free RMS (every column but the input), seed %llu\n",
+                "noise-free RMS (every column but the input), each cell its own draw (a state in "
+                "two columns or rows is measured twice, independently), seed %llu\n",
                 d->noise, (unsigned long long)d->noise_seed);
     else
         fprintf(f, "# noise: none\n");

@@ -12,7 +12,10 @@
  * Optional measurement noise: every measured column (state, z, w, next state; not the input, a
  * commanded value) gets independent Gaussian noise of standard deviation sigma times the
  * column's root mean square over the noise-free run (a column that is 0 throughout stays 0),
- * drawn from one seeded stream row by row. The noise-free values are kept beside the noisy ones.
+ * drawn from one seeded stream row by row. Every cell gets its own draw: a state that appears in
+ * two rows (row k's next state, row k+1's state) or twice in one (sliding_block_direct's z and
+ * next velocities) is measured twice, independently. The noise-free values are kept beside the
+ * noisy ones.
  */
 #ifndef RS_SIM_DATASET_H
 #define RS_SIM_DATASET_H

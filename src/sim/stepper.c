@@ -420,10 +420,10 @@ int rs_stepper_nlp_start_point(rs_stepper *s, int path, double *x, double *mult_
 {
     if (path == RS_PATH_IPOPT_WARM && rs_stepper_nlp_can_warm_start(s)) {
         /* A free flight leaves the previous solution behind: its impulses and velocities are no
-         * longer a KKT point of the new step, while the contact-free prediction is one. Without
-         * the start check (which has just tested both, and failed), the prediction is IPOPT's
-         * start when it passes the test (IPOPT's own test then usually accepts it at iteration 0).
-         */
+         * longer a KKT point of the new step, while the contact-free prediction is one. With
+         * nlp.check_start off (IPOPT solves every step), the prediction is IPOPT's start when it
+         * passes the KKT test, and IPOPT's own test then usually accepts it at iteration 0. With
+         * the start check on, both points were tested before this path and failed. */
         if (!s->cfg.nlp.check_start) {
             nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
             if (rs_kkt_check_point(s->kkt, s->x, s->cfg.nlp.tol, 0, mult_g, mult_x_l, mult_x_u)) {

@@ -35,7 +35,7 @@ void rs_kf_config_default(rs_kf_config *cfg)
     cfg->nweight = 3;
     memcpy(cfg->alpha, alpha, sizeof alpha);
     cfg->noise_seed = 1;
-    cfg->stick_tol = 1e-9;
+    cfg->stick_tol = 1e-8;
     cfg->eps = 1e-5;
 }
 
@@ -409,7 +409,12 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
     c.nq = alpha[2] > 0.0 ? 2 * N : 0;
     c.n = NT + c.np + c.nq;
     c.m = 2 * c.np + c.nq;
-    double *buf = malloc(sizeof(double) * ((size_t)N * (NF + 4) + (size_t)c.n));
+    for (int i = 0; i < 2; i++) /* no fit (no memory, rank-deficient data): nothing to report */
+        for (int j = 0; j < NF; j++)
+            out->theta[i][j] = NAN;
+    out->coef_error = out->cost = out->test_rms = NAN;
+    out->cost_truth = note_cost(theta_true, train, alpha);
+    double *buf = calloc((size_t)N * (NF + 4) + (size_t)c.n, sizeof(double));
     if (!buf)
         return;
     double *phit = buf, *yt = phit + (size_t)N * NF, *lt = yt + 2 * (size_t)N;
@@ -425,27 +430,29 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
     c.phit = phit;
     c.yt = yt;
     c.lt = lt;
-    if (least_squares(&c, x)) {
-        for (int k = 0; k < N; k++) /* slacks just above their bounds at the start */
-            for (int i = 0; i < 2; i++) {
-                const int ki = 2 * k + i;
-                const double s = xi(&c, x, k, i);
-                if (c.np)
-                    x[NT + ki] = fabs(lt[ki] * s) + 1e-3;
-                if (c.nq)
-                    x[NT + c.np + ki] = fmax(0.0, -s) + 1e-3;
-            }
-        rs_nlp_problem p = {c.n,      c.m,   1,       &c,       nlp_bounds,  nlp_f,
-                            nlp_grad, nlp_g, nlp_jac, nlp_hess, nlp_sparsity};
-        rs_nlp_settings st;
-        rs_nlp_settings_default(&st);
-        st.tol = 1e-10;
-        st.max_iter = 3000;
-        rs_ipopt_solver *solver;
-        if (rs_ipopt_create(&p, &st, &solver) == RS_OK) {
-            out->status = rs_ipopt_solve(solver, x, 0, NULL, &out->iterations);
-            rs_ipopt_destroy(solver);
+    if (!least_squares(&c, x)) {
+        free(buf);
+        return;
+    }
+    for (int k = 0; k < N; k++) /* slacks just above their bounds at the start */
+        for (int i = 0; i < 2; i++) {
+            const int ki = 2 * k + i;
+            const double s = xi(&c, x, k, i);
+            if (c.np)
+                x[NT + ki] = fabs(lt[ki] * s) + 1e-3;
+            if (c.nq)
+                x[NT + c.np + ki] = fmax(0.0, -s) + 1e-3;
         }
+    rs_nlp_problem p = {c.n,      c.m,   1,       &c,       nlp_bounds,  nlp_f,
+                        nlp_grad, nlp_g, nlp_jac, nlp_hess, nlp_sparsity};
+    rs_nlp_settings st;
+    rs_nlp_settings_default(&st);
+    st.tol = 1e-10;
+    st.max_iter = 3000;
+    rs_ipopt_solver *solver;
+    if (rs_ipopt_create(&p, &st, &solver) == RS_OK) {
+        out->status = rs_ipopt_solve(solver, x, 0, NULL, &out->iterations);
+        rs_ipopt_destroy(solver);
     }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < NF; j++) {
@@ -456,7 +463,7 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
     if (!rs_nlp_status_ok(out->status))
         out->coef_error = NAN; /* no fit: nothing to compare */
     out->cost = note_cost((const double(*)[NF])out->theta, train, alpha);
-    out->cost_truth = note_cost(theta_true, train, alpha);
+    const double stick_tol = cfg->stick_tol * sc->V;
     double e2 = 0.0;
     for (int k = 0; k < test_clean->n; k++) {
         const double *ph = test_clean->phi + (size_t)k * NF, *y = test_clean->y + 2 * k;
@@ -466,8 +473,8 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
             e2 += (xh[i] - y[i]) * (xh[i] - y[i]);
         }
         const int stuck = y[0] == 0.0 && y[1] == 0.0;
-        const int affine = fabs(xh[0] - xh[1]) <= cfg->stick_tol;
-        const int clamped = fabs(fmax(0.0, xh[0]) - fmax(0.0, xh[1])) <= cfg->stick_tol;
+        const int affine = fabs(xh[0] - xh[1]) <= stick_tol;
+        const int clamped = fabs(fmax(0.0, xh[0]) - fmax(0.0, xh[1])) <= stick_tol;
         out->stick_affine += stuck && affine;
         out->stick_clamped += stuck && clamped;
         out->false_stick_affine += !stuck && affine;
@@ -479,8 +486,8 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
 
 static rs_error check_config(const rs_kf_config *cfg)
 {
-    if (cfg->train_steps < 20 || cfg->train_steps > 5000 || cfg->test_steps < 20 ||
-        cfg->test_steps > 5000 || cfg->nnoise < 1 || cfg->nnoise > RS_KF_MAX_NOISES ||
+    if (cfg->train_steps < 20 || cfg->train_steps > RS_KF_MAX_STEPS || cfg->test_steps < 20 ||
+        cfg->test_steps > RS_KF_MAX_STEPS || cfg->nnoise < 1 || cfg->nnoise > RS_KF_MAX_NOISES ||
         cfg->nweight < 1 || cfg->nweight > RS_KF_MAX_WEIGHTS || !(cfg->stick_tol > 0.0) ||
         !(cfg->eps > 0.0 && cfg->eps <= 1.0))
         return RS_ERR_BAD_SETTING;
@@ -521,6 +528,12 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
     rs_error err = RS_OK;
     if (strcmp(sc.model->name, "sliding_block_direct") != 0) {
         snprintf(why, why_len, "%s: the known-friction fit needs a sliding_block_direct scenario",
+                 scenario_path);
+        err = RS_ERR_BAD_ARG;
+    } else if (sc.input.kind != RS_INPUT_RANDOM) {
+        snprintf(why, why_len,
+                 "%s: the known-friction fit needs [input] type = random (the held-out data are "
+                 "the same scenario with another seed)",
                  scenario_path);
         err = RS_ERR_BAD_ARG;
     }

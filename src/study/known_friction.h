@@ -18,7 +18,7 @@
  *     phi = (1, xd, u, l1, xd l1, u l1, l2, xd l2, u l2)
  * and 9 coefficients per row: 18 in all.
  *
- * The data: `relaxsim dataset` of a sliding_block_direct scenario (default
+ * The data: `relaxsim dataset` of a sliding_block_direct scenario with random input (default
  * sliding_block_direct_random.ini: seeded random pushes, the block slides both ways and sticks);
  * training on its first train_steps rows, held out: the same scenario with another input seed.
  * Measurement noise (dataset.h): every measured column gets Gaussian noise of standard deviation
@@ -34,7 +34,7 @@
  * what it adds to a typical prediction); the note's cost (unsmoothed) at the fit and at the truth
  * on the training data; on the held-out data (noise-free inputs and targets) the RMS prediction
  * error / V and, of the steps where the true block sticks (xd+' = xd-' = 0 exactly), the share the
- * fit predicts to stick, |xd+ - xd-| <= stick_tol, as it is (affine) and with both outputs
+ * fit predicts to stick, |xd+ - xd-| <= stick_tol V, as it is (affine) and with both outputs
  * clamped at 0 (Remark 4: max(0, xhat)), with the false sticks of each.
  */
 #ifndef RS_STUDY_KNOWN_FRICTION_H
@@ -49,16 +49,17 @@
 #define RS_KF_MAX_NOISES 8
 #define RS_KF_MAX_WEIGHTS 4
 #define RS_KF_FEATURES 9
+#define RS_KF_MAX_STEPS 500 /* the fit's NLP is posed with dense derivatives: O(steps^2) memory */
 const char *rs_kf_variant_name(int variant); /* "direct", "slack" */
 
 typedef struct rs_kf_config {
-    int train_steps, test_steps; /* 20 .. 5000 each */
+    int train_steps, test_steps; /* 20 .. RS_KF_MAX_STEPS each */
     int nnoise;
     double noise[RS_KF_MAX_NOISES]; /* sigma, relative to each column's RMS, in [0, 1] */
     int nweight;
     double alpha[RS_KF_MAX_WEIGHTS][3]; /* a1 > 0, a2, a3 >= 0 */
     uint64_t noise_seed;
-    double stick_tol; /* m/s */
+    double stick_tol; /* relative to V (the data's RMS speed) */
     double eps;       /* the smoothing of the 2-norm, relative to V */
 } rs_kf_config;
 

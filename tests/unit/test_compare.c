@@ -148,8 +148,9 @@ static void test_point2d_default_scenario(void **state)
     rs_compare_free(&r);
 }
 
-/* The NLP on its own: no start check, no fallback. Every step is IPOPT's own answer, the first
- * from the contact-free prediction (cold), the others warm-started: from the previous solution,
+/* The NLP on its own: no start check (no step skips IPOPT), no fallback. Every step is IPOPT's
+ * own answer, the first from the contact-free prediction (cold), the others warm-started: from
+ * the previous solution,
  * or from the contact-free prediction where that passes the step's KKT test. The latter may
  * happen only where the step has no contact force (Lemke's normal impulse is exactly 0); the
  * landing, the one step where the body must be stopped, is IPOPT's from the previous solution
