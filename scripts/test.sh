@@ -2,22 +2,30 @@
 # test.sh: everything that must pass before a change lands, stage by stage; stops at the first
 # failing stage.
 #   1. set-up (missing Debian packages, Release build)
-#   2. Debug build with warnings as errors and the optional MPI batch, then ctest
-#   3. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   4. the unit tests and the command under valgrind (--error-exitcode)
-#   5. install into a temporary prefix and build a consumer with CMake and with pkg-config
+#   2. relaxsim check problems/: every shipped scenario and sweep against its contract, the JUnit
+#      report validated (the 1,000-run robustness sweeps excepted: scripts/robustness.sh)
+#   3. Debug build with warnings as errors and the optional MPI batch, then ctest
+#   4. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   5. the unit tests and the command under valgrind (--error-exitcode)
+#   6. install into a temporary prefix and build a consumer with CMake and with pkg-config; run
+#      the consumer's own scenarios under its ctest (relaxsim_add_check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 stage=0
 banner() {
   stage=$((stage + 1))
-  printf '\n==== [%d/5] %s ====\n' "$stage" "$1"
+  printf '\n==== [%d/6] %s ====\n' "$stage" "$1"
 }
 trap 'echo; echo "==== FAILED at stage $stage ===="' ERR
 
 banner "set-up: packages and Release build"
 scripts/setup.sh --test-tools
+
+banner "relaxsim check problems/ (contracts, JUnit report)"
+build/relaxsim check problems --exclude '*_robust.ini' --exclude '*_robust_no_start_check.ini' \
+  --junit build/check.xml -q
+xmllint --noout --schema tests/junit/junit.xsd build/check.xml
 
 banner "Debug build (-Werror, with MPI) and ctest"
 cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_WITH_MPI=ON >/dev/null
@@ -38,7 +46,7 @@ vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kin
 status=0
 # test_compare, test_cli_sim, test_stack, test_polygon_steps, test_gradient, test_point3d and
 # test_study simulate thousands of IPOPT steps or Lemke solves (minutes to hours under valgrind);
-# they run in full in stages 2 and 3, and the same code runs
+# they run in full in stages 3 and 4, and the same code runs
 # here through the command below (a stacked batch and the polygon model's paths included).
 for t in build-debug/tests/unit/test_*; do
   [ -x "$t" ] || continue
@@ -121,7 +129,10 @@ cc -std=c11 -Wall -Werror tests/consumer/consumer.c -o build-consumer/consumer_p
   $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs relaxsim)
 LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer_pc
 "$prefix/bin/relaxsim" --version
+# the project's own scenarios under its ctest, through relaxsim_add_check, with a valid JUnit file
+ctest --test-dir build-consumer --output-on-failure
+xmllint --noout --schema tests/junit/junit.xsd build-consumer/relaxsim-check.xml
 rm -rf "$prefix"
 
 echo
-echo "==== all 5 stages passed ===="
+echo "==== all 6 stages passed ===="

@@ -37,6 +37,10 @@ static const char usage_text[] =
     "        note 000's fit of f and G from data with known friction, by IPOPT\n"
     "  study decomposed-velocities [same options] -o DIR [-q]\n"
     "        note 000's Remark 4: the same fits with the velocity parts clamped at 0\n"
+    "  check [PATH ...] [-j N] [--junit FILE] [--json FILE] [--filter GLOB] [--exclude GLOB]\n"
+    "        [-q]\n"
+    "        every scenario and sweep under the paths (default problems/) with its contract, as\n"
+    "        a test runner: one line per file, totals, JUnit XML for CI\n"
     "  batch SWEEP [-j N] [-o DIR] [--resume] [--shard I/N] [-q]\n"
     "        every parameter combination of a sweep as a comparison with its contract, in N\n"
     "        worker processes\n"
@@ -80,6 +84,8 @@ int main(int argc, char **argv)
         return rs_cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "study") == 0)
         return rs_cmd_study(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return rs_cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "dataset") == 0)
         return rs_cmd_dataset(argc - 1, argv + 1);
     if (strcmp(cmd, "grad") == 0)

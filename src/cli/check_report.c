@@ -1,0 +1,151 @@
+/* check_report.c: the JUnit XML and JSON reports of `relaxsim check` (see check_report.h). */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/check_report.h"
+#include "cli/cli.h"
+#include "io/output.h"
+
+const char *rs_check_outcome_name(rs_check_outcome o)
+{
+    static const char *const names[] = {"passed", "failed", "bad_input", "crashed"};
+    return (int)o >= 0 && o <= RS_CHECK_CRASHED ? names[o] : "unknown";
+}
+
+/* Text as XML attribute or element content: the five special characters escaped, control
+ * characters other than tab and newline (not allowed in XML 1.0) written as '?'. */
+static void xml_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&apos;", f);
+            break;
+        default:
+            fputc(c < 0x20 && c != '\t' && c != '\n' ? '?' : c, f);
+        }
+    }
+}
+
+/* The suite's name: the file's path; its cases' classname: the path with '/' and '.' as '_'
+ * (CI systems read a dotted classname as a package path). */
+static void classname(FILE *f, const char *path)
+{
+    for (const char *p = path; *p; p++)
+        fputc(*p == '/' || *p == '.' ? '_' : *p, f);
+}
+
+int rs_check_write_junit(const char *path, const rs_check_file *files, int n, double time_s)
+{
+    rs_error_detail detail;
+    FILE *f = rs_open_for_writing(path, &detail);
+    if (!f)
+        return rs_cli_usage_error("--junit: %s", detail.message), 0;
+    int tests = 0, failures = 0, errors = 0;
+    for (int i = 0; i < n; i++) {
+        tests += files[i].ncases;
+        failures += files[i].failures;
+        errors += files[i].errors;
+    }
+    char stamp[32];
+    const time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<testsuites name=\"relaxsim check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+            "time=\"%.3f\">\n",
+            tests, failures, errors, time_s);
+    for (int i = 0; i < n; i++) {
+        const rs_check_file *cf = &files[i];
+        fputs("  <testsuite name=\"", f);
+        xml_text(f, cf->path);
+        fprintf(f,
+                "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\" "
+                "timestamp=\"%s\" id=\"%d\">\n",
+                cf->ncases, cf->failures, cf->errors, cf->time_s, stamp, i);
+        fprintf(f,
+                "    <properties>\n      <property name=\"kind\" value=\"%s\"/>\n"
+                "      <property name=\"outcome\" value=\"%s\"/>\n    </properties>\n",
+                cf->is_sweep ? "sweep" : "scenario", rs_check_outcome_name(cf->outcome));
+        for (int k = 0; k < cf->ncases; k++) {
+            const rs_check_case *c = &cf->cases[k];
+            fputs("    <testcase classname=\"", f);
+            classname(f, cf->path);
+            fputs("\" name=\"", f);
+            xml_text(f, c->name);
+            fprintf(f, "\" time=\"%.3f\"", c->time_s);
+            if (!c->failure) {
+                fputs("/>\n", f);
+                continue;
+            }
+            const char *tag = c->error ? "error" : "failure";
+            fprintf(f, ">\n      <%s message=\"", tag);
+            xml_text(f, c->failure);
+            fprintf(f, "\" type=\"%s\">",
+                    c->error ? rs_check_outcome_name(cf->outcome) : "contract");
+            xml_text(f, c->failure);
+            fprintf(f, "</%s>\n    </testcase>\n", tag);
+        }
+        fputs("  </testsuite>\n", f);
+    }
+    fputs("</testsuites>\n", f);
+    if (rs_close_written(f, path, &detail) != RS_OK)
+        return rs_cli_usage_error("--junit: %s", detail.message), 0;
+    return 1;
+}
+
+int rs_check_write_json(const char *path, const rs_check_file *files, int n, double time_s)
+{
+    cJSON *o = cJSON_CreateObject();
+    int counts[4] = {0};
+    cJSON *arr = cJSON_AddArrayToObject(o, "files");
+    for (int i = 0; i < n; i++) {
+        const rs_check_file *cf = &files[i];
+        counts[cf->outcome]++;
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "path", cf->path);
+        cJSON_AddStringToObject(j, "kind", cf->is_sweep ? "sweep" : "scenario");
+        cJSON_AddStringToObject(j, "outcome", rs_check_outcome_name(cf->outcome));
+        if (cf->message)
+            cJSON_AddStringToObject(j, "message", cf->message);
+        cJSON_AddNumberToObject(j, "time_s", cf->time_s);
+        cJSON_AddNumberToObject(j, "cases", cf->ncases);
+        cJSON_AddNumberToObject(j, "failures", cf->failures);
+        cJSON_AddNumberToObject(j, "errors", cf->errors);
+        cJSON *failed = cJSON_AddArrayToObject(j, "failed");
+        for (int k = 0; k < cf->ncases; k++)
+            if (cf->cases[k].failure) {
+                cJSON *c = cJSON_CreateObject();
+                cJSON_AddStringToObject(c, "case", cf->cases[k].name);
+                cJSON_AddStringToObject(c, "message", cf->cases[k].failure);
+                cJSON_AddItemToArray(failed, c);
+            }
+        cJSON_AddItemToArray(arr, j);
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "totals");
+    cJSON_AddNumberToObject(t, "files", n);
+    for (int k = 0; k < 4; k++)
+        cJSON_AddNumberToObject(t, rs_check_outcome_name((rs_check_outcome)k), counts[k]);
+    cJSON_AddNumberToObject(t, "time_s", time_s);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    rs_error_detail detail;
+    if (rs_write_json_text(path, text, &detail) != RS_OK)
+        return rs_cli_usage_error("--json: %s", detail.message), 0;
+    return 1;
+}

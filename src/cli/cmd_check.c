@@ -1,0 +1,541 @@
+/*
+ * cmd_check.c: `relaxsim check [PATH ...] [-j N] [--junit FILE] [--json FILE] [--filter GLOB]
+ * [--exclude GLOB] [-q]`: every scenario and sweep under the paths (default problems/), each run
+ * with its contract, reported as a test runner reports: one line per file (PASS, FAIL with the
+ * failed checks, BAD input with the message, CRASH), totals, exit 0 when all passed, 1 when a
+ * check failed or a run crashed, 2 for bad input (or bad usage).
+ *
+ * A file is a sweep when it has a [sweep] section, else a scenario. Each is run by this same
+ * executable in a child process, so that a crash is one file's outcome and not the checker's:
+ * a scenario as `relaxsim compare FILE -q -o DIR` (up to N at once), a sweep as `relaxsim batch
+ * FILE -j N -q -o DIR` (one at a time, its runs in N workers); the results are read from the
+ * child's summary.json or results.jsonl, in a temporary directory removed at the end.
+ */
+#define _GNU_SOURCE /* mkdtemp, nftw */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <ftw.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/check_report.h"
+#include "cli/cli.h"
+#include "core/timer.h"
+
+extern char **environ;
+
+static const char usage[] = "relaxsim check [PATH ...] [-j N] [--junit FILE] [--json FILE] "
+                            "[--filter GLOB] [--exclude GLOB] [-q]";
+
+#define MAX_GLOBS 16
+
+typedef struct check_args {
+    const char *paths[64];
+    int npaths;
+    long jobs;
+    const char *junit, *json;
+    const char *filter[MAX_GLOBS], *exclude[MAX_GLOBS];
+    int nfilter, nexclude, quiet;
+} check_args;
+
+/* ---- finding the files ---------------------------------------------------------------------- */
+
+typedef struct file_list {
+    char **path;
+    int n, cap;
+} file_list;
+
+static int list_add(file_list *l, const char *path)
+{
+    if (l->n == l->cap) {
+        const int cap = l->cap ? 2 * l->cap : 64;
+        char **p = realloc(l->path, sizeof *p * (size_t)cap);
+        if (!p)
+            return 0;
+        l->path = p;
+        l->cap = cap;
+    }
+    return (l->path[l->n++] = strdup(path)) != NULL;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    const size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Every *.ini under dir (hidden entries skipped), recursively. */
+static int walk(const char *dir, file_list *l)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return rs_cli_usage_error("check: %s: cannot read the directory", dir), 0;
+    int ok = 1;
+    for (struct dirent *e; ok && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            ok = walk(path, l);
+        else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".ini"))
+            ok = list_add(l, path);
+    }
+    closedir(d);
+    return ok;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int selected(const check_args *a, const char *path)
+{
+    int in = a->nfilter == 0;
+    for (int i = 0; i < a->nfilter; i++)
+        in |= fnmatch(a->filter[i], path, 0) == 0;
+    for (int i = 0; i < a->nexclude; i++)
+        in &= fnmatch(a->exclude[i], path, 0) != 0;
+    return in;
+}
+
+/* A sweep has a [sweep] section (spaces around the brackets' name allowed). */
+static int is_sweep_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int sweep = 0;
+    while (!sweep && fgets(line, sizeof line, f)) {
+        char name[64];
+        sweep = sscanf(line, " [ %63[^] ] ]", name) == 1 && strcmp(name, "sweep") == 0;
+    }
+    fclose(f);
+    return sweep;
+}
+
+/* ---- running one file ----------------------------------------------------------------------- */
+
+typedef struct job {
+    pid_t pid;
+    int index;
+    double t0;
+} job;
+
+static int spawn_child(const char *self, const char *work, int index, const rs_check_file *cf,
+                       long jobs, pid_t *pid)
+{
+    char out[4300], err[4300], jtext[32];
+    snprintf(out, sizeof out, "%s/%d", work, index);
+    snprintf(err, sizeof err, "%s/%d.err", work, index);
+    snprintf(jtext, sizeof jtext, "%ld", jobs);
+    char *argv[10];
+    int n = 0;
+    argv[n++] = (char *)self;
+    argv[n++] = (char *)(cf->is_sweep ? "batch" : "compare");
+    argv[n++] = cf->path;
+    if (cf->is_sweep) {
+        argv[n++] = (char *)"-j";
+        argv[n++] = jtext;
+    }
+    argv[n++] = (char *)"-q";
+    argv[n++] = (char *)"-o";
+    argv[n++] = out;
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int rc = posix_spawn(pid, self, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc == 0;
+}
+
+/* The child's first stderr line without the "relaxsim: " prefix (malloc'd), or NULL. */
+static char *first_error_line(const char *work, int index)
+{
+    char path[4300], line[1024];
+    snprintf(path, sizeof path, "%s/%d.err", work, index);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *msg = NULL;
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *p = strncmp(line, "relaxsim: ", 10) == 0 ? line + 10 : line;
+        msg = strdup(p);
+    }
+    fclose(f);
+    return msg;
+}
+
+static cJSON *read_json_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    const long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    cJSON *o = NULL;
+    if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
+        text[len] = '\0';
+        o = cJSON_Parse(text);
+    }
+    free(text);
+    fclose(f);
+    return o;
+}
+
+static int add_case(rs_check_file *cf, const char *name, const char *failure, int error, double t)
+{
+    rs_check_case *c = realloc(cf->cases, sizeof *c * (size_t)(cf->ncases + 1));
+    if (!c)
+        return 0;
+    cf->cases = c;
+    c += cf->ncases++;
+    c->name = strdup(name);
+    c->failure = failure ? strdup(failure) : NULL;
+    c->error = error;
+    c->time_s = t;
+    cf->failures += failure && !error;
+    cf->errors += failure && error;
+    return 1;
+}
+
+/* A scenario's cases: its contract's checks from summary.json; 0 if the file is missing or
+ * malformed (the child did not finish as it should). */
+static int scenario_cases(const char *work, int index, rs_check_file *cf)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%d/summary.json", work, index);
+    cJSON *s = read_json_file(path);
+    const cJSON *checks = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "contract"), "checks");
+    if (!cJSON_IsArray(checks)) {
+        cJSON_Delete(s);
+        return 0;
+    }
+    const int n = cJSON_GetArraySize(checks);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, checks)
+    {
+        const cJSON *text = cJSON_GetObjectItem(c, "check"),
+                    *which = cJSON_GetObjectItem(c, "applies_to");
+        const cJSON *actual = cJSON_GetObjectItem(c, "actual");
+        char name[512], failure[768];
+        snprintf(name, sizeof name, "%s (%s)", cJSON_GetStringValue(text) ? text->valuestring : "?",
+                 cJSON_GetStringValue(which) ? which->valuestring : "?");
+        const int passed = cJSON_IsTrue(cJSON_GetObjectItem(c, "passed"));
+        if (cJSON_IsNumber(actual))
+            snprintf(failure, sizeof failure, "%s: actual %.9g, bound: %s", name,
+                     actual->valuedouble, text->valuestring);
+        else /* a NaN is written as null: it fails every check */
+            snprintf(failure, sizeof failure, "%s: actual not a number, bound: %s", name,
+                     text->valuestring);
+        if (!add_case(cf, name, passed ? NULL : failure, 0, cf->time_s / (n > 0 ? n : 1)))
+            break;
+    }
+    cJSON_Delete(s);
+    return 1;
+}
+
+/* A sweep's cases: its runs from results.jsonl; 0 if the file is missing. */
+static int sweep_cases(const char *work, int index, rs_check_file *cf)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%d/results.jsonl", work, index);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    static char line[1 << 16];
+    while (fgets(line, sizeof line, f)) {
+        cJSON *o = cJSON_Parse(line);
+        if (!o)
+            continue;
+        const cJSON *run = cJSON_GetObjectItem(o, "run"),
+                    *params = cJSON_GetObjectItem(o, "params");
+        const char *outcome = cJSON_GetStringValue(cJSON_GetObjectItem(o, "outcome"));
+        char name[1024], failure[4096] = "";
+        int len = snprintf(name, sizeof name, "run %d (", cJSON_IsNumber(run) ? run->valueint : -1);
+        const cJSON *p;
+        cJSON_ArrayForEach(p, params) len +=
+            snprintf(name + len, len < (int)sizeof name ? sizeof name - (size_t)len : 0,
+                     "%s%s=%.6g", p == params->child ? "" : ", ", p->string, p->valuedouble);
+        if (len < (int)sizeof name - 2)
+            strcat(name, ")");
+        int error = 0;
+        if (!outcome || strcmp(outcome, "passed") != 0) {
+            const cJSON *fc = cJSON_GetObjectItem(o, "failed_checks"), *x;
+            const char *reason = cJSON_GetStringValue(cJSON_GetObjectItem(o, "reason"));
+            error = !outcome || strcmp(outcome, "contract_failed") != 0;
+            int fl = snprintf(failure, sizeof failure, "%s", outcome ? outcome : "no outcome");
+            if (reason)
+                fl += snprintf(failure + fl, sizeof failure - (size_t)fl, ": %s", reason);
+            cJSON_ArrayForEach(x, fc) if (cJSON_IsString(x) && fl < (int)sizeof failure - 4) fl +=
+                snprintf(failure + fl, sizeof failure - (size_t)fl, "; %s", x->valuestring);
+        }
+        const cJSON *t = cJSON_GetObjectItem(o, "time_s");
+        add_case(cf, name, failure[0] ? failure : NULL, error,
+                 cJSON_IsNumber(t) ? t->valuedouble : 0.0);
+        cJSON_Delete(o);
+    }
+    fclose(f);
+    return 1;
+}
+
+/* Fill cf's outcome and cases from the finished child's wait status. */
+static void collect(const char *work, int index, int status, rs_check_file *cf)
+{
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 2) {
+        cf->outcome = RS_CHECK_BAD_INPUT;
+        cf->message = first_error_line(work, index);
+        add_case(cf, "load", cf->message ? cf->message : "refused", 1, cf->time_s);
+        return;
+    }
+    const int read = (code == 0 || code == 1) && (cf->is_sweep ? sweep_cases(work, index, cf)
+                                                               : scenario_cases(work, index, cf));
+    if (!read) {
+        char msg[512], *said = first_error_line(work, index);
+        if (WIFSIGNALED(status))
+            snprintf(msg, sizeof msg, "killed by signal %d (%s)%s%s", WTERMSIG(status),
+                     strsignal(WTERMSIG(status)), said ? ": " : "", said ? said : "");
+        else
+            snprintf(msg, sizeof msg, "exit %d without its results%s%s", code, said ? ": " : "",
+                     said ? said : "");
+        free(said);
+        cf->outcome = RS_CHECK_CRASHED;
+        cf->message = strdup(msg);
+        add_case(cf, "run", msg, 1, cf->time_s);
+        return;
+    }
+    if (code == 1 && cf->failures + cf->errors == 0) /* failed without naming a check */
+        add_case(cf, "run", "the run failed (exit 1) without a failed check", 1, 0.0);
+    cf->outcome = code == 0 && cf->failures + cf->errors == 0 ? RS_CHECK_PASSED : RS_CHECK_FAILED;
+}
+
+static void print_line(const rs_check_file *cf, int done, int total, int quiet)
+{
+    if (quiet && cf->outcome == RS_CHECK_PASSED)
+        return;
+    static const char *const tags[] = {"PASS ", "FAIL ", "BAD  ", "CRASH"};
+    char count[64] = "";
+    if (cf->outcome <= RS_CHECK_FAILED)
+        snprintf(count, sizeof count, "%d %s, ", cf->ncases,
+                 cf->is_sweep ? (cf->ncases == 1 ? "run" : "runs")
+                              : (cf->ncases == 1 ? "check" : "checks"));
+    printf("[%*d/%d] %s %s  (%s%.1f s)\n", total >= 100 ? 3 : 2, done, total, tags[cf->outcome],
+           cf->path, count, cf->time_s);
+    if (cf->message)
+        printf("        %s\n", cf->message);
+    int shown = 0;
+    for (int k = 0; k < cf->ncases; k++)
+        if (cf->cases[k].failure && cf->outcome == RS_CHECK_FAILED && shown++ < 10)
+            printf("        %s%s%s\n", cf->is_sweep ? cf->cases[k].name : "",
+                   cf->is_sweep ? ": " : "", cf->cases[k].failure);
+    if (shown > 10)
+        printf("        ... and %d more\n", shown - 10);
+    fflush(stdout);
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+static int parse_args(int argc, char **argv, check_args *a)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = cpus > 0 ? cpus : 1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (strcmp(arg, "-j") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
+                !rs_cli_parse_long("-j", v, 1, 256, &a->jobs))
+                return 0;
+        } else if (strcmp(arg, "--junit") == 0 || strcmp(arg, "--json") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            *(arg[3] == 'u' ? &a->junit : &a->json) = v;
+        } else if (strcmp(arg, "--filter") == 0 || strcmp(arg, "--exclude") == 0) {
+            const int inc = arg[2] == 'f';
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            if ((inc ? a->nfilter : a->nexclude) == MAX_GLOBS)
+                return rs_cli_usage_error("%s: at most %d patterns", arg, MAX_GLOBS), 0;
+            if (inc)
+                a->filter[a->nfilter++] = v;
+            else
+                a->exclude[a->nexclude++] = v;
+        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            return rs_cli_usage_error("check: unknown option '%s' (usage: %s)", arg, usage), 0;
+        } else if (a->npaths == (int)(sizeof a->paths / sizeof a->paths[0])) {
+            return rs_cli_usage_error("check: at most 64 paths"), 0;
+        } else {
+            a->paths[a->npaths++] = arg;
+        }
+    }
+    if (a->npaths == 0)
+        a->paths[a->npaths++] = "problems";
+    return 1;
+}
+
+static int collect_files(const check_args *a, rs_check_file **out, int *n)
+{
+    file_list l = {0};
+    for (int i = 0; i < a->npaths; i++) {
+        struct stat st;
+        if (stat(a->paths[i], &st) != 0)
+            return rs_cli_usage_error("check: %s: no such file or directory", a->paths[i]), 0;
+        if (S_ISDIR(st.st_mode) ? !walk(a->paths[i], &l) : !list_add(&l, a->paths[i]))
+            return 0;
+    }
+    qsort(l.path, (size_t)l.n, sizeof *l.path, by_name);
+    *out = calloc((size_t)(l.n ? l.n : 1), sizeof **out);
+    *n = 0;
+    for (int i = 0; i < l.n; i++) {
+        if (*out && selected(a, l.path[i]) && (i == 0 || strcmp(l.path[i], l.path[i - 1]) != 0)) {
+            (*out)[*n].path = l.path[i];
+            (*out)[(*n)++].is_sweep = is_sweep_file(l.path[i]);
+        } else {
+            free(l.path[i]);
+        }
+    }
+    free(l.path);
+    if (!*out)
+        return rs_cli_usage_error("check: out of memory"), 0;
+    if (*n == 0)
+        return rs_cli_usage_error("check: no scenario or sweep (*.ini) selected under the paths"),
+               0;
+    return 1;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void free_files(rs_check_file *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < files[i].ncases; k++) {
+            free(files[i].cases[k].name);
+            free(files[i].cases[k].failure);
+        }
+        free(files[i].cases);
+        free(files[i].path);
+        free(files[i].message);
+    }
+    free(files);
+}
+
+/* Run every file: scenarios up to jobs at once, each sweep alone (its runs in jobs workers). */
+static int run_all(const check_args *a, const char *self, const char *work, rs_check_file *files,
+                   int n)
+{
+    job *running = calloc((size_t)a->jobs, sizeof *running);
+    if (!running)
+        return rs_cli_usage_error("check: out of memory"), 0;
+    int next = 0, active = 0, done = 0, ok = 1;
+    while (done < n) {
+        /* start what may start: a scenario while a slot is free; a sweep when nothing runs */
+        while (ok && next < n && active < a->jobs && (!files[next].is_sweep || active == 0)) {
+            job *j = &running[active];
+            j->index = next;
+            j->t0 = rs_wall_seconds();
+            if (!spawn_child(self, work, next, &files[next], a->jobs, &j->pid)) {
+                ok = (rs_cli_usage_error("check: cannot start %s", self), 0);
+                break;
+            }
+            active++;
+            if (files[next++].is_sweep)
+                break; /* a sweep uses every slot */
+        }
+        if (active == 0)
+            break;
+        int status;
+        const pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0)
+            break;
+        for (int s = 0; s < active; s++)
+            if (running[s].pid == pid) {
+                rs_check_file *cf = &files[running[s].index];
+                cf->time_s = rs_wall_seconds() - running[s].t0;
+                collect(work, running[s].index, status, cf);
+                print_line(cf, ++done, n, a->quiet);
+                running[s] = running[--active];
+                break;
+            }
+    }
+    free(running);
+    return ok && done == n;
+}
+
+int rs_cmd_check(int argc, char **argv)
+{
+    check_args a = {0};
+    if (!parse_args(argc, argv, &a))
+        return RS_EXIT_USAGE;
+    rs_check_file *files;
+    int n;
+    if (!collect_files(&a, &files, &n))
+        return RS_EXIT_USAGE;
+    char self[4096];
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    const char *tmp = getenv("TMPDIR");
+    char workbuf[4200];
+    snprintf(workbuf, sizeof workbuf, "%s/relaxsim-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (len <= 0 || !mkdtemp(workbuf)) {
+        free_files(files, n);
+        return rs_cli_usage_error("check: cannot find the relaxsim executable or make a "
+                                  "temporary directory");
+    }
+    self[len] = '\0';
+    int sweeps = 0;
+    for (int i = 0; i < n; i++)
+        sweeps += files[i].is_sweep;
+    if (!a.quiet)
+        printf("relaxsim check: %d file%s (%d scenario%s, %d sweep%s), %ld job%s\n\n", n,
+               n == 1 ? "" : "s", n - sweeps, n - sweeps == 1 ? "" : "s", sweeps,
+               sweeps == 1 ? "" : "s", a.jobs, a.jobs == 1 ? "" : "s");
+    fflush(stdout);
+    const double t0 = rs_wall_seconds();
+    const int complete = run_all(&a, self, workbuf, files, n);
+    const double elapsed = rs_wall_seconds() - t0;
+    nftw(workbuf, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int counts[4] = {0};
+    for (int i = 0; i < n; i++)
+        counts[files[i].outcome]++;
+    int reports = 1;
+    if (complete) {
+        printf("\n%d file%s: %d passed, %d failed, %d bad input, %d crashed (%.1f s)\n", n,
+               n == 1 ? "" : "s", counts[RS_CHECK_PASSED], counts[RS_CHECK_FAILED],
+               counts[RS_CHECK_BAD_INPUT], counts[RS_CHECK_CRASHED], elapsed);
+        if (a.junit)
+            reports &= rs_check_write_junit(a.junit, files, n, elapsed);
+        if (a.json)
+            reports &= rs_check_write_json(a.json, files, n, elapsed);
+    }
+    free_files(files, n);
+    if (!complete || !reports)
+        return RS_EXIT_USAGE;
+    return counts[RS_CHECK_BAD_INPUT]                           ? RS_EXIT_USAGE
+           : counts[RS_CHECK_FAILED] + counts[RS_CHECK_CRASHED] ? RS_EXIT_FAILED
+                                                                : RS_EXIT_OK;
+}
