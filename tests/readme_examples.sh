@@ -26,7 +26,7 @@ base=$(sed -n 's/^scenario *= *\([^ #;]*\).*/\1/p' "$work/sweep/readme_sweep.ini
 cp "$src/problems/sweeps/$base" "$work/sweep/"
 echo "build/relaxsim batch sweep/readme_sweep.ini -j 2 -q -o out/readme_sweep" >> "$work/commands.txt"
 # the library example: the ```c block, built against this build's library
-awk '/^```c/{on=1; next} /^```/{if (on) exit} on' "$src/README.md" > "$work/example.c"
+awk '/^```c$/{on=1; next} /^```/{if (on) exit} on' "$src/README.md" > "$work/example.c"
 libdir=$(dirname "$cli")
 sanitize=""
 nm -D "$libdir/librelaxsim.so" 2>/dev/null | grep -q __asan_init && sanitize="-fsanitize=address,undefined"
