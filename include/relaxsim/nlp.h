@@ -77,6 +77,8 @@ typedef struct rs_nlp_settings {
                                  when the model has an NLP of its own (the scenario's [nlp] form =
                                  relaxation); 0: the model's own NLP when it has one (form = own).
                                  Default 0. */
+    int print_level;        /**< IPOPT's print_level (its iteration log on stdout), 0 .. 12.
+                                 Default 0 (silent); relaxsim replay --ipopt-print-level sets it. */
 } rs_nlp_settings;
 
 /** Fill every field with its default. No-op on NULL. */

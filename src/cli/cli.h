@@ -66,5 +66,6 @@ int rs_cmd_grad(int argc, char **argv);
 int rs_cmd_study(int argc, char **argv);
 int rs_cmd_dataset(int argc, char **argv);
 int rs_cmd_check(int argc, char **argv);
+int rs_cmd_replay(int argc, char **argv);
 
 #endif

@@ -406,14 +406,15 @@ static int collect_files(const check_args *a, rs_check_file **out, int *n)
     qsort(l.path, (size_t)l.n, sizeof *l.path, by_name);
     *out = calloc((size_t)(l.n ? l.n : 1), sizeof **out);
     *n = 0;
-    for (int i = 0; i < l.n; i++) {
-        if (*out && selected(a, l.path[i]) && (i == 0 || strcmp(l.path[i], l.path[i - 1]) != 0)) {
+    for (int i = 0; i < l.n; i++) /* selected, and not named twice (kept: the first) */
+        if (*out && selected(a, l.path[i]) &&
+            (*n == 0 || strcmp(l.path[i], (*out)[*n - 1].path) != 0)) {
             (*out)[*n].path = l.path[i];
             (*out)[(*n)++].is_sweep = is_sweep_file(l.path[i]);
-        } else {
-            free(l.path[i]);
+            l.path[i] = NULL; /* owned by *out now */
         }
-    }
+    for (int i = 0; i < l.n; i++)
+        free(l.path[i]);
     free(l.path);
     if (!*out)
         return rs_cli_usage_error("check: out of memory"), 0;

@@ -1,20 +1,25 @@
 /*
- * cmd_compare.c: `relaxsim compare SCENARIO [--set key=value ...] [-o DIR] [-q]`.
- * The NLP trajectory with a shadow Lemke solve at every step, plus an independent Lemke
+ * cmd_compare.c: `relaxsim compare SCENARIO [--set key=value ...] [--capsule STEP ...] [-o DIR]
+ * [-q]`. The NLP trajectory with a shadow Lemke solve at every step, plus an independent Lemke
  * trajectory; writes trajectory_nlp.csv, trajectory_lemke.csv, shadow.csv, steps.jsonl and
- * summary.json to DIR (default out/<scenario name>), prints the summary, checks the contract.
+ * summary.json to DIR (default out/<scenario name>), and DIR/capsules/step_K.json for the steps
+ * that failed or did not agree (and those asked for; io/capsule.h), prints the summary, checks
+ * the contract.
  * Exit 0 when the contract passed, 1 when a check failed, 2 for bad usage or input.
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_report.h"
+#include "io/capsule.h"
 #include "io/output.h"
 
 static const char usage[] =
-    "relaxsim compare SCENARIO [--set section.key=value ...] [-o DIR] [-q]";
+    "relaxsim compare SCENARIO [--set section.key=value ...] [--capsule STEP ...] [-o DIR] [-q]";
 
 /* out/<file name without directory and extension> */
 static void default_out_dir(const char *scenario, char *buf, size_t n)
@@ -79,12 +84,75 @@ static rs_error write_all(const char *dir, const rs_scenario *sc, const rs_compa
     return err;
 }
 
+/* Take the --capsule STEP options out of argv (into steps); the rest goes to rest. */
+static int split_capsules(int argc, char **argv, long *steps, int *nsteps, char **rest, int *nrest)
+{
+    *nsteps = *nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--capsule") != 0) {
+            rest[(*nrest)++] = argv[i];
+            continue;
+        }
+        const char *v = rs_cli_option_value(argc, argv, &i);
+        if (!v || !rs_cli_parse_long("--capsule", v, 0, RS_RUN_MAX_STEPS, &steps[*nsteps]))
+            return 0;
+        if (++*nsteps == RS_SCENARIO_MAX_CAPSULE_STEPS)
+            return rs_cli_usage_error("--capsule: at most %d steps",
+                                      RS_SCENARIO_MAX_CAPSULE_STEPS - 1),
+                   0;
+    }
+    rest[*nrest] = NULL;
+    return 1;
+}
+
+/* DIR/capsules/ emptied of an earlier run's capsules, then this run's written into it. */
+static rs_error write_capsules(const char *dir, const rs_scenario *sc,
+                               const rs_cli_scenario_args *a, const rs_compare_result *r,
+                               rs_error_detail *detail)
+{
+    char cdir[1100];
+    snprintf(cdir, sizeof cdir, "%s/capsules", dir);
+    DIR *d = opendir(cdir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strncmp(e->d_name, "step_", 5) == 0) {
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", cdir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    for (int i = 0; i < r->ncapsules; i++) {
+        char name[64];
+        const rs_error err = rs_write_capsule(cdir, sc, a->sets, a->nsets, r, &r->capsules[i], name,
+                                              sizeof name, detail);
+        if (err != RS_OK)
+            return err;
+    }
+    return RS_OK;
+}
+
 int rs_cmd_compare(int argc, char **argv)
 {
     rs_cli_scenario_args a;
     static rs_scenario sc;
-    if (!rs_cli_load_scenario(argc, argv, usage, 0, &a, &sc))
+    long steps[RS_SCENARIO_MAX_CAPSULE_STEPS];
+    int nsteps, nrest;
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest)
+        return rs_cli_usage_error("out of memory");
+    const int parsed = split_capsules(argc, argv, steps, &nsteps, rest, &nrest) &&
+                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
+    free(rest);
+    if (!parsed)
         return RS_EXIT_USAGE;
+    for (int i = 0; i < nsteps; i++) {
+        if (steps[i] >= sc.steps) {
+            rs_scenario_release(&sc);
+            return rs_cli_usage_error("--capsule %ld: the run has steps 0 .. %d", steps[i],
+                                      sc.steps - 1);
+        }
+        sc.capsule_steps[sc.ncapsule_steps++] = (int)steps[i];
+    }
     rs_error_detail detail;
     char dir[1024];
     if (a.out)
@@ -101,7 +169,8 @@ int rs_cmd_compare(int argc, char **argv)
     rs_error err = rs_compare_run(&sc, RS_RUN_COMPARE, a.quiet ? NULL : rs_cli_progress, NULL, &r);
     if (err != RS_OK)
         return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
-    if (write_all(dir, &sc, &r, &detail) != RS_OK) {
+    if (write_capsules(dir, &sc, &a, &r, &detail) != RS_OK ||
+        write_all(dir, &sc, &r, &detail) != RS_OK) {
         rs_compare_free(&r);
         return rs_cli_usage_error("%s", detail.message);
     }
@@ -109,6 +178,10 @@ int rs_cmd_compare(int argc, char **argv)
         rs_cli_print_summary(stdout, &sc, &r);
         printf("\n  wrote %s/{trajectory_nlp.csv, trajectory_lemke.csv, shadow.csv, steps.jsonl, "
                "summary.json}\n", dir);
+        if (r.ncapsules)
+            printf("  and %d step capsule%s in %s/capsules/ (relaxsim replay)%s\n", r.ncapsules,
+                   r.ncapsules == 1 ? "" : "s", dir,
+                   r.capsules_omitted ? "; more steps qualified: the first 20 are kept" : "");
     }
     const int code = r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);

@@ -16,7 +16,7 @@ static const char usage_text[] =
     "        write a generated LCP with a known solution\n"
     "  run SCENARIO [--backend nlp|lemke] [--set section.key=value ...] [-o traj.csv] [-q]\n"
     "        simulate a scenario with one backend\n"
-    "  compare SCENARIO [--set section.key=value ...] [-o DIR] [-q]\n"
+    "  compare SCENARIO [--set section.key=value ...] [--capsule STEP ...] [-o DIR] [-q]\n"
     "        the NLP trajectory with a Lemke solve of every step from the same state, an\n"
     "        independent Lemke trajectory, and the scenario's tolerance contract\n"
     "  grad SCENARIO --wrt KEY[,KEY...] [--of COLUMN[@STEP],...] [--fd-step REL] [--rtol R]\n"
@@ -37,6 +37,8 @@ static const char usage_text[] =
     "        note 000's fit of f and G from data with known friction, by IPOPT\n"
     "  study decomposed-velocities [same options] -o DIR [-q]\n"
     "        note 000's Remark 4: the same fits with the velocity parts clamped at 0\n"
+    "  replay CAPSULE [--set section.key=value ...] [--ipopt-print-level N] [--json]\n"
+    "        re-solve one step of a comparison both ways from its capsule (DIR/capsules/)\n"
     "  check [PATH ...] [-j N] [--junit FILE] [--json FILE] [--filter GLOB] [--exclude GLOB]\n"
     "        [-q]\n"
     "        every scenario and sweep under the paths (default problems/) with its contract, as\n"
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
         return rs_cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "study") == 0)
         return rs_cmd_study(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return rs_cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return rs_cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "dataset") == 0)

@@ -177,7 +177,7 @@ rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_c
     return rs_close_written(f, path, detail);
 }
 
-static cJSON *step_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
+cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "status", rs_step_status_name(backend, s));
@@ -237,8 +237,8 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
         cJSON *in = cJSON_AddObjectToObject(o, "input");
         for (int i = 0; i < m->ninput; i++)
             cJSON_AddNumberToObject(in, m->input_names[i], st->input[i]);
-        cJSON_AddItemToObject(o, "nlp", step_json(m, RS_BACKEND_NLP, &st->nlp));
-        cJSON_AddItemToObject(o, "lemke", step_json(m, RS_BACKEND_LEMKE, &st->shadow));
+        cJSON_AddItemToObject(o, "nlp", rs_step_result_json(m, RS_BACKEND_NLP, &st->nlp));
+        cJSON_AddItemToObject(o, "lemke", rs_step_result_json(m, RS_BACKEND_LEMKE, &st->shadow));
         cJSON *diff = cJSON_AddObjectToObject(o, "diff");
         for (int c = 0; c < r->ncol; c++)
             cJSON_AddNumberToObject(diff, r->col_names[c], st->diff[c]);
@@ -336,6 +336,13 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
             cJSON_AddNumberToObject(v, rs_verdict_name((rs_verdict)i), r->verdicts[i]);
         cJSON *dr = cJSON_AddObjectToObject(o, "drift");
         cJSON_AddItemToObject(dr, "max_abs_diff", columns_json(r, r->drift_max_abs));
+        cJSON *caps = cJSON_AddArrayToObject(o, "capsules"); /* io/capsule.h */
+        for (int i = 0; i < r->ncapsules; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "capsules/step_%d.json", r->capsules[i].step);
+            cJSON_AddItemToArray(caps, cJSON_CreateString(name));
+        }
+        cJSON_AddNumberToObject(o, "capsules_omitted", r->capsules_omitted);
     }
     cJSON *fin = cJSON_AddObjectToObject(o, "final");
     if (has_nlp)

@@ -12,6 +12,7 @@
 #ifndef RS_IO_OUTPUT_H
 #define RS_IO_OUTPUT_H
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "sim/compare.h"
@@ -30,6 +31,10 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
                               rs_error_detail *detail);
 rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
                                rs_error_detail *detail);
+
+/* One step's result as steps.jsonl writes it (status, iterations, path, time, residuals, modes,
+ * state, forces). */
+cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_result *s);
 
 /* Write text (a cJSON-printed document, freed here; NULL: out of memory) and a newline to path. */
 rs_error rs_write_json_text(const char *path, char *text, rs_error_detail *detail);

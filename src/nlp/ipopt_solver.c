@@ -251,7 +251,7 @@ rs_error rs_ipopt_create(const rs_nlp_problem *p, const rs_nlp_settings *setting
 static void set_options(IpoptProblem ip, const rs_nlp_settings *st)
 {
     AddIpoptStrOption(ip, "option_file_name", "");
-    AddIpoptIntOption(ip, "print_level", 0);
+    AddIpoptIntOption(ip, "print_level", st->print_level);
     AddIpoptStrOption(ip, "sb", "yes");
     AddIpoptStrOption(ip, "linear_solver", "mumps");
     AddIpoptStrOption(ip, "hessian_approximation", "exact");

@@ -30,6 +30,11 @@ void rs_compare_free(rs_compare_result *r)
         free(r->step);
         r->step = NULL;
     }
+    for (int i = 0; i < r->ncapsules; i++)
+        free(r->capsules[i].M);
+    free(r->capsules);
+    r->capsules = NULL;
+    r->ncapsules = 0;
 }
 
 /* Column c of a step result: the state components, then the forces. */
@@ -63,7 +68,7 @@ static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, do
  * answer and the LCP's added to each column's tolerance: within it, and with a mode pair the
  * approximation explains, a difference from the LCP is the approximation's (the polygonal
  * cone's), not a disagreement. */
-static rs_verdict judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x)
+rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x)
 {
     const rs_model *m = sc->model;
     double bias[RS_MAX_COLUMNS] = {0};
@@ -328,6 +333,7 @@ struct rs_compare_session {
     rs_stepper *stepper;
     double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE]; /* the two trajectories */
     int run_nlp, run_lemke, compare;
+    rs_stepper_snapshot before; /* the warm start before the step being solved */
     int agree_modes;
     double t0;
 };
@@ -389,6 +395,43 @@ const double *rs_compare_input(rs_compare_session *cs, int k)
     return input;
 }
 
+/* Keep step k's capsule if it qualifies (rs_capsule): its verdict, or asked for. Called right
+ * after the shadow solve, while the stepper still holds its LCP. */
+static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
+{
+    const rs_scenario *sc = cs->sc;
+    rs_compare_result *out = cs->out;
+    int requested = 0;
+    for (int i = 0; i < sc->ncapsule_steps; i++)
+        requested |= sc->capsule_steps[i] == k;
+    if (!requested && out->step[k].verdict == RS_VERDICT_AGREE)
+        return;
+    if (out->ncapsules == RS_COMPARE_MAX_CAPSULES) {
+        out->capsules_omitted++;
+        return;
+    }
+    if (!out->capsules &&
+        !(out->capsules = calloc(RS_COMPARE_MAX_CAPSULES, sizeof *out->capsules))) {
+        out->capsules_omitted++; /* out of memory: counted as not kept */
+        return;
+    }
+    rs_capsule *c = &out->capsules[out->ncapsules];
+    memset(c, 0, sizeof *c);
+    c->step = k;
+    c->requested = requested;
+    memcpy(c->state, x_before, sizeof c->state);
+    c->before = cs->before;
+    const double *M, *q, *z, *w;
+    const int n = rs_stepper_step_lcp(cs->stepper, &M, &q, &z, &w);
+    if (n > 0 && (c->M = malloc(sizeof(double) * (size_t)n * (size_t)(n + 1)))) {
+        c->lcp_n = n;
+        c->q = c->M + (size_t)n * n;
+        memcpy(c->M, M, sizeof(double) * (size_t)n * n);
+        memcpy(c->q, q, sizeof(double) * (size_t)n);
+    }
+    out->ncapsules++;
+}
+
 void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp)
 {
     const rs_scenario *sc = cs->sc;
@@ -399,12 +442,19 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     double x_before[RS_MODEL_MAX_STATE];
     memcpy(x_before, cs->x_nlp, sizeof x_before);
     if (cs->run_nlp) {
-        if (nlp)
+        if (nlp) {
             st->nlp = *nlp;
-        else
+        } else {
+            if (cs->compare)
+                rs_stepper_save(cs->stepper, &cs->before);
             rs_stepper_nlp(cs->stepper, cs->x_nlp, st->input, &st->nlp);
-        if (cs->compare)
+        }
+        if (cs->compare) {
             rs_stepper_lemke(cs->stepper, cs->x_nlp, st->input, &st->shadow);
+            st->verdict = rs_compare_judge(sc, st, out->ncol, x_before);
+            if (!nlp)
+                keep_capsule(cs, k, x_before);
+        }
         const rs_step_result *next = &st->nlp;
         if (!st->nlp.ok && cs->compare && st->shadow.ok &&
             sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
@@ -423,7 +473,6 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
     }
     if (cs->compare) {
-        st->verdict = judge(sc, st, out->ncol, x_before);
         out->verdicts[st->verdict]++;
         out->shadow_failed_steps += !st->shadow.ok;
         cs->agree_modes += st->nlp.ok && st->shadow.ok && /* a failed step's modes mean nothing */

@@ -81,6 +81,20 @@ typedef struct rs_check_result {
     char which[16];              /* "nlp" / "lemke" when a check applies to both */
 } rs_check_result;
 
+/* A step kept for replay (io/capsule.h writes it, relaxsim replay re-solves it): every step that
+ * failed or got a verdict other than agree, and the steps the scenario asks for
+ * (rs_scenario.capsule_steps), the first RS_COMPARE_MAX_CAPSULES of them. Only comparisons that
+ * solve their own NLP steps keep them (not the stacked runs of a batch). */
+#define RS_COMPARE_MAX_CAPSULES 20
+typedef struct rs_capsule {
+    int step;
+    int requested;                    /* asked for, rather than kept for its verdict */
+    double state[RS_MODEL_MAX_STATE]; /* before the step (the NLP trajectory's) */
+    rs_stepper_snapshot before;       /* the warm start before the step */
+    int lcp_n;                        /* the shadow solve's LCP (M, q), owned; 0: none */
+    double *M, *q;
+} rs_capsule;
+
 typedef struct rs_compare_result {
     rs_run_mode mode;
     int steps;
@@ -98,7 +112,13 @@ typedef struct rs_compare_result {
     rs_check_result checks[RS_SCENARIO_MAX_CHECKS];
     int contract_passed;
     double wall_time_s;
+    rs_capsule *capsules; /* ncapsules entries, owned (RS_COMPARE_MAX_CAPSULES room) */
+    int ncapsules;
+    int capsules_omitted; /* steps that qualified beyond the limit */
 } rs_compare_result;
+
+/* Step st's verdict (and st->diff) from the state x before it (compare.c's rule). */
+rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x);
 
 /* 1 if actual passes check ck (NaN never does). */
 int rs_check_passes(const rs_check *ck, double actual);

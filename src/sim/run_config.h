@@ -15,6 +15,7 @@
 
 #define RS_SCENARIO_MAX_PIECES 64
 #define RS_SCENARIO_MAX_CHECKS 64
+#define RS_SCENARIO_MAX_CAPSULE_STEPS 16
 #define RS_SCENARIO_MAX_STEPS 100000000
 /* The longest run: a comparison keeps every step's record (rs_compare_step, about 0.9 KB) until
  * its end, 1.7 GB at this limit; a longer simulation is split into runs. */
@@ -76,6 +77,9 @@ typedef struct rs_scenario {
     rs_failure_policy on_nlp_failure;
     int ncheck;
     rs_check checks[RS_SCENARIO_MAX_CHECKS];
+    int ncapsule_steps; /* steps whose capsule a comparison keeps whatever their
+                           verdict (relaxsim compare --capsule STEP) */
+    int capsule_steps[RS_SCENARIO_MAX_CAPSULE_STEPS];
 } rs_scenario;
 
 /* Free what the scenario owns (its scene); a loaded scenario is released before it is discarded

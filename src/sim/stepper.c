@@ -46,6 +46,7 @@ struct rs_stepper {
     size_t lemke_bytes;
     unsigned char lemke_basis[RS_MODEL_MAX_LCP]; /* 1: z_i basic in the last Lemke answer */
     int have_basis;
+    int cap_n, cap_m; /* the capacity of the primal-dual arrays (the largest NLP) */
 };
 
 void rs_stepper_destroy(rs_stepper *s)
@@ -156,6 +157,8 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->nlp_n = !s->use_relaxation ? m->nlp_n : 2 * nl;
     s->nlp_m = !s->use_relaxation ? m->nlp_m : 2 * nl;
     const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
+    s->cap_n = s->nlp_n;
+    s->cap_m = s->nlp_m;
     /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
     s->x = malloc(sizeof(double) * (n + 2 * (3 * n + mm) + 1));
     s->M = malloc(sizeof(double) * (size_t)(2 * nl * nl + 6 * nl));
@@ -205,6 +208,38 @@ void rs_stepper_reset(rs_stepper *s)
 {
     s->have_prev = 0;
     s->have_basis = 0;
+}
+
+void rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
+{
+    out->have_prev = s->have_prev;
+    out->n = s->cap_n;
+    out->m = s->cap_m;
+    out->point_structure = s->point_structure;
+    memcpy(out->x, s->x_prev, sizeof(double) * (size_t)s->cap_n);
+    memcpy(out->g, s->prev_g, sizeof(double) * (size_t)s->cap_m);
+    memcpy(out->x_l, s->prev_x_l, sizeof(double) * (size_t)s->cap_n);
+    memcpy(out->x_u, s->prev_x_u, sizeof(double) * (size_t)s->cap_n);
+    out->have_basis = s->have_basis;
+    out->nbasis = s->cfg.model->lcp_n;
+    out->basis_structure = s->basis_structure;
+    memcpy(out->basis, s->lemke_basis, sizeof out->basis);
+}
+
+int rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
+{
+    if (in->n != s->cap_n || in->m != s->cap_m || in->nbasis != s->cfg.model->lcp_n)
+        return 0;
+    s->have_prev = in->have_prev;
+    s->point_structure = in->point_structure;
+    memcpy(s->x_prev, in->x, sizeof(double) * (size_t)s->cap_n);
+    memcpy(s->prev_g, in->g, sizeof(double) * (size_t)s->cap_m);
+    memcpy(s->prev_x_l, in->x_l, sizeof(double) * (size_t)s->cap_n);
+    memcpy(s->prev_x_u, in->x_u, sizeof(double) * (size_t)s->cap_n);
+    s->have_basis = in->have_basis;
+    s->basis_structure = in->basis_structure;
+    memcpy(s->lemke_basis, in->basis, sizeof s->lemke_basis);
+    return 1;
 }
 
 /* Residuals and modes: the same for both backends, from the physical outputs; the mode

@@ -78,6 +78,19 @@ typedef struct rs_step_result {
                                 a refused step */
 } rs_step_result;
 
+/* The stepper's warm-start state between steps: the previous accepted NLP primal-dual point
+ * (n, m: its size, the stepper's capacity) and the previous Lemke basis, with the keys of the
+ * contact sets they belong to. What a replay needs to re-solve one step exactly (io/capsule.h). */
+#define RS_SNAPSHOT_MAX 1024
+typedef struct rs_stepper_snapshot {
+    int have_prev, n, m;
+    unsigned long long point_structure;
+    double x[RS_SNAPSHOT_MAX], g[RS_SNAPSHOT_MAX], x_l[RS_SNAPSHOT_MAX], x_u[RS_SNAPSHOT_MAX];
+    int have_basis, nbasis;
+    unsigned long long basis_structure;
+    unsigned char basis[RS_MODEL_MAX_LCP];
+} rs_stepper_snapshot;
+
 typedef struct rs_stepper_config {
     const rs_model *model;
     const double *params;
@@ -97,6 +110,10 @@ void rs_stepper_destroy(rs_stepper *stepper);
 
 /* Forget the warm start (e.g. before an independent trajectory). */
 void rs_stepper_reset(rs_stepper *stepper);
+
+/* Save the warm-start state; restore it (0 if the snapshot's sizes are not this stepper's). */
+void rs_stepper_save(const rs_stepper *stepper, rs_stepper_snapshot *out);
+int rs_stepper_restore(rs_stepper *stepper, const rs_stepper_snapshot *snapshot);
 
 void rs_stepper_nlp(rs_stepper *stepper, const double *state, const double *input,
                     rs_step_result *out);

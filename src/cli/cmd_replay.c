@@ -1,0 +1,287 @@
+/*
+ * cmd_replay.c: `relaxsim replay CAPSULE [--set section.key=value ...] [--ipopt-print-level N]
+ * [--json]`: re-solve the one step of a capsule (io/capsule.h) both ways, from the capsule alone:
+ * its scenario (and scene) text with the run's overrides and these --set, the state and input
+ * before the step, and the stepper's warm start (previous NLP point, previous Lemke basis). It
+ * prints the statuses, answers and verdict, and whether they are bitwise the capsule's (they are,
+ * on the same build with no --set). Exit 0 when the replayed step agrees, 1 when it does not (a
+ * failed solve or another verdict), 2 for a malformed capsule or bad usage.
+ */
+#define _GNU_SOURCE /* mkdtemp */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "io/capsule.h"
+#include "io/output.h"
+#include "io/scenario.h"
+#include "sim/stepper.h"
+
+static const char usage[] = "relaxsim replay CAPSULE [--set section.key=value ...] "
+                            "[--ipopt-print-level N] [--json]";
+
+static cJSON *read_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    cJSON *o = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        const long len = ftell(f);
+        char *text = len >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)len + 1) : NULL;
+        if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
+            text[len] = '\0';
+            o = cJSON_Parse(text);
+        }
+        free(text);
+    }
+    fclose(f);
+    return o;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* The scenario text with its [model] scene line pointing at scene_path. */
+static char *with_scene(const char *text, const char *scene_path)
+{
+    const size_t extra = strlen(scene_path) + 16;
+    char *out = malloc(strlen(text) + extra + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *q = p + 5;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(p, "scene", 5) == 0 && *q == '=')
+            o += sprintf(o, "scene = %s\n", scene_path);
+        else {
+            memcpy(o, line, len);
+            o += len;
+        }
+        line += len;
+    }
+    *o = '\0';
+    return out;
+}
+
+typedef struct replay_args {
+    const char *capsule;
+    const char *sets[RS_CLI_MAX_SETS];
+    int nsets, print_level, json;
+} replay_args;
+
+static int parse_args(int argc, char **argv, replay_args *a)
+{
+    a->print_level = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        long n;
+        if (strcmp(arg, "--set") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)))
+                return 0;
+            if (a->nsets == RS_CLI_MAX_SETS)
+                return rs_cli_usage_error("replay: at most %d --set", RS_CLI_MAX_SETS), 0;
+            a->sets[a->nsets++] = v;
+        } else if (strcmp(arg, "--ipopt-print-level") == 0) {
+            if (!(v = rs_cli_option_value(argc, argv, &i)) || !rs_cli_parse_long(arg, v, 0, 12, &n))
+                return 0;
+            a->print_level = (int)n;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            return rs_cli_usage_error("replay: unknown option '%s' (usage: %s)", arg, usage), 0;
+        } else if (a->capsule) {
+            return rs_cli_usage_error("replay: one CAPSULE expected (usage: %s)", usage), 0;
+        } else {
+            a->capsule = arg;
+        }
+    }
+    return a->capsule || (rs_cli_usage_error("replay: missing CAPSULE (usage: %s)", usage), 0);
+}
+
+/* Load the capsule's scenario (its text, scene and overrides, then the user's --set) into sc. */
+static int load_scenario(const char *capsule, const cJSON *o, const replay_args *a, rs_scenario *sc)
+{
+    const cJSON *scen = cJSON_GetObjectItem(o, "scenario");
+    const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(scen, "text"));
+    const char *scene = cJSON_GetStringValue(cJSON_GetObjectItem(scen, "scene_text"));
+    const cJSON *ov = cJSON_GetObjectItem(scen, "overrides");
+    if (!text || !cJSON_IsArray(ov))
+        return rs_cli_usage_error("%s: scenario: expected its text and overrides", capsule), 0;
+    char dir[] = "/tmp/relaxsim-replay-XXXXXX", ini[64], scene_path[64];
+    if (!mkdtemp(dir))
+        return rs_cli_usage_error("replay: cannot make a temporary directory"), 0;
+    snprintf(ini, sizeof ini, "%s/scenario.ini", dir);
+    snprintf(scene_path, sizeof scene_path, "%s/scene.scene", dir);
+    char *body = scene ? with_scene(text, scene_path) : strdup(text);
+    int ok = body && write_text(ini, body) && (!scene || write_text(scene_path, scene));
+    free(body);
+    const char *sets[2 * RS_CLI_MAX_SETS];
+    int nsets = 0;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, ov) if (cJSON_IsString(s) && nsets < RS_CLI_MAX_SETS &&
+                                  strncmp(s->valuestring, "model.scene=", 12) != 0) sets[nsets++] =
+        s->valuestring;
+    for (int i = 0; i < a->nsets; i++)
+        sets[nsets++] = a->sets[i];
+    rs_error_detail detail = {{0}};
+    ok = ok && rs_scenario_load(ini, sets, nsets, sc, &detail) == RS_OK;
+    remove(ini);
+    if (scene)
+        remove(scene_path);
+    rmdir(dir);
+    if (!ok)
+        return rs_cli_usage_error("%s: its scenario: %s", capsule,
+                                  detail.message[0] ? detail.message : "cannot be written"),
+               0;
+    return 1;
+}
+
+static int same_double(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* 1 if the replayed result r is the capsule's recorded one (status, state, forces), bitwise. */
+static int same_as_recorded(const rs_model *m, const cJSON *rec, rs_backend backend,
+                            const rs_step_result *r)
+{
+    const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(rec, "status"));
+    double state[RS_MODEL_MAX_STATE], forces[RS_MODEL_MAX_FORCE];
+    if (!status || strcmp(status, rs_step_status_name(backend, r)) != 0 ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(rec, "state_exact"), state, m->nstate) ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(rec, "forces_exact"), forces, m->nforce))
+        return 0;
+    for (int i = 0; i < m->nstate; i++)
+        if (!same_double(state[i], r->state_next[i]))
+            return 0;
+    for (int i = 0; i < m->nforce; i++)
+        if (!same_double(forces[i], r->forces[i]))
+            return 0;
+    return 1;
+}
+
+static void print_result(const rs_scenario *sc, const cJSON *o, const rs_compare_step *st,
+                         int identical)
+{
+    const rs_model *m = sc->model;
+    const cJSON *step = cJSON_GetObjectItem(o, "step");
+    printf("replay of step %d of %s (%s, %s)\n\n", step->valueint,
+           cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "scenario"), "path")),
+           m->name, m->variants[sc->variant]);
+    printf("  %-22s %24s %24s\n", "", "NLP (IPOPT)", "Lemke");
+    printf("  %-22s %24s %24s\n", "status", rs_step_status_name(RS_BACKEND_NLP, &st->nlp),
+           rs_step_status_name(RS_BACKEND_LEMKE, &st->shadow));
+    printf("  %-22s %24s %24s\n", "path", rs_nlp_path_name(st->nlp.path), "");
+    printf("  %-22s %24d %24d\n", "iterations / pivots", st->nlp.iterations, st->shadow.iterations);
+    for (int c = 0; c < m->nstate + m->nforce; c++) {
+        const char *name = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+        const double a = c < m->nstate ? st->nlp.state_next[c] : st->nlp.forces[c - m->nstate];
+        const double b =
+            c < m->nstate ? st->shadow.state_next[c] : st->shadow.forces[c - m->nstate];
+        printf("  %-22s %24.17g %24.17g\n", name, a, b);
+    }
+    printf("  %-22s %24.3g %24.3g\n", "primal residual", st->nlp.primal, st->shadow.primal);
+    printf("  %-22s %24.3g %24.3g\n", "complementarity", st->nlp.complementarity,
+           st->shadow.complementarity);
+    for (int i = 0; i < m->ncontacts; i++)
+        printf("  %-22s %24s %24s\n", m->ncontacts == 1 ? "mode" : "mode (contact)",
+               rs_contact_mode_name(st->nlp.modes[i]), rs_contact_mode_name(st->shadow.modes[i]));
+    printf("\n  verdict: %s (the capsule's: %s)\n", rs_verdict_name(st->verdict),
+           cJSON_GetStringValue(cJSON_GetObjectItem(o, "verdict")));
+    printf("  the same as the capsule (statuses, every state and force, the verdict, bitwise): "
+           "%s\n",
+           identical ? "yes" : "no");
+}
+
+int rs_cmd_replay(int argc, char **argv)
+{
+    replay_args a = {0};
+    if (!parse_args(argc, argv, &a))
+        return RS_EXIT_USAGE;
+    cJSON *o = read_json(a.capsule);
+    if (!o)
+        return rs_cli_usage_error("%s: cannot read it as JSON (a capsule of relaxsim compare)",
+                                  a.capsule);
+    static rs_scenario sc;
+    int code = RS_EXIT_USAGE;
+    if (!load_scenario(a.capsule, o, &a, &sc)) {
+        cJSON_Delete(o);
+        return RS_EXIT_USAGE;
+    }
+    const rs_model *m = sc.model;
+    if (a.print_level >= 0)
+        sc.nlp.print_level = a.print_level;
+    double state[RS_MODEL_MAX_STATE] = {0}, input[RS_MODEL_MAX_INPUT] = {0};
+    rs_stepper_snapshot *snap = malloc(sizeof *snap);
+    const cJSON *model = cJSON_GetObjectItem(o, "model"), *step = cJSON_GetObjectItem(o, "step");
+    const cJSON *sx = cJSON_GetObjectItem(o, "state_exact"),
+                *ux = cJSON_GetObjectItem(o, "input_exact");
+    const char *bad = !snap ? "out of memory"
+                      : !cJSON_IsString(model) || strcmp(model->valuestring, m->name) ? "model"
+                      : !cJSON_IsNumber(step)                                         ? "step"
+                      : !rs_capsule_read_array(sx, state, m->nstate) ? "state_exact"
+                      : !rs_capsule_read_array(ux, input, m->ninput) ? "input_exact"
+                      : !rs_capsule_read_start(cJSON_GetObjectItem(o, "start"), snap) ? "start"
+                                                                                      : NULL;
+    rs_stepper *st = NULL;
+    rs_stepper_config cfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
+                             sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    if (!bad && rs_stepper_create(&cfg, &st) != RS_OK)
+        bad = "its scenario cannot be solved here";
+    if (!bad && !rs_stepper_restore(st, snap))
+        bad = "start (its sizes are not this model's: a capsule of another build?)";
+    if (bad) {
+        rs_cli_usage_error("%s: %s: malformed or inconsistent", a.capsule, bad);
+    } else {
+        static rs_compare_step cs;
+        memset(&cs, 0, sizeof cs);
+        memcpy(cs.input, input, sizeof input);
+        rs_stepper_nlp(st, state, input, &cs.nlp);
+        rs_stepper_lemke(st, state, input, &cs.shadow);
+        cs.verdict = rs_compare_judge(&sc, &cs, m->nstate + m->nforce, state);
+        const char *verdict = cJSON_GetStringValue(cJSON_GetObjectItem(o, "verdict"));
+        const int identical =
+            same_as_recorded(m, cJSON_GetObjectItem(o, "nlp"), RS_BACKEND_NLP, &cs.nlp) &&
+            same_as_recorded(m, cJSON_GetObjectItem(o, "lemke"), RS_BACKEND_LEMKE, &cs.shadow) &&
+            verdict && strcmp(verdict, rs_verdict_name(cs.verdict)) == 0;
+        if (a.json) {
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddNumberToObject(j, "step", step->valueint);
+            cJSON_AddStringToObject(j, "verdict", rs_verdict_name(cs.verdict));
+            cJSON_AddStringToObject(j, "capsule_verdict", verdict ? verdict : "");
+            cJSON_AddBoolToObject(j, "identical", identical);
+            cJSON_AddItemToObject(j, "nlp", rs_step_result_json(m, RS_BACKEND_NLP, &cs.nlp));
+            cJSON_AddItemToObject(j, "lemke", rs_step_result_json(m, RS_BACKEND_LEMKE, &cs.shadow));
+            char *text = cJSON_Print(j);
+            cJSON_Delete(j);
+            if (text)
+                puts(text);
+            free(text);
+        } else {
+            print_result(&sc, o, &cs, identical);
+        }
+        code = cs.verdict == RS_VERDICT_AGREE ? RS_EXIT_OK : RS_EXIT_FAILED;
+    }
+    rs_stepper_destroy(st);
+    free(snap);
+    rs_scenario_release(&sc);
+    cJSON_Delete(o);
+    return code;
+}

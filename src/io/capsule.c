@@ -1,0 +1,232 @@
+/* capsule.c: writing a step capsule (see capsule.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/detail.h"
+#include "io/capsule.h"
+#include "io/output.h"
+#include "relaxsim/lcp_file.h"
+#include "relaxsim/relaxsim.h"
+
+/* The whole file as a string (malloc'd), or NULL. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        const long len = ftell(f);
+        if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1))) {
+            if (fread(text, 1, (size_t)len, f) == (size_t)len)
+                text[len] = '\0';
+            else {
+                free(text);
+                text = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+/* An array of doubles written with 17 significant digits: each reads back to the same double
+ * (cJSON's own printing may round a value within an epsilon of it). Non-finite: null. */
+static cJSON *exact_array(const double *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        char num[40];
+        if (isfinite(v[i]))
+            snprintf(num, sizeof num, "%.17g", v[i]);
+        else
+            snprintf(num, sizeof num, "null");
+        cJSON_AddItemToArray(a, cJSON_CreateRaw(num));
+    }
+    return a;
+}
+
+/* A step result as steps.jsonl writes it, with its state and forces also as exact arrays. */
+static cJSON *answer_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
+{
+    cJSON *o = rs_step_result_json(m, backend, s);
+    cJSON_AddItemToObject(o, "state_exact", exact_array(s->state_next, m->nstate));
+    cJSON_AddItemToObject(o, "forces_exact", exact_array(s->forces, m->nforce));
+    return o;
+}
+
+static void add_key(cJSON *o, const char *name, unsigned long long key)
+{
+    char hex[32];
+    snprintf(hex, sizeof hex, "0x%llx", key);
+    cJSON_AddStringToObject(o, name, hex);
+}
+
+static int read_key(const cJSON *o, const char *name, unsigned long long *key)
+{
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, name));
+    return s && sscanf(s, "%llx", key) == 1;
+}
+
+static cJSON *snapshot_json(const rs_stepper_snapshot *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "have_prev", s->have_prev);
+    cJSON_AddNumberToObject(o, "n", s->n);
+    cJSON_AddNumberToObject(o, "m", s->m);
+    add_key(o, "point_structure", s->point_structure);
+    cJSON_AddItemToObject(o, "x", exact_array(s->x, s->n));
+    cJSON_AddItemToObject(o, "mult_g", exact_array(s->g, s->m));
+    cJSON_AddItemToObject(o, "mult_x_l", exact_array(s->x_l, s->n));
+    cJSON_AddItemToObject(o, "mult_x_u", exact_array(s->x_u, s->n));
+    cJSON_AddBoolToObject(o, "have_basis", s->have_basis);
+    cJSON_AddNumberToObject(o, "nbasis", s->nbasis);
+    add_key(o, "basis_structure", s->basis_structure);
+    int basis[RS_MODEL_MAX_LCP];
+    for (int i = 0; i < s->nbasis; i++)
+        basis[i] = s->basis[i];
+    cJSON_AddItemToObject(o, "basis", cJSON_CreateIntArray(basis, s->nbasis));
+    return o;
+}
+
+int rs_capsule_read_array(const cJSON *a, double *v, int n)
+{
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return 0;
+    int i = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, a)
+    {
+        if (cJSON_IsNull(x))
+            v[i++] = NAN;
+        else if (cJSON_IsNumber(x))
+            v[i++] = x->valuedouble;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    const cJSON *n = cJSON_GetObjectItem(o, "n"), *m = cJSON_GetObjectItem(o, "m");
+    const cJSON *nb = cJSON_GetObjectItem(o, "nbasis");
+    if (!cJSON_IsNumber(n) || !cJSON_IsNumber(m) || !cJSON_IsNumber(nb))
+        return 0;
+    s->n = n->valueint;
+    s->m = m->valueint;
+    s->nbasis = nb->valueint;
+    if (s->n < 0 || s->n > RS_SNAPSHOT_MAX || s->m < 0 || s->m > RS_SNAPSHOT_MAX || s->nbasis < 0 ||
+        s->nbasis > RS_MODEL_MAX_LCP)
+        return 0;
+    s->have_prev = cJSON_IsTrue(cJSON_GetObjectItem(o, "have_prev"));
+    s->have_basis = cJSON_IsTrue(cJSON_GetObjectItem(o, "have_basis"));
+    if (!read_key(o, "point_structure", &s->point_structure) ||
+        !read_key(o, "basis_structure", &s->basis_structure) ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(o, "x"), s->x, s->n) ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_g"), s->g, s->m) ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_l"), s->x_l, s->n) ||
+        !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_u"), s->x_u, s->n))
+        return 0;
+    double basis[RS_MODEL_MAX_LCP];
+    if (!rs_capsule_read_array(cJSON_GetObjectItem(o, "basis"), basis, s->nbasis))
+        return 0;
+    for (int i = 0; i < s->nbasis; i++)
+        s->basis[i] = basis[i] != 0.0;
+    return 1;
+}
+
+static cJSON *settings_json(const rs_scenario *sc)
+{
+    const rs_nlp_settings *n = &sc->nlp;
+    cJSON *o = cJSON_CreateObject(), *nl = cJSON_AddObjectToObject(o, "nlp");
+    cJSON_AddNumberToObject(nl, "tol", n->tol);
+    cJSON_AddNumberToObject(nl, "max_iter", n->max_iter);
+    cJSON_AddNumberToObject(nl, "eps", n->eps);
+    cJSON_AddStringToObject(nl, "penalty", n->penalty == RS_NLP_PENALTY_L1 ? "l1" : "l2");
+    cJSON_AddNumberToObject(nl, "penalty_weight", n->penalty_weight);
+    cJSON_AddBoolToObject(nl, "warm_start", n->warm_start);
+    cJSON_AddNumberToObject(nl, "mu_init", n->mu_init);
+    cJSON_AddNumberToObject(nl, "retries", n->retries);
+    cJSON_AddNumberToObject(nl, "cert_tol", n->cert_tol);
+    cJSON_AddBoolToObject(nl, "check_start", n->check_start);
+    cJSON_AddStringToObject(nl, "form", n->relax_lcp ? "relaxation" : "own");
+    cJSON *le = cJSON_AddObjectToObject(o, "lemke");
+    cJSON_AddNumberToObject(le, "max_pivots", sc->lemke.max_pivots);
+    cJSON_AddBoolToObject(le, "warm_start", sc->lemke_warm);
+    cJSON *cmp = cJSON_AddObjectToObject(o, "run");
+    cJSON_AddNumberToObject(cmp, "agree_atol", sc->agree_atol);
+    cJSON_AddNumberToObject(cmp, "agree_rtol", sc->agree_rtol);
+    return o;
+}
+
+rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *const *overrides,
+                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
+                          char *written, size_t written_len, rs_error_detail *detail)
+{
+    const rs_model *m = sc->model;
+    const rs_compare_step *st = &r->step[c->step];
+    rs_error err = rs_make_directory(dir, detail);
+    if (err != RS_OK)
+        return err;
+    char path[1300], dat[1300];
+    snprintf(written, written_len, "step_%d.json", c->step);
+    snprintf(path, sizeof path, "%s/step_%d.json", dir, c->step);
+    snprintf(dat, sizeof dat, "%s/step_%d.dat", dir, c->step);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "relaxsim", rs_version());
+    cJSON_AddNumberToObject(o, "step", c->step);
+    cJSON_AddNumberToObject(o, "t_s", c->step * sc->dt);
+    cJSON_AddStringToObject(o, "why", c->requested ? "requested" : rs_verdict_name(st->verdict));
+    cJSON *scen = cJSON_AddObjectToObject(o, "scenario");
+    cJSON_AddStringToObject(scen, "path", sc->path);
+    char *text = read_text(sc->path);
+    if (!text) {
+        cJSON_Delete(o);
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot read the scenario again", sc->path);
+    }
+    cJSON_AddStringToObject(scen, "text", text);
+    free(text);
+    cJSON *ov = cJSON_AddArrayToObject(scen, "overrides");
+    for (int i = 0; i < noverrides; i++)
+        cJSON_AddItemToArray(ov, cJSON_CreateString(overrides[i]));
+    if (sc->scene) {
+        char *scene = read_text(sc->scene_path);
+        if (!scene) {
+            cJSON_Delete(o);
+            return rs_detail_set(detail, RS_ERR_IO, "%s: cannot read the scene again",
+                                 sc->scene_path);
+        }
+        cJSON_AddStringToObject(scen, "scene_text", scene);
+        free(scene);
+    }
+    cJSON_AddStringToObject(o, "model", m->name);
+    cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
+    cJSON *state = cJSON_AddObjectToObject(o, "state");
+    for (int i = 0; i < m->nstate; i++)
+        cJSON_AddNumberToObject(state, m->state_names[i], c->state[i]);
+    cJSON_AddItemToObject(o, "state_exact", exact_array(c->state, m->nstate));
+    cJSON_AddItemToObject(o, "input_exact", exact_array(st->input, m->ninput));
+    cJSON_AddItemToObject(o, "settings", settings_json(sc));
+    cJSON_AddItemToObject(o, "start", snapshot_json(&c->before));
+    cJSON_AddItemToObject(o, "nlp", answer_json(m, RS_BACKEND_NLP, &st->nlp));
+    cJSON_AddItemToObject(o, "lemke", answer_json(m, RS_BACKEND_LEMKE, &st->shadow));
+    cJSON_AddStringToObject(o, "verdict", rs_verdict_name(st->verdict));
+    cJSON *diff = cJSON_AddObjectToObject(o, "diff");
+    for (int k = 0; k < r->ncol; k++)
+        cJSON_AddNumberToObject(diff, r->col_names[k], st->diff[k]);
+    if (c->lcp_n > 0) { /* the LCP of the shadow solve, as a Siconos file and inline */
+        rs_lcp lcp = {.n = c->lcp_n, .M = c->M, .q = c->q};
+        err = rs_lcp_write_file(dat, &lcp, RS_LCP_STORAGE_DENSE, 0, NULL, detail);
+        char *dat_text = err == RS_OK ? read_text(dat) : NULL;
+        if (dat_text)
+            cJSON_AddStringToObject(o, "lcp_dat", dat_text);
+        free(dat_text);
+    }
+    char *json = cJSON_Print(o);
+    cJSON_Delete(o);
+    return err == RS_OK ? rs_write_json_text(path, json, detail) : (free(json), err);
+}

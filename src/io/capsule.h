@@ -1,0 +1,37 @@
+/*
+ * capsule.h (internal): a step capsule, one self-contained JSON file from which `relaxsim replay`
+ * re-solves one step of a comparison both ways (sim/compare.h collects them: every step that
+ * failed or got a verdict other than agree, and the steps asked for, at most
+ * RS_COMPARE_MAX_CAPSULES per run).
+ *
+ * Its keys: relaxsim (the version that wrote it), step, t_s (the step's start), scenario {path,
+ * text (the scenario file as it was), overrides (the --set of the run), scene_text (the scene
+ * file, for models with obstacles)}, model, variant, state {name: value} and state_exact (the
+ * state before the step, the NLP trajectory's), input_exact, settings {nlp, lemke} (as the run
+ * used them, for reading: the replay takes them from the scenario), start (the stepper's warm
+ * start before the step: the previous primal-dual point of the NLP, the previous Lemke basis),
+ * nlp and lemke (both answers: status, path, iterations, state, forces, residuals, modes, as in
+ * steps.jsonl), verdict, diff, lcp_dat (the step's LCP (M, q) in the Siconos .dat format). Every
+ * number is written so that it reads back to the same double.
+ */
+#ifndef RS_IO_CAPSULE_H
+#define RS_IO_CAPSULE_H
+
+#include <cjson/cJSON.h>
+
+#include "relaxsim/error.h"
+#include "sim/compare.h"
+
+/* Write capsule c of run r to dir/step_<k>.json (dir made if missing); the scenario file is read
+ * again for its text (and its scene's). *written: the file's name. */
+rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *const *overrides,
+                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
+                          char *written, size_t written_len, rs_error_detail *detail);
+
+/* Read an exact array of exactly n numbers (null: NaN) into v; 0 otherwise. */
+int rs_capsule_read_array(const cJSON *a, double *v, int n);
+
+/* The snapshot of a capsule's "start" object; 0 if it is malformed. */
+int rs_capsule_read_start(const cJSON *start, rs_stepper_snapshot *snap);
+
+#endif

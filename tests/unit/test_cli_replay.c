@@ -1,0 +1,138 @@
+/*
+ * test_cli_replay.c: step capsules (relaxsim compare) and their replay (relaxsim replay).
+ *
+ * - The post's variant of point2d (40 steps, max_iter 100): its failed steps are kept as
+ *   capsules, at most 20, the rest counted in summary.json; three of them replay to the same
+ *   statuses, states, forces and verdict, bitwise.
+ * - point2d with agreement tolerances of 1e-12 (every sliding step is relaxation_bias): a capsule
+ *   of such a step replays to relaxation_bias, bitwise the same.
+ * - A step asked for with --capsule (an agreeing one) is kept and replays to agree (exit 0).
+ * - point2d with eps = 1e-3 fails its landing; its capsule replayed with --set nlp.eps=1e-10
+ *   agrees (the fix is found from the capsule alone), and is then no longer the capsule's answer.
+ * - A malformed capsule and a --capsule outside the run exit 2.
+ */
+#include "test_helpers.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define TMP RS_TEST_TMPDIR "/"
+#define SCEN RS_SOURCE_DIR "/problems/scenarios/"
+
+static char out_buf[1 << 16], err_buf[1 << 14], text[1 << 20];
+
+static int run(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%sreplay_out.txt' 2>'%sreplay_err.txt'", RS_CLI_PATH, args,
+             TMP, TMP);
+    const int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    slurp(TMP "replay_out.txt", out_buf, sizeof out_buf);
+    slurp(TMP "replay_err.txt", err_buf, sizeof err_buf);
+    return WEXITSTATUS(status);
+}
+
+static cJSON *load(const char *path)
+{
+    assert_true(slurp(path, text, sizeof text) > 0);
+    cJSON *o = cJSON_Parse(text);
+    assert_non_null(o);
+    return o;
+}
+
+/* Replay dir/capsules/<name> with --json: its verdict, and whether it is the capsule's. */
+static void replay(const char *dir, const char *name, const char *extra, int code,
+                   const char *verdict, int identical)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "replay '%s/%s' --json %s", dir, name, extra);
+    assert_int_equal(run(args), code);
+    cJSON *j = cJSON_Parse(out_buf);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(j, "verdict")), verdict);
+    assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(j, "identical")), identical);
+    cJSON_Delete(j);
+}
+
+static void test_failed_steps(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "point2d_friction_blog.ini --set run.steps=40 --set "
+                         "nlp.max_iter=100 -q -o " TMP "cap_blog"),
+                     1);
+    cJSON *s = load(TMP "cap_blog/summary.json");
+    const cJSON *caps = cJSON_GetObjectItem(s, "capsules");
+    const int failed = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "nlp"), "failed_steps")->valueint;
+    assert_int_equal(cJSON_GetArraySize(caps), failed < 20 ? failed : 20);
+    assert_int_equal(cJSON_GetObjectItem(s, "capsules_omitted")->valueint,
+                     failed > 20 ? failed - 20 : 0);
+    for (int i = 0; i < 3; i++) {
+        const char *name = cJSON_GetArrayItem(caps, i * 7)->valuestring;
+        char path[512];
+        snprintf(path, sizeof path, TMP "cap_blog/%s", name);
+        cJSON *c = load(path);
+        assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")), "nlp_failed");
+        assert_non_null(cJSON_GetStringValue(cJSON_GetObjectItem(c, "lcp_dat")));
+        cJSON_Delete(c);
+        replay(TMP "cap_blog", name, "", 1, "nlp_failed", 1);
+    }
+    cJSON_Delete(s);
+}
+
+static void test_relaxation_bias(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --set run.agree_atol=1e-12 --set "
+                         "run.agree_rtol=1e-12 -q -o " TMP "cap_bias"),
+                     0);
+    cJSON *s = load(TMP "cap_bias/summary.json");
+    const cJSON *caps = cJSON_GetObjectItem(s, "capsules");
+    assert_true(cJSON_GetArraySize(caps) >= 2);
+    for (int i = 0; i < 2; i++)
+        replay(TMP "cap_bias", cJSON_GetArrayItem(caps, i)->valuestring, "", 1, "relaxation_bias",
+               1);
+    cJSON_Delete(s);
+}
+
+static void test_requested_and_fixed(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        run("compare " SCEN "point2d_friction.ini --capsule 100 -q -o " TMP "cap_asked"), 0);
+    replay(TMP "cap_asked", "capsules/step_100.json", "", 0, "agree", 1);
+    /* the landing fails with eps = 1e-3; its capsule replayed with eps = 1e-10 agrees */
+    assert_int_equal(
+        run("compare " SCEN "point2d_friction.ini --set nlp.eps=1e-3 -q -o " TMP "cap_eps"), 1);
+    replay(TMP "cap_eps", "capsules/step_451.json", "", 1, "nlp_failed", 1);
+    replay(TMP "cap_eps", "capsules/step_451.json", "--set nlp.eps=1e-10", 0, "agree", 0);
+    /* the printed form names the step and says whether it is the capsule's answer */
+    assert_int_equal(run("replay " TMP "cap_eps/capsules/step_451.json"), 1);
+    assert_non_null(strstr(out_buf, "replay of step 451"));
+    assert_non_null(strstr(out_buf, "bitwise): yes"));
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    write_file(TMP "bad_capsule.json", "{\"step\": 3}");
+    assert_int_equal(run("replay " TMP "bad_capsule.json"), 2);
+    write_file(TMP "bad_capsule.json", "not json");
+    assert_int_equal(run("replay " TMP "bad_capsule.json"), 2);
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --capsule 5000 -q -o " TMP "cap_x"),
+                     2);
+    assert_non_null(strstr(err_buf, "--capsule 5000"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failed_steps),
+        cmocka_unit_test(test_relaxation_bias),
+        cmocka_unit_test(test_requested_and_fixed),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
