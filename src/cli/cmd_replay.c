@@ -5,7 +5,8 @@
  * before the step, and the stepper's warm start (previous NLP point, previous Lemke basis). It
  * prints the statuses, answers and verdict, and whether they are bitwise the capsule's (they are,
  * on the same build with no --set). Exit 0 when the replayed step agrees, 1 when it does not (a
- * failed solve or another verdict), 2 for a malformed capsule or bad usage.
+ * failed solve or another verdict), 2 for a malformed capsule or bad usage. With --continuation:
+ * the step's relaxation-bias curve instead (replay_continuation.c).
  */
 #define _GNU_SOURCE /* mkdtemp */
 #include <cjson/cJSON.h>
@@ -16,13 +17,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/replay.h"
 #include "io/capsule.h"
 #include "io/output.h"
 #include "io/scenario.h"
 #include "sim/stepper.h"
 
 static const char usage[] = "relaxsim replay CAPSULE [--set section.key=value ...] "
-                            "[--ipopt-print-level N] [--json]";
+                            "[--ipopt-print-level N] [--json] [--continuation [-o DIR]]";
 
 static cJSON *read_json(const char *path)
 {
@@ -83,7 +85,8 @@ static char *with_scene(const char *text, const char *scene_path)
 typedef struct replay_args {
     const char *capsule;
     const char *sets[RS_CLI_MAX_SETS];
-    int nsets, print_level, json;
+    int nsets, print_level, json, continuation;
+    const char *dir;
 } replay_args;
 
 static int parse_args(int argc, char **argv, replay_args *a)
@@ -104,6 +107,11 @@ static int parse_args(int argc, char **argv, replay_args *a)
             a->print_level = (int)n;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(arg, "--continuation") == 0) {
+            a->continuation = 1;
+        } else if (strcmp(arg, "-o") == 0) {
+            if (!(a->dir = rs_cli_option_value(argc, argv, &i)))
+                return 0;
         } else if (arg[0] == '-' && arg[1]) {
             return rs_cli_usage_error("replay: unknown option '%s' (usage: %s)", arg, usage), 0;
         } else if (a->capsule) {
@@ -249,6 +257,8 @@ int rs_cmd_replay(int argc, char **argv)
         bad = "start (its sizes are not this model's: a capsule of another build?)";
     if (bad) {
         rs_cli_usage_error("%s: %s: malformed or inconsistent", a.capsule, bad);
+    } else if (a.continuation) {
+        code = rs_replay_continuation(&sc, snap, state, input, step->valueint, a.dir);
     } else {
         static rs_compare_step cs;
         memset(&cs, 0, sizeof cs);

@@ -9,6 +9,8 @@
  * - A step asked for with --capsule (an agreeing one) is kept and replays to agree (exit 0).
  * - point2d with eps = 1e-3 fails its landing; its capsule replayed with --set nlp.eps=1e-10
  *   agrees (the fix is found from the capsule alone), and is then no longer the capsule's answer.
+ * - --continuation: a sliding step's distance to Lemke's answer falls with the relaxation at a
+ *   fitted slope of at least 0.5; the post's variant's failed step is flagged.
  * - A malformed capsule and a --capsule outside the run exit 2.
  */
 #include "test_helpers.h"
@@ -97,6 +99,25 @@ static void test_relaxation_bias(void **state)
     cJSON_Delete(s);
 }
 
+/* The relaxation-bias curve: for a sliding step of point2d the distance to Lemke's answer falls
+ * with the relaxation (eps = tol = r) at a fitted slope of at least 0.5, and the picture is
+ * drawn; the post's variant, whose NLP fails whatever the relaxation, is flagged (exit 1). */
+static void test_continuation(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        run("replay " TMP "cap_bias/capsules/step_460.json --continuation -o " TMP "cont"), 0);
+    const char *p = strstr(out_buf, "fitted slope of log(distance) on log(relaxation): ");
+    assert_non_null(p);
+    const double slope =
+        strtod(p + strlen("fitted slope of log(distance) on log(relaxation): "), NULL);
+    assert_true(slope >= 0.5 && slope <= 2.0);
+    assert_non_null(strstr(out_buf, "relaxation bias"));
+    assert_true(slurp(TMP "cont/continuation.png", text, sizeof text) > 1000);
+    assert_int_equal(run("replay " TMP "cap_blog/capsules/step_3.json --continuation"), 1);
+    assert_non_null(strstr(out_buf, "FLAG"));
+}
+
 static void test_requested_and_fixed(void **state)
 {
     (void)state;
@@ -129,9 +150,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_failed_steps),
-        cmocka_unit_test(test_relaxation_bias),
-        cmocka_unit_test(test_requested_and_fixed),
+        cmocka_unit_test(test_failed_steps), cmocka_unit_test(test_relaxation_bias),
+        cmocka_unit_test(test_continuation), cmocka_unit_test(test_requested_and_fixed),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,155 @@
+/*
+ * replay_continuation.c: `relaxsim replay CAPSULE --continuation [-o DIR]`: the relaxation-bias
+ * curve of one step. The step's NLP is solved from the capsule's warm start for the relaxations
+ * r = 1e-2, 1e-3, ..., 1e-12, with nlp.eps = nlp.tol = r (the smoothing of the norms and IPOPT's
+ * tolerance, which bounds the complementarity it leaves), and its distance to Lemke's answer is
+ * measured: the largest difference over the state and force columns, each in the step's natural
+ * unit (speed V, length V dt, force m V / dt), for every answer IPOPT returned as solved (also
+ * those whose residuals the certificate, cert_tol, refuses: a loose relaxation leaves them).
+ * Relaxation bias shrinks with r: the slope of log(distance) against log(r), fitted by least
+ * squares over the solved points whose distance is above 1e-14 (rounding), is reported, and the
+ * step is flagged (exit 1) when it is below 0.5 or fewer than three points can be fitted: then the
+ * disagreement is not the relaxation's. With -o DIR: DIR/continuation.dat and DIR/continuation.png
+ * (the curve and the fitted line).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/plot_palette.h"
+#include "cli/plot_script.h"
+#include "cli/replay.h"
+#include "io/output.h"
+
+#define NRELAX 11
+
+/* The distance of the NLP answer a to Lemke's b in the step's natural units. */
+static double distance(const rs_model *m, const rs_step_result *a, const rs_step_result *b)
+{
+    const rs_step_scales *sc = &b->scales;
+    double d = 0.0;
+    for (int c = 0; c < m->nstate; c++) {
+        int velocity = 0;
+        for (int v = 0; v < m->nvelocity; v++)
+            velocity |= m->velocity_index[v] == c;
+        const double unit = velocity ? sc->speed : rs_length_unit(sc, b->state_next[c]);
+        d = fmax(d, fabs(a->state_next[c] - b->state_next[c]) / unit);
+    }
+    for (int c = 0; c < m->nforce; c++)
+        d = fmax(d, fabs(a->forces[c] - b->forces[c]) / sc->force);
+    return isfinite(d) ? d : NAN;
+}
+
+static int plot(const char *dir, const double *r, const double *d, const int *ok,
+                const int *certified, int step, double slope, double intercept)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/continuation.dat", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fprintf(f, "# relaxation, distance (natural units), the same for certified answers and for "
+               "those the certificate refused (- : none)\n");
+    for (int i = 0; i < NRELAX; i++) {
+        const int has = ok[i] && d[i] > 0.0;
+        fprintf(f, "%.3g ", r[i]);
+        fprintf(f, has ? "%.10g " : "- ", d[i]);
+        fprintf(f, has && certified[i] ? "%.10g " : "- ", d[i]);
+        fprintf(f, has && !certified[i] ? "%.10g\n" : "-\n", d[i]);
+    }
+    fclose(f);
+    FILE *g = rs_plot_open_script(dir);
+    if (!g)
+        return 0;
+    fprintf(g,
+            "set datafile separator whitespace\nset datafile missing '-'\n"
+            "set terminal pngcairo enhanced size 1000,650 font ',11'\n"
+            "set output 'continuation.png'\nset logscale xy\nset format x '10^{%%L}'\n"
+            "set format y '10^{%%L}'\nset key inside top left\n"
+            "set title 'Relaxation-bias curve of step %d: the NLP answer''s distance to "
+            "Lemke''s against the relaxation'\n"
+            "set xlabel 'relaxation r (nlp.eps = nlp.tol = r)'\n"
+            "set ylabel 'max |NLP - Lemke| over the columns (step''s natural units)'\n"
+            "plot 'continuation.dat' using 1:2 with lines lw 2 lc rgb '%s' notitle, "
+            "'' using 1:3 with points pt 7 ps 1.4 lc rgb '%s' title 'distance (certified)', "
+            "'' using 1:4 with points pt 6 ps 1.6 lw 2 lc rgb '%s' "
+            "title 'distance (IPOPT solved; residuals above cert\\_tol)', "
+            "exp(%.17g) * x**%.17g with lines dt 2 lw 2 lc rgb '%s' title 'fitted: slope %.2f'\n",
+            step, rs_plot_palette[0], rs_plot_palette[0], rs_plot_palette[0], intercept, slope,
+            rs_plot_palette[1], slope);
+    fclose(g);
+    return rs_plot_run_gnuplot(dir);
+}
+
+int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, const double *state,
+                           const double *input, int step, const char *dir)
+{
+    const rs_model *m = sc->model;
+    double r[NRELAX], d[NRELAX];
+    int ok[NRELAX], certified[NRELAX], iters[NRELAX];
+    const char *status[NRELAX];
+    rs_step_result lemke = {0};
+    int have_lemke = 0;
+    for (int i = 0; i < NRELAX; i++) {
+        r[i] = pow(10.0, -2.0 - i);
+        rs_nlp_settings nlp = sc->nlp;
+        nlp.eps = nlp.tol = r[i];
+        rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   nlp,
+                                 sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+        rs_stepper *st;
+        if (rs_stepper_create(&cfg, &st) != RS_OK || !rs_stepper_restore(st, snap)) {
+            rs_stepper_destroy(st);
+            return rs_cli_usage_error("replay: the step cannot be set up here");
+        }
+        rs_step_result a;
+        rs_stepper_nlp(st, state, input, &a);
+        if (!have_lemke) {
+            rs_stepper_lemke(st, state, input, &lemke);
+            have_lemke = 1;
+        }
+        rs_stepper_destroy(st);
+        /* IPOPT's answer counts even when the step's certificate (cert_tol) refuses it: a
+         * loose relaxation is expected to leave residuals above cert_tol */
+        ok[i] = (a.ok || a.status == RS_NLP_NOT_CERTIFIED) && lemke.ok;
+        certified[i] = a.ok;
+        iters[i] = a.iterations;
+        status[i] = rs_step_status_name(RS_BACKEND_NLP, &a);
+        d[i] = ok[i] ? distance(m, &a, &lemke) : NAN;
+    }
+    /* least squares of log d on log r over the usable points */
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int n = 0;
+    for (int i = 0; i < NRELAX; i++)
+        if (ok[i] && d[i] > 1e-14) {
+            const double x = log(r[i]), y = log(d[i]);
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+            n++;
+        }
+    const double slope = n >= 2 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : NAN;
+    const double intercept = n >= 2 ? (sy - slope * sx) / n : NAN;
+    const int flagged = !(n >= 3 && slope >= 0.5);
+    printf("relaxation-bias curve of step %d (%s; Lemke: %s)\n\n", step, m->name,
+           rs_step_status_name(RS_BACKEND_LEMKE, &lemke));
+    printf("  %-12s %-18s %10s %22s\n", "relaxation", "NLP status", "iterations",
+           "distance to Lemke");
+    for (int i = 0; i < NRELAX; i++)
+        printf("  %-12.0e %-18s %10d %22.3e\n", r[i], status[i], iters[i], d[i]);
+    printf("\n  fitted slope of log(distance) on log(relaxation): %.3f over %d points\n", slope, n);
+    if (flagged)
+        printf("  FLAG: the distance does not shrink with the relaxation (slope below 0.5 or "
+               "too few points): this disagreement is not relaxation bias\n");
+    else
+        printf("  the distance shrinks with the relaxation: relaxation bias\n");
+    if (dir) {
+        rs_error_detail detail;
+        if (rs_check_writable_directory(dir, &detail) != RS_OK)
+            return rs_cli_usage_error("-o: %s", detail.message);
+        if (n >= 2 && plot(dir, r, d, ok, certified, step, slope, intercept))
+            printf("  wrote %s/{continuation.dat, continuation.png}\n", dir);
+    }
+    return flagged ? RS_EXIT_FAILED : RS_EXIT_OK;
+}
