@@ -115,6 +115,20 @@ for case in "point2d_friction.ini --wrt mu,z --of x,fz@455 --set run.steps=460" 
   if [ "$rc" = 0 ]; then echo "clean (exit $rc)"
   else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 done
+# A capsule and its replay: the post's variant's first failed steps, replayed bitwise (exit 1:
+# the step fails), and its relaxation-bias curve (flagged, exit 1)
+printf '  %-66s' "relaxsim compare --capsule / relaxsim replay (--continuation)"
+rc=0
+"${vg[@]}" build-debug/relaxsim compare "$scen/point2d_friction_blog.ini" --set run.steps=2 \
+  --set nlp.max_iter=20 --capsule 1 -o build-debug/vg-cap -q 2>build-debug/valgrind-cli.log || rc=$?
+for extra in "" "--continuation"; do
+  [ "$rc" -le 1 ] || break
+  rc=0
+  "${vg[@]}" build-debug/relaxsim replay build-debug/vg-cap/capsules/step_1.json $extra \
+    >build-debug/vg-replay.txt 2>>build-debug/valgrind-cli.log || rc=$?
+done
+if [ "$rc" = 1 ] && grep -q "FLAG" build-debug/vg-replay.txt; then echo "clean (exit $rc)"
+else echo "FAILED (exit $rc)"; cat build-debug/valgrind-cli.log; status=1; fi
 [ "$status" = 0 ] || { cat build-debug/valgrind-*.log; false; }
 
 banner "install and consumer"

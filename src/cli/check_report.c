@@ -14,13 +14,34 @@ const char *rs_check_outcome_name(rs_check_outcome o)
     return (int)o >= 0 && o <= RS_CHECK_CRASHED ? names[o] : "unknown";
 }
 
-/* Text as XML attribute or element content: the five special characters escaped, control
- * characters other than tab and newline (not allowed in XML 1.0) written as '?'. */
-static void xml_text(FILE *f, const char *s)
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
+static int utf8_length(const unsigned char *s)
 {
-    for (; s && *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        switch (c) {
+    const int n = s[0] < 0x80         ? 1
+                  : (s[0] >> 5) == 6  ? 2
+                  : (s[0] >> 4) == 14 ? 3
+                  : (s[0] >> 3) == 30 ? 4
+                                      : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] >> 6) != 2)
+            return 0;
+    return n;
+}
+
+/* Text as XML attribute or element content: the five special characters escaped; control
+ * characters other than tab and newline (not allowed in XML 1.0) and bytes that are not UTF-8
+ * written as '?'. */
+static void xml_text(FILE *f, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    while (s && *s) {
+        const int n = utf8_length(s);
+        if (n > 1) {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+            continue;
+        }
+        switch (*s) {
         case '&':
             fputs("&amp;", f);
             break;
@@ -37,17 +58,22 @@ static void xml_text(FILE *f, const char *s)
             fputs("&apos;", f);
             break;
         default:
-            fputc(c < 0x20 && c != '\t' && c != '\n' ? '?' : c, f);
+            fputc(n == 0 || (*s < 0x20 && *s != '\t' && *s != '\n') ? '?' : *s, f);
         }
+        s++;
     }
 }
 
-/* The suite's name: the file's path; its cases' classname: the path with '/' and '.' as '_'
- * (CI systems read a dotted classname as a package path). */
+/* The cases' classname: the path with '/' and '.' as '_' (CI systems read a dotted classname as
+ * a package path), escaped. */
 static void classname(FILE *f, const char *path)
 {
-    for (const char *p = path; *p; p++)
-        fputc(*p == '/' || *p == '.' ? '_' : *p, f);
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf; *p; p++)
+        if (*p == '/' || *p == '.')
+            *p = '_';
+    xml_text(f, buf);
 }
 
 int rs_check_write_junit(const char *path, const rs_check_file *files, int n, double time_s)

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE /* mkdtemp, nftw */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <ftw.h>
@@ -161,7 +162,7 @@ static int spawn_child(const char *self, const char *work, int index, const rs_c
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int rc = posix_spawn(pid, self, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    return rc == 0;
+    return rc; /* 0, or the error number */
 }
 
 /* The child's first stderr line without the "relaxsim: " prefix (malloc'd), or NULL. */
@@ -272,9 +273,15 @@ static int sweep_cases(const char *work, int index, rs_check_file *cf)
         char name[1024], failure[4096] = "";
         int len = snprintf(name, sizeof name, "run %d (", cJSON_IsNumber(run) ? run->valueint : -1);
         const cJSON *p;
-        cJSON_ArrayForEach(p, params) len +=
-            snprintf(name + len, len < (int)sizeof name ? sizeof name - (size_t)len : 0,
-                     "%s%s=%.6g", p == params->child ? "" : ", ", p->string, p->valuedouble);
+        cJSON_ArrayForEach(p, params)
+        {
+            const int room = len < (int)sizeof name ? (int)sizeof name - len : 0;
+            char *at = name + (room ? len : (int)sizeof name - 1); /* full: nothing written */
+            const char *sep = p == params->child ? "" : ", ";
+            len += cJSON_IsString(p)
+                       ? snprintf(at, (size_t)room, "%s%s=%s", sep, p->string, p->valuestring)
+                       : snprintf(at, (size_t)room, "%s%s=%.6g", sep, p->string, p->valuedouble);
+        }
         if (len < (int)sizeof name - 2)
             strcat(name, ")");
         int error = 0;
@@ -393,15 +400,28 @@ static int parse_args(int argc, char **argv, check_args *a)
     return 1;
 }
 
+static void list_free(file_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->path[i]);
+    free(l->path);
+}
+
 static int collect_files(const check_args *a, rs_check_file **out, int *n)
 {
     file_list l = {0};
+    *out = NULL;
+    *n = 0;
     for (int i = 0; i < a->npaths; i++) {
         struct stat st;
-        if (stat(a->paths[i], &st) != 0)
-            return rs_cli_usage_error("check: %s: no such file or directory", a->paths[i]), 0;
-        if (S_ISDIR(st.st_mode) ? !walk(a->paths[i], &l) : !list_add(&l, a->paths[i]))
+        const int ok =
+            stat(a->paths[i], &st) == 0
+                ? (S_ISDIR(st.st_mode) ? walk(a->paths[i], &l) : list_add(&l, a->paths[i]))
+                : (rs_cli_usage_error("check: %s: no such file or directory", a->paths[i]), 0);
+        if (!ok) {
+            list_free(&l);
             return 0;
+        }
     }
     qsort(l.path, (size_t)l.n, sizeof *l.path, by_name);
     *out = calloc((size_t)(l.n ? l.n : 1), sizeof **out);
@@ -413,14 +433,15 @@ static int collect_files(const check_args *a, rs_check_file **out, int *n)
             (*out)[(*n)++].is_sweep = is_sweep_file(l.path[i]);
             l.path[i] = NULL; /* owned by *out now */
         }
-    for (int i = 0; i < l.n; i++)
-        free(l.path[i]);
-    free(l.path);
+    list_free(&l);
     if (!*out)
         return rs_cli_usage_error("check: out of memory"), 0;
-    if (*n == 0)
+    if (*n == 0) {
+        free(*out);
+        *out = NULL;
         return rs_cli_usage_error("check: no scenario or sweep (*.ini) selected under the paths"),
                0;
+    }
     return 1;
 }
 
@@ -446,6 +467,15 @@ static void free_files(rs_check_file *files, int n)
     free(files);
 }
 
+/* SIGINT or SIGTERM while files run: the children are stopped, the temporary directory removed,
+ * and the command exits 130 without reports. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
 /* Run every file: scenarios up to jobs at once, each sweep alone (its runs in jobs workers). */
 static int run_all(const check_args *a, const char *self, const char *work, rs_check_file *files,
                    int n)
@@ -460,8 +490,9 @@ static int run_all(const check_args *a, const char *self, const char *work, rs_c
             job *j = &running[active];
             j->index = next;
             j->t0 = rs_wall_seconds();
-            if (!spawn_child(self, work, next, &files[next], a->jobs, &j->pid)) {
-                ok = (rs_cli_usage_error("check: cannot start %s", self), 0);
+            const int rc = spawn_child(self, work, next, &files[next], a->jobs, &j->pid);
+            if (rc != 0) {
+                ok = (rs_cli_usage_error("check: cannot start %s: %s", self, strerror(rc)), 0);
                 break;
             }
             active++;
@@ -472,8 +503,15 @@ static int run_all(const check_args *a, const char *self, const char *work, rs_c
             break;
         int status;
         const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0)
+        if (pid < 0 && errno == EINTR && !interrupted)
+            continue;
+        if (pid < 0 || interrupted) { /* stop the children, then give up */
+            for (int s = 0; s < active; s++)
+                kill(running[s].pid, SIGTERM);
+            for (int s = 0; s < active; s++)
+                waitpid(running[s].pid, &status, 0);
             break;
+        }
         for (int s = 0; s < active; s++)
             if (running[s].pid == pid) {
                 rs_check_file *cf = &files[running[s].index];
@@ -516,10 +554,21 @@ int rs_cmd_check(int argc, char **argv)
                n == 1 ? "" : "s", n - sweeps, n - sweeps == 1 ? "" : "s", sweeps,
                sweeps == 1 ? "" : "s", a.jobs, a.jobs == 1 ? "" : "s");
     fflush(stdout);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns to look at the flag */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     const double t0 = rs_wall_seconds();
     const int complete = run_all(&a, self, workbuf, files, n);
     const double elapsed = rs_wall_seconds() - t0;
     nftw(workbuf, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (interrupted) {
+        free_files(files, n);
+        fprintf(stderr, "relaxsim: check: interrupted; the runs were stopped, no report "
+                        "written\n");
+        return 130;
+    }
     int counts[4] = {0};
     for (int i = 0; i < n; i++)
         counts[files[i].outcome]++;

@@ -54,11 +54,15 @@ static int write_text(const char *path, const char *text)
     return fclose(f) == 0;
 }
 
-/* The scenario text with its [model] scene line pointing at scene_path. */
+/* The scenario text with every scene line ("scene = ...", the [model] key) pointing at
+ * scene_path. */
 static char *with_scene(const char *text, const char *scene_path)
 {
-    const size_t extra = strlen(scene_path) + 16;
-    char *out = malloc(strlen(text) + extra + 1), *o = out;
+    size_t lines = 1;
+    for (const char *p = text; *p; p++)
+        lines += *p == '\n';
+    const size_t cap = strlen(text) + lines * (strlen(scene_path) + 16) + 1;
+    char *out = malloc(cap), *o = out;
     if (!out)
         return NULL;
     for (const char *line = text; *line;) {
@@ -67,12 +71,16 @@ static char *with_scene(const char *text, const char *scene_path)
         const char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
-        const char *q = p + 5;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        if (strncmp(p, "scene", 5) == 0 && *q == '=')
-            o += sprintf(o, "scene = %s\n", scene_path);
-        else {
+        int is_scene = strncmp(p, "scene", 5) == 0;
+        if (is_scene) {
+            const char *q = p + 5;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            is_scene = *q == '=';
+        }
+        if (is_scene) {
+            o += snprintf(o, cap - (size_t)(o - out), "scene = %s\n", scene_path);
+        } else {
             memcpy(o, line, len);
             o += len;
         }

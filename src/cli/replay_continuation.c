@@ -131,7 +131,10 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         }
     const double slope = n >= 2 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : NAN;
     const double intercept = n >= 2 ? (sy - slope * sx) / n : NAN;
-    const int flagged = !(n >= 3 && slope >= 0.5);
+    int agrees = 1; /* every solved relaxation within rounding of Lemke's answer */
+    for (int i = 0; i < NRELAX; i++)
+        agrees &= ok[i] && !(d[i] > 1e-14);
+    const int flagged = !agrees && !(n >= 3 && slope >= 0.5);
     printf("relaxation-bias curve of step %d (%s; Lemke: %s)\n\n", step, m->name,
            rs_step_status_name(RS_BACKEND_LEMKE, &lemke));
     printf("  %-12s %-18s %10s %22s\n", "relaxation", "NLP status", "iterations",
@@ -139,7 +142,10 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
     for (int i = 0; i < NRELAX; i++)
         printf("  %-12.0e %-18s %10d %22.3e\n", r[i], status[i], iters[i], d[i]);
     printf("\n  fitted slope of log(distance) on log(relaxation): %.3f over %d points\n", slope, n);
-    if (flagged)
+    if (agrees)
+        printf("  the NLP answer is within rounding (1e-14) of Lemke's at every relaxation: no "
+               "bias to explain\n");
+    else if (flagged)
         printf("  FLAG: the distance does not shrink with the relaxation (slope below 0.5 or "
                "too few points): this disagreement is not relaxation bias\n");
     else
@@ -148,8 +154,12 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         rs_error_detail detail;
         if (rs_check_writable_directory(dir, &detail) != RS_OK)
             return rs_cli_usage_error("-o: %s", detail.message);
-        if (n >= 2 && plot(dir, r, d, ok, certified, step, slope, intercept))
+        if (n < 2)
+            printf("  no picture: fewer than two points to draw\n");
+        else if (plot(dir, r, d, ok, certified, step, slope, intercept))
             printf("  wrote %s/{continuation.dat, continuation.png}\n", dir);
+        else
+            printf("  no picture: gnuplot failed (%s/plot.log)\n", dir);
     }
     return flagged ? RS_EXIT_FAILED : RS_EXIT_OK;
 }

@@ -10,8 +10,7 @@
 #include "relaxsim/lcp_file.h"
 #include "relaxsim/relaxsim.h"
 
-/* The whole file as a string (malloc'd), or NULL. */
-static char *read_text(const char *path)
+char *rs_read_text_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -163,9 +162,10 @@ static cJSON *settings_json(const rs_scenario *sc)
     return o;
 }
 
-rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *const *overrides,
-                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
-                          char *written, size_t written_len, rs_error_detail *detail)
+rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *scenario_text,
+                          const char *scene_text, const char *const *overrides, int noverrides,
+                          const rs_compare_result *r, const rs_capsule *c, char *written,
+                          size_t written_len, rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
     const rs_compare_step *st = &r->step[c->step];
@@ -183,26 +183,12 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *co
     cJSON_AddStringToObject(o, "why", c->requested ? "requested" : rs_verdict_name(st->verdict));
     cJSON *scen = cJSON_AddObjectToObject(o, "scenario");
     cJSON_AddStringToObject(scen, "path", sc->path);
-    char *text = read_text(sc->path);
-    if (!text) {
-        cJSON_Delete(o);
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot read the scenario again", sc->path);
-    }
-    cJSON_AddStringToObject(scen, "text", text);
-    free(text);
+    cJSON_AddStringToObject(scen, "text", scenario_text);
     cJSON *ov = cJSON_AddArrayToObject(scen, "overrides");
     for (int i = 0; i < noverrides; i++)
         cJSON_AddItemToArray(ov, cJSON_CreateString(overrides[i]));
-    if (sc->scene) {
-        char *scene = read_text(sc->scene_path);
-        if (!scene) {
-            cJSON_Delete(o);
-            return rs_detail_set(detail, RS_ERR_IO, "%s: cannot read the scene again",
-                                 sc->scene_path);
-        }
-        cJSON_AddStringToObject(scen, "scene_text", scene);
-        free(scene);
-    }
+    if (sc->scene && scene_text)
+        cJSON_AddStringToObject(scen, "scene_text", scene_text);
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
     cJSON *state = cJSON_AddObjectToObject(o, "state");
@@ -221,7 +207,7 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *co
     if (c->lcp_n > 0) { /* the LCP of the shadow solve, as a Siconos file and inline */
         rs_lcp lcp = {.n = c->lcp_n, .M = c->M, .q = c->q};
         err = rs_lcp_write_file(dat, &lcp, RS_LCP_STORAGE_DENSE, 0, NULL, detail);
-        char *dat_text = err == RS_OK ? read_text(dat) : NULL;
+        char *dat_text = err == RS_OK ? rs_read_text_file(dat) : NULL;
         if (dat_text)
             cJSON_AddStringToObject(o, "lcp_dat", dat_text);
         free(dat_text);

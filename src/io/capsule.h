@@ -22,11 +22,16 @@
 #include "relaxsim/error.h"
 #include "sim/compare.h"
 
-/* Write capsule c of run r to dir/step_<k>.json (dir made if missing); the scenario file is read
- * again for its text (and its scene's). *written: the file's name. */
-rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *const *overrides,
-                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
-                          char *written, size_t written_len, rs_error_detail *detail);
+/* Write capsule c of run r to dir/step_<k>.json (dir made if missing). scenario_text and
+ * scene_text (NULL for a model without obstacles) are the files as the run read them. *written:
+ * the file's name. */
+rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *scenario_text,
+                          const char *scene_text, const char *const *overrides, int noverrides,
+                          const rs_compare_result *r, const rs_capsule *c, char *written,
+                          size_t written_len, rs_error_detail *detail);
+
+/* A whole file as a string (malloc'd), or NULL. */
+char *rs_read_text_file(const char *path);
 
 /* Read an exact array of exactly n numbers (null: NaN) into v; 0 otherwise. */
 int rs_capsule_read_array(const cJSON *a, double *v, int n);

@@ -334,6 +334,7 @@ struct rs_compare_session {
     double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE]; /* the two trajectories */
     int run_nlp, run_lemke, compare;
     rs_stepper_snapshot before; /* the warm start before the step being solved */
+    int kept_for_verdict;       /* capsules kept for their verdict (not asked for) */
     int agree_modes;
     double t0;
 };
@@ -406,12 +407,13 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
         requested |= sc->capsule_steps[i] == k;
     if (!requested && out->step[k].verdict == RS_VERDICT_AGREE)
         return;
-    if (out->ncapsules == RS_COMPARE_MAX_CAPSULES) {
+    if (!requested && cs->kept_for_verdict == RS_COMPARE_MAX_CAPSULES) {
         out->capsules_omitted++;
         return;
     }
     if (!out->capsules &&
-        !(out->capsules = calloc(RS_COMPARE_MAX_CAPSULES, sizeof *out->capsules))) {
+        !(out->capsules = calloc(RS_COMPARE_MAX_CAPSULES + RS_SCENARIO_MAX_CAPSULE_STEPS,
+                                 sizeof *out->capsules))) {
         out->capsules_omitted++; /* out of memory: counted as not kept */
         return;
     }
@@ -430,6 +432,7 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
         memcpy(c->q, q, sizeof(double) * (size_t)n);
     }
     out->ncapsules++;
+    cs->kept_for_verdict += !requested;
 }
 
 void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp)

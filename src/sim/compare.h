@@ -83,7 +83,8 @@ typedef struct rs_check_result {
 
 /* A step kept for replay (io/capsule.h writes it, relaxsim replay re-solves it): every step that
  * failed or got a verdict other than agree, and the steps the scenario asks for
- * (rs_scenario.capsule_steps), the first RS_COMPARE_MAX_CAPSULES of them. Only comparisons that
+ * (rs_scenario.capsule_steps, always kept), the first RS_COMPARE_MAX_CAPSULES of the former
+ * (the others are counted in capsules_omitted). Only comparisons that
  * solve their own NLP steps keep them (not the stacked runs of a batch). */
 #define RS_COMPARE_MAX_CAPSULES 20
 typedef struct rs_capsule {
@@ -112,7 +113,7 @@ typedef struct rs_compare_result {
     rs_check_result checks[RS_SCENARIO_MAX_CHECKS];
     int contract_passed;
     double wall_time_s;
-    rs_capsule *capsules; /* ncapsules entries, owned (RS_COMPARE_MAX_CAPSULES room) */
+    rs_capsule *capsules; /* ncapsules entries, owned */
     int ncapsules;
     int capsules_omitted; /* steps that qualified beyond the limit */
 } rs_compare_result;

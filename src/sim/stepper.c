@@ -160,7 +160,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->cap_n = s->nlp_n;
     s->cap_m = s->nlp_m;
     /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
-    s->x = malloc(sizeof(double) * (n + 2 * (3 * n + mm) + 1));
+    s->x = calloc(n + 2 * (3 * n + mm) + 1, sizeof(double)); /* zeros: a snapshot reads it all */
     s->M = malloc(sizeof(double) * (size_t)(2 * nl * nl + 6 * nl));
     s->lemke_bytes = rs_lemke_workspace_size(nl);
     s->lemke_work = malloc(s->lemke_bytes);

@@ -109,6 +109,19 @@ static void test_check(void **state)
     assert_true(slurp(TMP "bad.xml", text, sizeof text) > 0);
     assert_non_null(strstr(text, "<error message="));
 
+    /* a path with XML's special characters, and a sweep over words: a valid report that names
+     * each run by its word */
+    sh("mkdir -p '" TMP "check_x&<y>'");
+    snprintf(content, sizeof content, block, "9.81");
+    write_file(TMP "check_x&<y>/block.ini", content);
+    assert_int_equal(run("check '" TMP "check_x&<y>' " RS_SOURCE_DIR
+                         "/problems/sweeps/polygon_formulations.ini --junit " TMP "words.xml"),
+                     0);
+    assert_true(xml_valid(TMP "words.xml"));
+    assert_true(slurp(TMP "words.xml", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "check_x&amp;&lt;y&gt;"));
+    assert_non_null(strstr(text, "name=\"run 0 (model.formulation=egan_simple)\""));
+
     /* usage: nothing selected, a missing path, an unknown option */
     assert_int_equal(run("check " DIR " --filter '*.none'"), 2);
     assert_non_null(strstr(err_buf, "no scenario or sweep"));

@@ -105,8 +105,11 @@ static void test_relaxation_bias(void **state)
 static void test_continuation(void **state)
 {
     (void)state;
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --set run.agree_atol=1e-12 --set "
+                         "run.agree_rtol=1e-12 --set run.steps=470 -q -o " TMP "cap_cont"),
+                     1); /* (470 steps: the rest-time checks of the contract cannot be met) */
     assert_int_equal(
-        run("replay " TMP "cap_bias/capsules/step_460.json --continuation -o " TMP "cont"), 0);
+        run("replay " TMP "cap_cont/capsules/step_460.json --continuation -o " TMP "cont"), 0);
     const char *p = strstr(out_buf, "fitted slope of log(distance) on log(relaxation): ");
     assert_non_null(p);
     const double slope =
@@ -114,8 +117,27 @@ static void test_continuation(void **state)
     assert_true(slope >= 0.5 && slope <= 2.0);
     assert_non_null(strstr(out_buf, "relaxation bias"));
     assert_true(slurp(TMP "cont/continuation.png", text, sizeof text) > 1000);
-    assert_int_equal(run("replay " TMP "cap_blog/capsules/step_3.json --continuation"), 1);
+    assert_int_equal(run("compare " SCEN "point2d_friction_blog.ini --set run.steps=4 --set "
+                         "nlp.max_iter=100 -q -o " TMP "cap_cont_blog"),
+                     1);
+    assert_int_equal(run("replay " TMP "cap_cont_blog/capsules/step_3.json --continuation"), 1);
     assert_non_null(strstr(out_buf, "FLAG"));
+}
+
+/* A model with obstacles: the capsule carries its scene file, and the steps asked for replay
+ * bitwise (the polygon corner of note 004, in flight and after its landing). */
+static void test_scene_model(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare " SCEN "polygon_corner_stewart_trinkle.ini --capsule 150 "
+                         "--capsule 30 -q -o " TMP "cap_scene"),
+                     0);
+    cJSON *c = load(TMP "cap_scene/capsules/step_150.json");
+    const cJSON *scen = cJSON_GetObjectItem(c, "scenario");
+    assert_non_null(cJSON_GetStringValue(cJSON_GetObjectItem(scen, "scene_text")));
+    cJSON_Delete(c);
+    replay(TMP "cap_scene", "capsules/step_150.json", "", 0, "agree", 1);
+    replay(TMP "cap_scene", "capsules/step_30.json", "", 0, "agree", 1);
 }
 
 static void test_requested_and_fixed(void **state)
@@ -150,9 +172,9 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_failed_steps), cmocka_unit_test(test_relaxation_bias),
-        cmocka_unit_test(test_continuation), cmocka_unit_test(test_requested_and_fixed),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_failed_steps),        cmocka_unit_test(test_relaxation_bias),
+        cmocka_unit_test(test_continuation),        cmocka_unit_test(test_scene_model),
+        cmocka_unit_test(test_requested_and_fixed), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
