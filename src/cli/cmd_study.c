@@ -58,6 +58,30 @@ int rs_study_output_ready(const char *dir)
     return 1;
 }
 
+FILE *rs_study_open_report(const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        rs_cli_usage_error("study: cannot write %s", path);
+    return f;
+}
+
+int rs_study_write_summary(const char *dir, cJSON *o, int passed, double time_s)
+{
+    cJSON_AddBoolToObject(o, "expectations_met", passed);
+    cJSON_AddNumberToObject(o, "time_s", time_s);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    char path[1200];
+    rs_error_detail detail;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    if (rs_write_json_text(path, text, &detail) != RS_OK)
+        return rs_cli_usage_error("study: %s", detail.message), 0;
+    return 1;
+}
+
 /* Whether each case meets its expectation at sigma i. */
 static int expect_a(const rs_stick_case *c)
 {
@@ -88,9 +112,7 @@ static void write_table(FILE *f, const rs_stick_config *cfg, const rs_stick_resu
 static int write_report(const char *dir, const rs_stick_config *cfg, const rs_stick_result *r,
                         int passed)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = rs_study_open_report(dir);
     if (!f)
         return 0;
     fprintf(f,
@@ -164,14 +186,7 @@ static int write_summary(const char *dir, const rs_stick_config *cfg, const rs_s
         }
         cJSON_AddItemToArray(rows, row);
     }
-    cJSON_AddBoolToObject(o, "expectations_met", passed);
-    cJSON_AddNumberToObject(o, "time_s", r->time_s);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    char path[1200];
-    rs_error_detail detail;
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    return rs_write_json_text(path, text, &detail) == RS_OK;
+    return rs_study_write_summary(dir, o, passed, r->time_s);
 }
 
 /* sticking.png: the two cases' fractions against sigma with their intervals, over the note's
@@ -372,7 +387,6 @@ static int run_unknown_friction(int argc, char **argv)
     if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
     char why[600] = "";
-    rs_error_detail detail;
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};
@@ -381,11 +395,9 @@ static int run_unknown_friction(int argc, char **argv)
         return rs_cli_usage_error("study: %s", why);
     int checked;
     const int passed = fit_expectation(&r, &checked);
-    char path[1200];
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = rs_study_open_report(dir);
     if (!f)
-        return rs_cli_usage_error("study: cannot write %s", path);
+        return RS_EXIT_USAGE;
     fprintf(f,
             "# Fitting an unknown friction coefficient (note 001, section 3.2)\n\n"
             "The observation: the positions of sliding_block_traditional.ini (a 1 kg block at "
@@ -439,13 +451,8 @@ static int run_unknown_friction(int argc, char **argv)
             cJSON_AddStringToObject(row, "stop", fo->stop);
             cJSON_AddItemToArray(rows, row);
         }
-    cJSON_AddBoolToObject(o, "expectations_met", passed);
-    cJSON_AddNumberToObject(o, "time_s", r.time_s);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    if (rs_write_json_text(path, text, &detail) != RS_OK)
-        return rs_cli_usage_error("study: %s", detail.message);
+    if (!rs_study_write_summary(dir, o, passed, r.time_s))
+        return RS_EXIT_USAGE;
     const int pictured = plot_fits(dir, &r, &rest);
     if (!quiet) {
         printf("  unknown-friction: true mu %g, %.1f s\n\n", r.mu_true, r.time_s);

@@ -66,6 +66,16 @@ static int parse_fit_args(int argc, char **argv, fit_args *a)
     return rs_study_output_ready(a->dir);
 }
 
+static int run_fits(fit_args *a, rs_kf_result *r);
+
+/* Parse, run the fits and open DIR/report.md: the report, or NULL (message printed). */
+static FILE *fit_study(int argc, char **argv, fit_args *a, rs_kf_result *r)
+{
+    if (!parse_fit_args(argc, argv, a) || !run_fits(a, r))
+        return NULL;
+    return rs_study_open_report(a->dir);
+}
+
 static int run_fits(fit_args *a, rs_kf_result *r)
 {
     char why[600] = "";
@@ -174,14 +184,7 @@ static int write_summary(const char *dir, const char *study, const rs_kf_config 
                     cJSON_AddItemToArray(th, cJSON_CreateDoubleArray(x->theta[i], RS_KF_FEATURES));
                 cJSON_AddItemToArray(fits, j);
             }
-    cJSON_AddBoolToObject(o, "expectations_met", passed);
-    cJSON_AddNumberToObject(o, "time_s", r->time_s);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    char path[1200];
-    rs_error_detail detail;
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    return rs_write_json_text(path, text, &detail) == RS_OK;
+    return rs_study_write_summary(dir, o, passed, r->time_s);
 }
 
 /* A picture against the noise level, one categorical x position per sigma (0 included): the
@@ -253,18 +256,12 @@ int rs_study_known_friction(int argc, char **argv)
 {
     fit_args a = {0};
     rs_kf_config_default(&a.cfg);
-    if (!parse_fit_args(argc, argv, &a))
-        return RS_EXIT_USAGE;
     static rs_kf_result r;
-    if (!run_fits(&a, &r))
+    FILE *f = fit_study(argc, argv, &a, &r);
+    if (!f)
         return RS_EXIT_USAGE;
     const rs_kf_config *cfg = &a.cfg;
     const int passed = kf_passed(cfg, &r);
-    char path[1200];
-    snprintf(path, sizeof path, "%s/report.md", a.dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return rs_cli_usage_error("study: cannot write %s", path);
     fprintf(f,
             "# Learning the step with known friction (note 000, section 3.1)\n\n"
             "Data: `relaxsim dataset` of %s (m = %g kg, mu = %g, dt = %g s): %d training steps "
@@ -332,7 +329,7 @@ int rs_study_known_friction(int argc, char **argv)
             passed ? "met" : "NOT met");
     fclose(f);
     if (!write_summary(a.dir, "known-friction", cfg, &r, passed))
-        return rs_cli_usage_error("study: cannot write to %s", a.dir);
+        return RS_EXIT_USAGE;
     const int pictured = kf_plot(a.dir, cfg, &r);
     if (!a.quiet) {
         printf("  known-friction: %d training steps, %d held out, %.1f s\n", r.train_steps,
@@ -443,18 +440,12 @@ int rs_study_decomposed_velocities(int argc, char **argv)
     a.cfg.nnoise = 5;
     memcpy(a.cfg.noise, noise, sizeof noise);
     a.cfg.nweight = 1; /* the prediction error alone */
-    if (!parse_fit_args(argc, argv, &a))
-        return RS_EXIT_USAGE;
     static rs_kf_result r;
-    if (!run_fits(&a, &r))
+    FILE *f = fit_study(argc, argv, &a, &r);
+    if (!f)
         return RS_EXIT_USAGE;
     const rs_kf_config *cfg = &a.cfg;
     const int passed = dv_passed(cfg, &r);
-    char path[1200];
-    snprintf(path, sizeof path, "%s/report.md", a.dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return rs_cli_usage_error("study: cannot write %s", path);
     fprintf(f,
             "# Sticking by decomposed velocities (note 000, Remark 4)\n\n"
             "The fits of study known-friction with the prediction error alone (a = (1, 0, 0)), "
@@ -493,7 +484,7 @@ int rs_study_decomposed_velocities(int argc, char **argv)
     fprintf(f, "\n![sticking against noise](decomposed_velocities.png)\n");
     fclose(f);
     if (!write_summary(a.dir, "decomposed-velocities", cfg, &r, passed))
-        return rs_cli_usage_error("study: cannot write to %s", a.dir);
+        return RS_EXIT_USAGE;
     const int pictured = dv_plot(a.dir, cfg, &r);
     if (!a.quiet) {
         printf("  decomposed-velocities: %d training steps, %d held out (%d stick), %.1f s\n\n",

@@ -5,6 +5,9 @@
 #ifndef RS_CLI_STUDY_CLI_H
 #define RS_CLI_STUDY_CLI_H
 
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
 /* The usage line of `relaxsim study`. */
 extern const char rs_study_usage[];
 
@@ -19,6 +22,13 @@ int rs_study_output_ready(const char *dir);
  * (message printed) on a bad list. */
 int rs_study_parse_list(const char *option, const char *text, double lo, double hi, double *v,
                         int max);
+
+/* DIR/report.md opened for writing; NULL (message printed) if it cannot be. */
+FILE *rs_study_open_report(const char *dir);
+
+/* Finish a study's summary o (expectations_met, time_s), write it to DIR/summary.json and free
+ * it; 0 (message printed) if it cannot be written. */
+int rs_study_write_summary(const char *dir, cJSON *o, int passed, double time_s);
 
 /* The known-friction (note 000 section 3.1) and decomposed-velocities (Remark 4) studies. */
 int rs_study_known_friction(int argc, char **argv);
