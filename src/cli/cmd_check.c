@@ -30,6 +30,7 @@
 #include "cli/check_report.h"
 #include "cli/cli.h"
 #include "core/timer.h"
+#include "io/output.h"
 
 extern char **environ;
 
@@ -183,25 +184,6 @@ static char *first_error_line(const char *work, int index)
     return msg;
 }
 
-static cJSON *read_json_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    cJSON *o = NULL;
-    if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
-        text[len] = '\0';
-        o = cJSON_Parse(text);
-    }
-    free(text);
-    fclose(f);
-    return o;
-}
-
 static int add_case(rs_check_file *cf, const char *name, const char *failure, int error, double t)
 {
     rs_check_case *c = realloc(cf->cases, sizeof *c * (size_t)(cf->ncases + 1));
@@ -224,7 +206,7 @@ static int scenario_cases(const char *work, int index, rs_check_file *cf)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%d/summary.json", work, index);
-    cJSON *s = read_json_file(path);
+    cJSON *s = rs_read_json_file(path);
     const cJSON *checks = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "contract"), "checks");
     if (!cJSON_IsArray(checks)) {
         cJSON_Delete(s);

@@ -18,24 +18,8 @@
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "cli/plot_script.h"
+#include "io/output.h"
 #include "sim/model.h"
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    if (s) {
-        const size_t got = fread(s, 1, (size_t)len, f);
-        s[got] = '\0';
-    }
-    fclose(f);
-    return s;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -236,7 +220,7 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/runs/%ld/summary.json", dir, (long)run->valuedouble);
-        char *text = read_text(path);
+        char *text = rs_read_text_file(path);
         cJSON *rs = text ? cJSON_Parse(text) : NULL;
         free(text);
         const cJSON *sc = cJSON_GetObjectItem(rs, "scene");
@@ -400,7 +384,7 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: %s: a directory name with a quote is not supported", dir);
     char path[1200];
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *text = read_text(path);
+    char *text = rs_read_text_file(path);
     cJSON *summary = text ? cJSON_Parse(text) : NULL;
     free(text);
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {

@@ -26,25 +26,6 @@
 static const char usage[] = "relaxsim replay CAPSULE [--set section.key=value ...] "
                             "[--ipopt-print-level N] [--json] [--continuation [-o DIR]]";
 
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    cJSON *o = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        const long len = ftell(f);
-        char *text = len >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)len + 1) : NULL;
-        if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
-            text[len] = '\0';
-            o = cJSON_Parse(text);
-        }
-        free(text);
-    }
-    fclose(f);
-    return o;
-}
-
 static int write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -231,7 +212,7 @@ int rs_cmd_replay(int argc, char **argv)
     replay_args a = {0};
     if (!parse_args(argc, argv, &a))
         return RS_EXIT_USAGE;
-    cJSON *o = read_json(a.capsule);
+    cJSON *o = rs_read_json_file(a.capsule);
     if (!o)
         return rs_cli_usage_error("%s: cannot read it as JSON (a capsule of relaxsim compare)",
                                   a.capsule);

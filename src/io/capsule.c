@@ -10,27 +10,6 @@
 #include "relaxsim/lcp_file.h"
 #include "relaxsim/relaxsim.h"
 
-char *rs_read_text_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        const long len = ftell(f);
-        if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1))) {
-            if (fread(text, 1, (size_t)len, f) == (size_t)len)
-                text[len] = '\0';
-            else {
-                free(text);
-                text = NULL;
-            }
-        }
-    }
-    fclose(f);
-    return text;
-}
-
 /* An array of doubles written with 17 significant digits: each reads back to the same double
  * (cJSON's own printing may round a value within an epsilon of it). Non-finite: null. */
 static cJSON *exact_array(const double *v, int n)

@@ -30,9 +30,6 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *sc
                           const rs_compare_result *r, const rs_capsule *c, char *written,
                           size_t written_len, rs_error_detail *detail);
 
-/* A whole file as a string (malloc'd), or NULL. */
-char *rs_read_text_file(const char *path);
-
 /* Read an exact array of exactly n numbers (null: NaN) into v; 0 otherwise. */
 int rs_capsule_read_array(const cJSON *a, double *v, int n);
 

@@ -81,6 +81,35 @@ rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail)
     return RS_OK;
 }
 
+char *rs_read_text_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        const long len = ftell(f);
+        if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1))) {
+            if (fread(text, 1, (size_t)len, f) == (size_t)len)
+                text[len] = '\0';
+            else {
+                free(text);
+                text = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+cJSON *rs_read_json_file(const char *path)
+{
+    char *text = rs_read_text_file(path);
+    cJSON *o = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return o;
+}
+
 /* The writers below write to the path given (the caller's temporary name). */
 FILE *rs_open_for_writing(const char *path, rs_error_detail *detail)
 {

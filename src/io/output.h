@@ -32,6 +32,12 @@ rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_
 rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
                                rs_error_detail *detail);
 
+/* A whole file as a NUL-terminated string (malloc'd), or NULL if it cannot be read whole. */
+char *rs_read_text_file(const char *path);
+
+/* A JSON file parsed (cJSON_Delete it), or NULL if it cannot be read or is not JSON. */
+cJSON *rs_read_json_file(const char *path);
+
 /* One step's result as steps.jsonl writes it (status, iterations, path, time, residuals, modes,
  * state, forces). */
 cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_result *s);
