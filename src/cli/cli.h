@@ -48,6 +48,16 @@ int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int all
 int rs_cli_load_scenario(int argc, char **argv, const char *usage, int allow_backend,
                          rs_cli_scenario_args *a, rs_scenario *sc);
 
+/* rs_cli_load_scenario for a command with options of its own besides SCENARIO, --set, -o, -q:
+ * own(ctx, argc, argv, &i) takes argv[i] if it is one of them (1, i advanced past its value), 0
+ * if it is not, -1 (message printed) if it is malformed; the values of --set and -o are never
+ * offered to it. ready(ctx) (may be NULL) then checks the command's options before the scenario
+ * is loaded (0: message printed). */
+typedef int (*rs_cli_own_option)(void *ctx, int argc, char **argv, int *i);
+int rs_cli_load_scenario_with(int argc, char **argv, const char *usage, rs_cli_own_option own,
+                              int (*ready)(void *ctx), void *ctx, rs_cli_scenario_args *a,
+                              rs_scenario *sc);
+
 /* On SIGINT or SIGTERM: remove the tracked temporary files, print "relaxsim: interrupted;
  * WHAT_IS_KEPT" and exit 130 (cli_interrupt.c). */
 void rs_cli_on_interrupt(const char *what_is_kept);

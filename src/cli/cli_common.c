@@ -134,3 +134,28 @@ int rs_cli_load_scenario(int argc, char **argv, const char *usage, int allow_bac
     }
     return 1;
 }
+
+int rs_cli_load_scenario_with(int argc, char **argv, const char *usage, rs_cli_own_option own,
+                              int (*ready)(void *ctx), void *ctx, rs_cli_scenario_args *a,
+                              rs_scenario *sc)
+{
+    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
+    if (!rest)
+        return rs_cli_usage_error("out of memory"), 0;
+    int nrest = 0, ok = 1;
+    rest[nrest++] = argv[0];
+    for (int i = 1; ok && i < argc; i++) {
+        const int taken = own(ctx, argc, argv, &i);
+        if (taken < 0)
+            ok = 0;
+        else if (!taken) {
+            rest[nrest++] = argv[i];
+            if ((strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
+                rest[nrest++] = argv[++i];
+        }
+    }
+    rest[nrest] = NULL;
+    ok = ok && (!ready || ready(ctx)) && rs_cli_load_scenario(nrest, rest, usage, 0, a, sc);
+    free(rest);
+    return ok;
+}

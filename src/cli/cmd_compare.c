@@ -84,24 +84,23 @@ static rs_error write_all(const char *dir, const rs_scenario *sc, const rs_compa
     return err;
 }
 
-/* Take the --capsule STEP options out of argv (into steps); the rest goes to rest. */
-static int split_capsules(int argc, char **argv, long *steps, int *nsteps, char **rest, int *nrest)
+/* The steps of --capsule STEP (repeatable), compare's own option (rs_cli_load_scenario_with). */
+typedef struct capsule_steps {
+    long step[RS_SCENARIO_MAX_CAPSULE_STEPS];
+    int n;
+} capsule_steps;
+
+static int capsule_option(void *ctx, int argc, char **argv, int *i)
 {
-    *nsteps = *nrest = 0;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--capsule") != 0) {
-            rest[(*nrest)++] = argv[i];
-            continue;
-        }
-        const char *v = rs_cli_option_value(argc, argv, &i);
-        if (!v || !rs_cli_parse_long("--capsule", v, 0, RS_RUN_MAX_STEPS, &steps[*nsteps]))
-            return 0;
-        if (++*nsteps == RS_SCENARIO_MAX_CAPSULE_STEPS)
-            return rs_cli_usage_error("--capsule: at most %d steps",
-                                      RS_SCENARIO_MAX_CAPSULE_STEPS - 1),
-                   0;
-    }
-    rest[*nrest] = NULL;
+    capsule_steps *c = ctx;
+    if (strcmp(argv[*i], "--capsule") != 0)
+        return 0;
+    const char *v = rs_cli_option_value(argc, argv, i);
+    if (!v || !rs_cli_parse_long("--capsule", v, 0, RS_RUN_MAX_STEPS, &c->step[c->n]))
+        return -1;
+    if (++c->n == RS_SCENARIO_MAX_CAPSULE_STEPS)
+        return rs_cli_usage_error("--capsule: at most %d steps", RS_SCENARIO_MAX_CAPSULE_STEPS - 1),
+               -1;
     return 1;
 }
 
@@ -145,23 +144,16 @@ int rs_cmd_compare(int argc, char **argv)
 {
     rs_cli_scenario_args a;
     static rs_scenario sc;
-    long steps[RS_SCENARIO_MAX_CAPSULE_STEPS];
-    int nsteps, nrest;
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    if (!rest)
-        return rs_cli_usage_error("out of memory");
-    const int parsed = split_capsules(argc, argv, steps, &nsteps, rest, &nrest) &&
-                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
-    free(rest);
-    if (!parsed)
+    capsule_steps steps = {{0}, 0};
+    if (!rs_cli_load_scenario_with(argc, argv, usage, capsule_option, NULL, &steps, &a, &sc))
         return RS_EXIT_USAGE;
-    for (int i = 0; i < nsteps; i++) {
-        if (steps[i] >= sc.steps) {
+    for (int i = 0; i < steps.n; i++) {
+        if (steps.step[i] >= sc.steps) {
             rs_scenario_release(&sc);
-            return rs_cli_usage_error("--capsule %ld: the run has steps 0 .. %d", steps[i],
+            return rs_cli_usage_error("--capsule %ld: the run has steps 0 .. %d", steps.step[i],
                                       sc.steps - 1);
         }
-        sc.capsule_steps[sc.ncapsule_steps++] = (int)steps[i];
+        sc.capsule_steps[sc.ncapsule_steps++] = (int)steps.step[i];
     }
     rs_error_detail detail;
     char dir[1024];

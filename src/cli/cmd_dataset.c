@@ -23,28 +23,22 @@ typedef struct dataset_args {
     uint64_t seed;
 } dataset_args;
 
-/* Take --noise and --noise-seed out of argv; the rest (SCENARIO, --set, -o, -q) goes to rest. */
-static int split_args(int argc, char **argv, dataset_args *g, char **rest, int *nrest)
+/* dataset's own options, --noise and --noise-seed (rs_cli_load_scenario_with). */
+static int dataset_option(void *ctx, int argc, char **argv, int *i)
 {
-    *nrest = 0;
-    g->noise = 0.0;
-    g->seed = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--noise") == 0) {
-            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
-                !rs_cli_parse_double("--noise", v, 0.0, 1e3, &g->noise))
-                return 0;
-        } else if (strcmp(argv[i], "--noise-seed") == 0) {
-            if (!(v = rs_cli_option_value(argc, argv, &i)) ||
-                !rs_cli_parse_u64("--noise-seed", v, &g->seed))
-                return 0;
-        } else {
-            rest[(*nrest)++] = argv[i];
-        }
-    }
-    rest[*nrest] = NULL;
-    return 1;
+    dataset_args *g = ctx;
+    const char *arg = argv[*i], *v;
+    if (strcmp(arg, "--noise") == 0)
+        return (v = rs_cli_option_value(argc, argv, i)) &&
+                       rs_cli_parse_double("--noise", v, 0.0, 1e3, &g->noise)
+                   ? 1
+                   : -1;
+    if (strcmp(arg, "--noise-seed") == 0)
+        return (v = rs_cli_option_value(argc, argv, i)) &&
+                       rs_cli_parse_u64("--noise-seed", v, &g->seed)
+                   ? 1
+                   : -1;
+    return 0;
 }
 
 static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
@@ -97,17 +91,10 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
 
 int rs_cmd_dataset(int argc, char **argv)
 {
-    dataset_args g;
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    int nrest;
-    if (!rest)
-        return rs_cli_usage_error("out of memory");
+    dataset_args g = {0.0, 1};
     rs_cli_scenario_args a;
     static rs_scenario sc;
-    const int parsed = split_args(argc, argv, &g, rest, &nrest) &&
-                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
-    free(rest);
-    if (!parsed)
+    if (!rs_cli_load_scenario_with(argc, argv, usage, dataset_option, NULL, &g, &a, &sc))
         return RS_EXIT_USAGE;
     const int code = dataset_loaded(&g, &a, &sc);
     rs_scenario_release(&sc);

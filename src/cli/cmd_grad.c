@@ -31,45 +31,39 @@ typedef struct grad_args {
     rs_grad_config cfg;
 } grad_args;
 
-/* Take grad's own options out of argv; the rest (SCENARIO, --set, -o, -q) go to rest. */
-static int split_args(int argc, char **argv, grad_args *g, char **rest, int *nrest)
+/* grad's own options (rs_cli_load_scenario_with). */
+static int grad_option(void *ctx, int argc, char **argv, int *i)
 {
-    rs_grad_config_default(&g->cfg);
-    *nrest = 0;
-    rest[(*nrest)++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--wrt") == 0) {
-            if (!(g->wrt = rs_cli_option_value(argc, argv, &i)))
-                return 0;
-        } else if (strcmp(arg, "--of") == 0) {
-            if (!(g->of = rs_cli_option_value(argc, argv, &i)))
-                return 0;
-        } else if (strcmp(arg, "--sweep") == 0) {
-            if (!(g->sweep = rs_cli_option_value(argc, argv, &i)))
-                return 0;
-        } else if (strcmp(arg, "--fd-step") == 0 || strcmp(arg, "--rtol") == 0 ||
-                   strcmp(arg, "--fd-nlp-step") == 0) {
-            const char *v = rs_cli_option_value(argc, argv, &i);
-            double *field = strcmp(arg, "--rtol") == 0      ? &g->cfg.rtol
-                            : strcmp(arg, "--fd-step") == 0 ? &g->cfg.fd_rel
-                                                            : &g->cfg.fd_nlp_rel;
-            if (!v || !rs_cli_parse_double(arg, v, 1e-15, 0.1, field))
-                return 0;
-        } else if (strcmp(arg, "--no-fd") == 0) {
-            g->cfg.skip_fd = 1;
-        } else if (strcmp(arg, "--fd-nlp") == 0) {
-            g->cfg.fd_nlp = 1;
-        } else {
-            rest[(*nrest)++] = argv[i];
-            if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-o") == 0) && i + 1 < argc)
-                rest[(*nrest)++] = argv[++i];
-        }
+    grad_args *g = ctx;
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--wrt") == 0)
+        return (g->wrt = rs_cli_option_value(argc, argv, i)) ? 1 : -1;
+    if (strcmp(arg, "--of") == 0)
+        return (g->of = rs_cli_option_value(argc, argv, i)) ? 1 : -1;
+    if (strcmp(arg, "--sweep") == 0)
+        return (g->sweep = rs_cli_option_value(argc, argv, i)) ? 1 : -1;
+    if (strcmp(arg, "--fd-step") == 0 || strcmp(arg, "--rtol") == 0 ||
+        strcmp(arg, "--fd-nlp-step") == 0) {
+        const char *v = rs_cli_option_value(argc, argv, i);
+        double *field = strcmp(arg, "--rtol") == 0      ? &g->cfg.rtol
+                        : strcmp(arg, "--fd-step") == 0 ? &g->cfg.fd_rel
+                                                        : &g->cfg.fd_nlp_rel;
+        return v && rs_cli_parse_double(arg, v, 1e-15, 0.1, field) ? 1 : -1;
     }
-    if (!g->wrt) {
-        rs_cli_usage_error("grad: --wrt KEY[,KEY...] is required (usage: %s)", usage);
+    if (strcmp(arg, "--no-fd") == 0)
+        g->cfg.skip_fd = 1;
+    else if (strcmp(arg, "--fd-nlp") == 0)
+        g->cfg.fd_nlp = 1;
+    else
         return 0;
-    }
+    return 1;
+}
+
+static int grad_ready(void *ctx)
+{
+    const grad_args *g = ctx;
+    if (!g->wrt)
+        return rs_cli_usage_error("grad: --wrt KEY[,KEY...] is required (usage: %s)", usage), 0;
     return 1;
 }
 
@@ -329,16 +323,10 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
 int rs_cmd_grad(int argc, char **argv)
 {
     grad_args g = {0};
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    int nrest;
-    if (!rest)
-        return rs_cli_usage_error("out of memory");
+    rs_grad_config_default(&g.cfg);
     rs_cli_scenario_args a;
     static rs_scenario sc;
-    const int parsed = split_args(argc, argv, &g, rest, &nrest) &&
-                       rs_cli_load_scenario(nrest, rest, usage, 0, &a, &sc);
-    free(rest);
-    if (!parsed)
+    if (!rs_cli_load_scenario_with(argc, argv, usage, grad_option, grad_ready, &g, &a, &sc))
         return RS_EXIT_USAGE;
     const int code = grad_loaded(&g, &a, &sc);
     rs_scenario_release(&sc);
