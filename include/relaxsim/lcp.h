@@ -26,19 +26,23 @@ extern "C" {
 
 /**
  * Certificate of a candidate solution z of LCP(M, q). All quantities are recomputed from M, q, z;
- * no solver's own word is used. "scale" makes them relative:
- *   scale_q = max(1, ||q||_inf)                  (units of w)
- *   scale_z = max(1, ||z||_inf)                  (units of z)
+ * no solver's own word is used. The relative measures take each quantity in its own unit, with
+ * no floor:
+ *   w_i in r_i = |q_i| + ||z||_inf sum_j |M_ij|, the size of the terms of w_i at z's scale
+ *   z   in ||z||_inf
+ * so that they do not change when a row of (M, q) is scaled (rows of an LCP often carry different
+ * units: velocities and forces) nor when the whole LCP is (a M, b q, solved by z b / a). A zero
+ * unit comes only with a zero quantity (r_i = 0 makes w_i = 0 exactly), whose measure is 0.
  */
 typedef struct rs_lcp_certificate {
     double min_z;                   /**< min_i z_i (>= 0 for a solution) */
     double min_w;                   /**< min_i w_i, w = M z + q (>= 0 for a solution) */
     double max_complementarity;     /**< max_i |z_i w_i| */
     double natural_residual;        /**< ||min(z, w)||_inf, zero exactly at a solution */
-    double rel_min_z;               /**< min_z / scale_q */
-    double rel_min_w;               /**< min_w / scale_q */
-    double rel_max_complementarity; /**< max_complementarity / (scale_q * scale_z) */
-    double rel_natural_residual;    /**< natural_residual / scale_q */
+    double rel_min_z;               /**< min_i z_i / ||z||_inf */
+    double rel_min_w;               /**< min_i w_i / r_i */
+    double rel_max_complementarity; /**< max_i |z_i / ||z||_inf * w_i / r_i| */
+    double rel_natural_residual;    /**< max_i |min(z_i / ||z||_inf, w_i / r_i)| */
     int finite;                     /**< 1 if z and w are all finite, 0 otherwise */
     int passed;                     /**< 1 if the certificate passes the tolerance it was judged with */
 } rs_lcp_certificate;
@@ -58,7 +62,8 @@ typedef struct rs_lcp_certificate {
  * @param tol   tolerance on the relative measures, finite and > 0
  * @param w     optional output n-vector receiving M z + q (may be NULL)
  * @param cert  output certificate
- * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION or RS_ERR_BAD_SETTING (nothing written).
+ * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING, or RS_ERR_NOMEM (w NULL
+ *         and n > 64: a buffer for w could not be allocated); nothing written on an error.
  *         Non-finite entries in z are not an error: they give finite = 0 and passed = 0.
  */
 RS_API rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, const double *z,
@@ -117,7 +122,9 @@ typedef struct rs_lemke_settings {
     double pivot_tol;   /**< an entering-column entry counts as positive when > pivot_tol
                              (relative to the column's inf-norm). Range (0, 1e-3]. Default 1e-11. */
     double tie_tol;     /**< two ratios are tied when they differ by at most
-                             tie_tol * max(1, |ratio|); ties are broken lexicographically.
+                             tie_tol * max(1, |ratio|), on the problem scaled to unit size
+                             (M, q and d divided by powers of two near their largest entries:
+                             scale invariant); ties are broken lexicographically.
                              Range [0, 1e-3]. Default 1e-12. */
     double cert_tol;    /**< certificate tolerance on the relative measures for "solved".
                              Range (0, 1). Default RS_LCP_CERT_TOL_DEFAULT. */
@@ -149,7 +156,8 @@ typedef struct rs_lemke_info {
 
 /**
  * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
- * It grows as 2 n^2 doubles: the basis inverse and the LU factors of the final re-solve.
+ * It grows as 3 n^2 doubles: M at unit scale, the basis inverse and the LU factors of the final
+ * re-solve (3 n^2 + 7 n doubles and 3 n ints).
  */
 RS_API size_t rs_lemke_workspace_size(int n);
 

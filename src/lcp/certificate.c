@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "relaxsim/lcp.h"
 #include "lcp/lcp_internal.h"
@@ -20,20 +21,23 @@ rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, con
 
     if (w) {
         rs_lcp_residual(n, M, q, z, w);
-        rs_lcp_certificate_of(n, q, z, w, tol, cert);
+        rs_lcp_certificate_of(n, M, q, z, w, tol, cert);
         return RS_OK;
     }
-    /* No buffer for w: compute each w_i as a row sum (M read with stride n; still O(n^2)). */
-    rs_cert_accumulator acc;
-    rs_cert_begin(&acc);
-    for (int i = 0; i < n; i++) {
-        double wi = q[i];
-        for (int j = 0; j < n; j++)
-            if (z[j] != 0.0)
-                wi += M[(size_t)i + (size_t)j * (size_t)n] * z[j];
-        rs_cert_add(&acc, q[i], z[i], wi);
+    /* No buffer for w given: a stack buffer for small n, an allocation otherwise (the
+     * certificate reads w in two passes). */
+    double buf[64];
+    if (n <= 64) {
+        rs_lcp_residual(n, M, q, z, buf);
+        rs_lcp_certificate_of(n, M, q, z, buf, tol, cert);
+        return RS_OK;
     }
-    rs_cert_finish(&acc, tol, cert);
+    double *wt = malloc(sizeof(double) * (size_t)n);
+    if (!wt)
+        return RS_ERR_NOMEM;
+    rs_lcp_residual(n, M, q, z, wt);
+    rs_lcp_certificate_of(n, M, q, z, wt, tol, cert);
+    free(wt);
     return RS_OK;
 }
 

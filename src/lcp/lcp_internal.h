@@ -44,66 +44,67 @@ static inline void rs_lcp_residual(int n, const double *M, const double *q, cons
     }
 }
 
-/* Running maxima and minima of the certificate over the components seen so far. */
-typedef struct rs_cert_accumulator {
-    double min_z, min_w, max_zw, nat, q_inf, z_inf;
-    int finite;
-} rs_cert_accumulator;
-
-static inline void rs_cert_begin(rs_cert_accumulator *acc)
+/* r_i = |q_i| + ||z||_inf sum_j |M_ij|: the size of the terms of w_i = q_i + (M z)_i at the
+ * solution's scale, w_i's own unit (it changes with the row as w_i does when a row of (M, q) is
+ * scaled). Not the terms at z itself: entries of z at rounding level would make a row of pure
+ * rounding its own unit. */
+static inline double rs_lcp_row_unit(int n, const double *M, const double *q, double z_inf, int i)
 {
-    acc->min_z = INFINITY;
-    acc->min_w = INFINITY;
-    acc->max_zw = 0.0;
-    acc->nat = 0.0;
-    acc->q_inf = 0.0;
-    acc->z_inf = 0.0;
-    acc->finite = 1;
+    double row = 0.0;
+    for (int j = 0; j < n; j++)
+        row += fabs(M[(size_t)i + (size_t)j * (size_t)n]);
+    return fabs(q[i]) + z_inf * row;
 }
 
-static inline void rs_cert_add(rs_cert_accumulator *acc, double qi, double zi, double wi)
+/* x / scale; a zero scale comes with x = 0 (see rs_lcp_certificate_of), which stays 0. */
+static inline double rs_cert_relative(double x, double scale)
 {
-    if (!isfinite(zi) || !isfinite(wi)) {
-        acc->finite = 0;
-        return;
+    return scale > 0.0 ? x / scale : (x == 0.0 ? 0.0 : copysign(INFINITY, x));
+}
+
+/**
+ * Certificate of (z, w) for LCP(M, q); w must already be M z + q. Each w_i is measured in its
+ * own row's unit r_i (rs_lcp_row_unit), z in ||z||_inf: the relative measures do not change
+ * when a row of (M, q) is scaled, nor when the whole LCP is (a M, b q, with z b / a). A zero
+ * unit comes only with a zero measure: r_i = 0 makes w_i = 0 exactly, ||z|| = 0 makes z = 0.
+ */
+static inline void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
+                                         const double *w, double tol, rs_lcp_certificate *cert)
+{
+    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0;
+    int finite = 1;
+    for (int i = 0; i < n; i++) {
+        const double zi = z[i], wi = w[i];
+        if (!isfinite(zi) || !isfinite(wi)) {
+            finite = 0;
+            break;
+        }
+        min_z = rs_min2(min_z, zi);
+        min_w = rs_min2(min_w, wi);
+        max_zw = rs_max2(max_zw, fabs(zi * wi));
+        nat = rs_max2(nat, fabs(rs_min2(zi, wi)));
+        z_inf = rs_max2(z_inf, fabs(zi));
     }
-    acc->min_z = rs_min2(acc->min_z, zi);
-    acc->min_w = rs_min2(acc->min_w, wi);
-    acc->max_zw = rs_max2(acc->max_zw, fabs(zi * wi));
-    acc->nat = rs_max2(acc->nat, fabs(rs_min2(zi, wi)));
-    acc->z_inf = rs_max2(acc->z_inf, fabs(zi));
-    acc->q_inf = rs_max2(acc->q_inf, fabs(qi));
-}
-
-static inline void rs_cert_finish(const rs_cert_accumulator *acc, double tol,
-                                  rs_lcp_certificate *cert)
-{
-    const int finite = acc->finite;
-    const double scale_q = rs_max2(1.0, acc->q_inf);
-    const double scale_z = rs_max2(1.0, acc->z_inf);
-    cert->min_z = finite ? acc->min_z : NAN;
-    cert->min_w = finite ? acc->min_w : NAN;
-    cert->max_complementarity = finite ? acc->max_zw : NAN;
-    cert->natural_residual = finite ? acc->nat : NAN;
-    cert->rel_min_z = cert->min_z / scale_q;
-    cert->rel_min_w = cert->min_w / scale_q;
-    cert->rel_max_complementarity = cert->max_complementarity / (scale_q * scale_z);
-    cert->rel_natural_residual = cert->natural_residual / scale_q;
+    double rel_min_w = INFINITY, rel_zw = 0.0, rel_nat = 0.0;
+    for (int i = 0; finite && i < n; i++) {
+        const double r = rs_lcp_row_unit(n, M, q, z_inf, i);
+        const double zr = rs_cert_relative(z[i], z_inf), wr = rs_cert_relative(w[i], r);
+        rel_min_w = rs_min2(rel_min_w, wr);
+        rel_zw = rs_max2(rel_zw, fabs(zr * wr));
+        rel_nat = rs_max2(rel_nat, fabs(rs_min2(zr, wr)));
+    }
+    cert->min_z = finite ? min_z : NAN;
+    cert->min_w = finite ? min_w : NAN;
+    cert->max_complementarity = finite ? max_zw : NAN;
+    cert->natural_residual = finite ? nat : NAN;
+    cert->rel_min_z = finite ? rs_cert_relative(min_z, z_inf) : NAN;
+    cert->rel_min_w = finite ? rel_min_w : NAN;
+    cert->rel_max_complementarity = finite ? rel_zw : NAN;
+    cert->rel_natural_residual = finite ? rel_nat : NAN;
     cert->finite = finite;
     /* Written so that any NaN fails the test. */
     cert->passed = finite && cert->rel_min_z >= -tol && cert->rel_min_w >= -tol &&
                    cert->rel_natural_residual <= tol && cert->rel_max_complementarity <= tol;
-}
-
-/** Certificate of (z, w) for the given q; w must already be M z + q. */
-static inline void rs_lcp_certificate_of(int n, const double *q, const double *z,
-                                         const double *w, double tol, rs_lcp_certificate *cert)
-{
-    rs_cert_accumulator acc;
-    rs_cert_begin(&acc);
-    for (int i = 0; i < n; i++)
-        rs_cert_add(&acc, q[i], z[i], w[i]);
-    rs_cert_finish(&acc, tol, cert);
 }
 
 #endif

@@ -26,7 +26,8 @@
  *
  * Speed at the sizes of contact problems (n = 2 to 4): the solve is compiled once per n = 1..4
  * with n a constant (lemke_solve_core, always inlined), so that its loops unroll, and it reads
- * no clock. A solve at n = 2 is then about 650 instructions, certificate included.
+ * no clock. A solve at n = 2 is then about 1,100 instructions, argument checks, unit scaling and
+ * certificate included.
  */
 #include <math.h>
 #include <stdint.h>
@@ -85,6 +86,7 @@ rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **fie
 
 /* Workspace layout: doubles first (alignment), then ints. */
 typedef struct lemke_work {
+    double *M;     /* n*n the caller's M at unit scale (see lemke_unit_scale) */
     double *Binv;  /* n*n basis inverse, column-major */
     double *LU;    /* n*n LU factors of the final basis (refinement) */
     double *rhs;   /* n: basic values B^-1 q */
@@ -92,14 +94,22 @@ typedef struct lemke_work {
     double *x;     /* n: refined basic values */
     double *zc;    /* n: refined candidate z */
     double *wc;    /* n: M zc + q */
-    double *d;     /* n: covering vector (a copy of the caller's, or e) */
+    double *q;     /* n: the caller's q at unit scale */
+    double *d;     /* n: covering vector at unit scale (the caller's, or e) */
     int *basis;    /* n: variable number of each basic position */
     int *cand;     /* n: rows tied in the ratio test */
     int *piv;      /* n: LU row interchanges */
 } lemke_work;
 
-static size_t lemke_doubles(size_t n) { return 2 * n * n + 6 * n; }
-static size_t lemke_ints(size_t n) { return 3 * n; }
+static size_t lemke_doubles(size_t n)
+{
+    return 3 * n * n + 7 * n;
+}
+
+static size_t lemke_ints(size_t n)
+{
+    return 3 * n;
+}
 
 size_t rs_lemke_workspace_size(int n)
 {
@@ -112,6 +122,8 @@ size_t rs_lemke_workspace_size(int n)
 static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 {
     double *d = (double *)mem;
+    wk->M = d;
+    d += n * n;
     wk->Binv = d;
     d += n * n;
     wk->LU = d;
@@ -125,6 +137,8 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     wk->zc = d;
     d += n;
     wk->wc = d;
+    d += n;
+    wk->q = d;
     d += n;
     wk->d = d;
     d += n;
@@ -143,7 +157,72 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 #define LEMKE_INLINE static inline
 #endif
 
-/* Tie test on ratios: |a - b| <= tol * max(1, |b|). */
+/* The exponent e with x / 2^e in [0.5, 1) for a finite x > 0 (0 for x = 0), kept within +-1000
+ * so that 2^e and 2^-e are normal doubles; read from x's bits (frexp is a library call, and
+ * these run on every solve). */
+LEMKE_INLINE int unit_exponent(double x)
+{
+    if (!(x > 0.0))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int e = (int)((bits >> 52) & 0x7ff) - 1022; /* subnormals: -1022, clamped below */
+    return e < -1000 ? -1000 : e > 1000 ? 1000 : e;
+}
+
+/* 2^e for |e| <= 1000, built from its bits. */
+LEMKE_INLINE double power_of_two(int e)
+{
+    const uint64_t bits = (uint64_t)(1023 + e) << 52;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/*
+ * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c into the workspace, with 2^a, 2^b, 2^c
+ * the powers of two just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change).
+ * Lemke's path is invariant under such scalings in exact arithmetic (z scales by 2^(b - a), z0 by
+ * 2^(b - c)), and at unit scale the tolerances below, whose floors are 1, are relative to the
+ * problem's own size; without it the basis mixes columns of I with columns of M of another size
+ * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Returns
+ * b - a: the caller's z is the unit-scale z times 2^(b - a).
+ */
+LEMKE_INLINE int lemke_unit_scale(int n, const double *M, const double *q, const double *d,
+                                  const lemke_work *wk)
+{
+    const size_t nn = (size_t)n;
+    double m_max = 0.0, q_max = 0.0, d_max = 0.0;
+    for (size_t i = 0; i < nn * nn; i++)
+        m_max = rs_max2(m_max, fabs(M[i]));
+    for (size_t i = 0; i < nn; i++) {
+        q_max = rs_max2(q_max, fabs(q[i]));
+        d_max = rs_max2(d_max, d ? d[i] : 1.0);
+    }
+    const int a = unit_exponent(m_max), b = unit_exponent(q_max), c = unit_exponent(d_max);
+    const double fa = power_of_two(-a), fb = power_of_two(-b), fc = power_of_two(-c);
+    for (size_t i = 0; i < nn * nn; i++)
+        wk->M[i] = M[i] * fa;
+    for (size_t i = 0; i < nn; i++) {
+        wk->q[i] = q[i] * fb;
+        wk->d[i] = (d ? d[i] : 1.0) * fc;
+    }
+    return b - a;
+}
+
+/* z of the caller's problem from the unit-scale z (see lemke_unit_scale): z 2^z_exponent,
+ * |z_exponent| <= 2000, as two exact products. */
+LEMKE_INLINE void lemke_unscale_z(int n, int z_exponent, double *z)
+{
+    if (z_exponent == 0)
+        return;
+    const int half = z_exponent / 2;
+    const double f1 = power_of_two(half), f2 = power_of_two(z_exponent - half);
+    for (int i = 0; i < n; i++)
+        z[i] = z[i] * f1 * f2;
+}
+
+/* Tie test on ratios of the unit-scale problem: |a - b| <= tol * max(1, |b|). */
 LEMKE_INLINE int tied(double a, double b, double tol)
 {
     return fabs(a - b) <= tol * rs_max2(1.0, fabs(b));
@@ -420,19 +499,22 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double
 }
 
 /*
- * Refinement of a terminal basis whose z has certificate *cert: re-solve B x_B = q directly and
- * keep the re-solved z (in z, w, *cert) if its natural residual is no larger. Returns 1 if kept.
+ * Refinement of a terminal basis whose z has certificate *cert: re-solve B x_B = q directly (at
+ * unit scale) and keep the re-solved z (in z, w, *cert) if its relative natural residual is no
+ * larger. Returns 1 if kept.
  */
-static int lemke_refine(int n, const double *M, const double *q, const lemke_work *wk,
-                        double cert_tol, double *z, double *w, rs_lcp_certificate *cert)
+static int lemke_refine(int n, const double *M, const double *q, int z_exponent,
+                        const lemke_work *wk, double cert_tol, double *z, double *w,
+                        rs_lcp_certificate *cert)
 {
-    if (!lemke_basis_solve(n, M, wk->d, wk->basis, q, wk->LU, wk->piv, wk->x))
+    if (!lemke_basis_solve(n, wk->M, wk->d, wk->basis, wk->q, wk->LU, wk->piv, wk->x))
         return 0;
     lemke_extract_z(n, wk->basis, wk->x, wk->zc);
+    lemke_unscale_z(n, z_exponent, wk->zc);
     rs_lcp_residual(n, M, q, wk->zc, wk->wc);
     rs_lcp_certificate refined;
-    rs_lcp_certificate_of(n, q, wk->zc, wk->wc, cert_tol, &refined);
-    if (!refined.finite || refined.natural_residual > cert->natural_residual)
+    rs_lcp_certificate_of(n, M, q, wk->zc, wk->wc, cert_tol, &refined);
+    if (!refined.finite || refined.rel_natural_residual > cert->rel_natural_residual)
         return 0;
     memcpy(z, wk->zc, (size_t)n * sizeof(double));
     memcpy(w, wk->wc, (size_t)n * sizeof(double));
@@ -451,16 +533,16 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
                                    double *w, rs_lemke_info *info)
 {
     const int max_pivots = s->max_pivots > 0 ? s->max_pivots : 10000 + 100 * n;
-    for (int i = 0; i < n; i++)
-        wk->d[i] = d ? d[i] : 1.0;
+    const int z_exponent = lemke_unit_scale(n, M, q, d, wk);
+    const double *qu = wk->q;
 
     /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
     double worst = 0.0;
     for (int i = 0; i < n; i++)
-        worst = rs_max2(worst, -q[i] / wk->d[i]);
+        worst = rs_max2(worst, -qu[i] / wk->d[i]);
     int r = -1;
     for (int i = n - 1; i >= 0 && worst > 0.0; i--) {
-        if (q[i] < 0.0 && tied(-q[i] / wk->d[i], worst, s->tie_tol)) {
+        if (qu[i] < 0.0 && tied(-qu[i] / wk->d[i], worst, s->tie_tol)) {
             r = i; /* among tied rows the largest index leaves (lexicographic, see header) */
             break;
         }
@@ -471,17 +553,18 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
         for (int i = 0; i < n; i++)
             z[i] = 0.0;
     } else {
-        status = lemke_pivoting(n, M, q, r, wk, max_pivots, s->pivot_tol, s->tie_tol, z,
-                                &pivots);
+        status =
+            lemke_pivoting(n, wk->M, qu, r, wk, max_pivots, s->pivot_tol, s->tie_tol, z, &pivots);
+        lemke_unscale_z(n, z_exponent, z);
     }
     rs_lcp_certificate cert;
     rs_lcp_residual(n, M, q, z, w);
-    rs_lcp_certificate_of(n, q, z, w, s->cert_tol, &cert);
+    rs_lcp_certificate_of(n, M, q, z, w, s->cert_tol, &cert);
 
     /* Refinement (refine 1: only when the pivoted answer fails its certificate; 2: always). */
     int refined = 0;
     if (r >= 0 && status == RS_LEMKE_SOLVED && (s->refine == 2 || (s->refine == 1 && !cert.passed)))
-        refined = lemke_refine(n, M, q, wk, s->cert_tol, z, w, &cert);
+        refined = lemke_refine(n, M, q, z_exponent, wk, s->cert_tol, z, w, &cert);
     if (status == RS_LEMKE_SOLVED && !cert.passed)
         status = RS_LEMKE_BREAKDOWN;
     /* A ray reached while z0 is already (numerically) 0: the z it ends with can be a solution,
@@ -550,16 +633,16 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
                                  const unsigned char *basis_guess, double cert_tol,
                                  const lemke_work *wk, double *z, double *w, rs_lemke_info *info)
 {
-    for (int i = 0; i < n; i++) {
-        wk->d[i] = d ? d[i] : 1.0; /* unused by a basis of z and w columns, but initialised */
+    const int z_exponent = lemke_unit_scale(n, M, q, d, wk); /* d: unused by this basis */
+    for (int i = 0; i < n; i++)
         wk->basis[i] = basis_guess[i] ? n + i : i;
-    }
-    if (!lemke_basis_solve(n, M, wk->d, wk->basis, q, wk->LU, wk->piv, wk->x))
+    if (!lemke_basis_solve(n, wk->M, wk->d, wk->basis, wk->q, wk->LU, wk->piv, wk->x))
         return 0;
     lemke_extract_z(n, wk->basis, wk->x, z);
+    lemke_unscale_z(n, z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate cert;
-    rs_lcp_certificate_of(n, q, z, w, cert_tol, &cert);
+    rs_lcp_certificate_of(n, M, q, z, w, cert_tol, &cert);
     if (!cert.passed)
         return 0;
     info->status = RS_LEMKE_SOLVED;

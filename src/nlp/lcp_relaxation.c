@@ -138,7 +138,9 @@ void rs_lcp_relaxation_guess(const rs_lcp_relaxation *r, double shift, double *x
 /*
  * Ruiz equilibration: positive diagonal D (rows) and C (columns) such that D M C has rows and
  * columns of inf-norm near 1. LCP(M, q) and LCP(D M C, D q) have the same solutions up to
- * z = C z' (D w = D M C z' + D q keeps the signs of w and z and their complementarity).
+ * z = C z' (D w = D M C z' + D q keeps the signs of w and z and their complementarity). Then
+ * D q is divided by its inf-norm b and C multiplied by it (LCP(A, D q / b) is solved by z' / b),
+ * so that the NLP sees a problem of unit size whatever the scale of q.
  */
 static void equilibrate(int n, const double *M, const double *q, double *Ms, double *qs,
                         double *D, double *C)
@@ -167,8 +169,16 @@ static void equilibrate(int n, const double *M, const double *q, double *Ms, dou
                 Ms[i + j * nn] *= f;
         }
     }
-    for (int i = 0; i < n; i++)
+    double b = 0.0;
+    for (int i = 0; i < n; i++) {
         qs[i] = D[i] * q[i];
+        b = fmax(b, fabs(qs[i]));
+    }
+    if (b > 0.0)
+        for (int i = 0; i < n; i++) {
+            qs[i] /= b;
+            C[i] *= b;
+        }
 }
 
 rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
@@ -219,7 +229,7 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
         for (int i = 0; i < n; i++)
             z[i] = C[i] * fmax(x[i], 0.0); /* unscale; IPOPT honours bounds to within 1e-8 */
         rs_lcp_residual(n, M, q, z, w);
-        rs_lcp_certificate_of(n, q, z, w, cert_tol, cert);
+        rs_lcp_certificate_of(n, M, q, z, w, cert_tol, cert);
         if (rs_nlp_status_ok(out.status) && !cert->passed)
             out.status = RS_NLP_NOT_CERTIFIED;
         if (rs_nlp_status_ok(out.status))

@@ -37,11 +37,87 @@ static void test_measures_of_a_wrong_point(void **state)
     assert_close(c.min_w, -6.0, 0.0, 0.0);
     assert_close(c.max_complementarity, 3.5, 0.0, 1e-15); /* |1 * -3.5| vs |-0.5 * -6| = 3 */
     assert_close(c.natural_residual, 6.0, 0.0, 0.0);      /* |min(-0.5, -6)| */
-    /* relative to max(1, ||q||) = 6 and max(1, ||z||) = 1 */
-    assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);
-    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
-    assert_close(c.rel_max_complementarity, 3.5 / 6.0, 0.0, 1e-15);
+    /* relative to ||z|| = 1 and to each row's unit r = (5 + 1 (2 + 1), 6 + 1 (1 + 2)) = (8, 9):
+     * w / r = (-3.5 / 8, -6 / 9) */
+    assert_close(c.rel_min_z, -0.5, 0.0, 0.0);
+    assert_close(c.rel_min_w, -6.0 / 9.0, 0.0, 1e-15);
+    assert_close(c.rel_natural_residual, 6.0 / 9.0, 0.0, 1e-15);    /* |min(-0.5, -6 / 9)| */
+    assert_close(c.rel_max_complementarity, 3.5 / 8.0, 0.0, 1e-15); /* |1 * -3.5 / 8| */
     assert_false(c.passed);
+}
+
+/* The relative measures do not change when the LCP is rescaled: (a M, b q) with z b / a. */
+static void test_scale_invariance(void **state)
+{
+    (void)state;
+    static const double factors[] = {1e-12, 1e-3, 1.0, 1e3, 1e12};
+    const double z0[2] = {1.0, -0.5};
+    rs_lcp_certificate base;
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z0, 1e-9, NULL, &base), RS_OK);
+    for (size_t ia = 0; ia < 5; ia++)
+        for (size_t ib = 0; ib < 5; ib++) {
+            const double a = factors[ia], b = factors[ib];
+            double M[4], q[2], z[2];
+            for (int i = 0; i < 4; i++)
+                M[i] = a * M2[i];
+            for (int i = 0; i < 2; i++) {
+                q[i] = b * q2[i];
+                z[i] = z0[i] * b / a;
+            }
+            rs_lcp_certificate c;
+            assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
+            assert_close(c.rel_min_z, base.rel_min_z, 0.0, 1e-12);
+            assert_close(c.rel_min_w, base.rel_min_w, 0.0, 1e-12);
+            assert_close(c.rel_natural_residual, base.rel_natural_residual, 0.0, 1e-12);
+            assert_close(c.rel_max_complementarity, base.rel_max_complementarity, 0.0, 1e-12);
+            assert_int_equal(c.passed, base.passed);
+        }
+}
+
+/* A small LCP is not passed by a floor: z = 0 for q = 1e-12 (-5, -6) leaves w = q < 0, which
+ * the former scale max(1, ||q||) took for a residual of 6e-12, below any tolerance. */
+static void test_small_problem_is_judged_at_its_own_scale(void **state)
+{
+    (void)state;
+    const double q[2] = {1e-12 * q2[0], 1e-12 * q2[1]}, z[2] = {0.0, 0.0};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
+    assert_false(c.passed);
+}
+
+/* Rows in different units are each judged in their own: in M = [[1e300, 1e-300], [1e-300,
+ * 1e-300]], q = (-1e300, -1), z = (1, 0) leaves w = (0, -1 + 1e-300), a residual of the size of
+ * the second row itself, which the former scale ||q|| = 1e300 took for nothing. */
+static void test_rows_in_their_own_units(void **state)
+{
+    (void)state;
+    const double M[4] = {1e300, 1e-300, 1e-300, 1e-300}, q[2] = {-1e300, -1.0}, z[2] = {1.0, 0.0};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
+    assert_false(c.passed);
+    /* and the second row scaled by 1e-5 changes no relative measure */
+    const double Ms[4] = {1e300, 1e-305, 1e-300, 1e-305};
+    const double qs[2] = {-1e300, -1e-5};
+    rs_lcp_certificate d;
+    assert_int_equal(rs_lcp_certificate_compute(2, Ms, qs, z, 1e-9, NULL, &d), RS_OK);
+    assert_close(d.rel_min_w, c.rel_min_w, 0.0, 1e-15);
+    assert_close(d.rel_natural_residual, c.rel_natural_residual, 0.0, 1e-15);
+}
+
+/* q = 0: z = 0 is a solution (every measure 0), and so is any z with M z = 0 exactly. */
+static void test_zero_q(void **state)
+{
+    (void)state;
+    const double M[9] = {2, -1, -1, -1, 1, 0, -1, 0, 1}, q[3] = {0, 0, 0};
+    const double zero[3] = {0, 0, 0}, e[3] = {1, 1, 1};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(3, M, q, zero, 1e-9, NULL, &c), RS_OK);
+    assert_true(c.passed);
+    assert_true(c.rel_natural_residual == 0.0 && c.rel_min_w == 0.0);
+    assert_int_equal(rs_lcp_certificate_compute(3, M, q, e, 1e-9, NULL, &c), RS_OK);
+    assert_true(c.passed);
 }
 
 static void test_without_w_buffer_gives_same_certificate(void **state)
@@ -56,6 +132,15 @@ static void test_without_w_buffer_gives_same_certificate(void **state)
     assert_close(b.natural_residual, a.natural_residual, 0.0, 1e-15);
     assert_close(b.max_complementarity, a.max_complementarity, 0.0, 1e-15);
     assert_int_equal(a.passed, b.passed);
+    /* n > 64: w in an allocated buffer; the generator's solution passes both ways */
+    rs_lcp *lcp;
+    double zs[100], wbuf[100];
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, 100, 7, 0, &lcp, zs, NULL), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, wbuf, &a), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, NULL, &b), RS_OK);
+    assert_true(a.passed && b.passed);
+    assert_true(a.rel_natural_residual == b.rel_natural_residual);
+    rs_lcp_destroy(lcp);
 }
 
 static void test_nonfinite_candidate_fails(void **state)
@@ -128,6 +213,10 @@ int main(void)
         cmocka_unit_test(test_exact_solution_passes),
         cmocka_unit_test(test_measures_of_a_wrong_point),
         cmocka_unit_test(test_without_w_buffer_gives_same_certificate),
+        cmocka_unit_test(test_scale_invariance),
+        cmocka_unit_test(test_small_problem_is_judged_at_its_own_scale),
+        cmocka_unit_test(test_rows_in_their_own_units),
+        cmocka_unit_test(test_zero_q),
         cmocka_unit_test(test_nonfinite_candidate_fails),
         cmocka_unit_test(test_certificate_bad_arguments),
         cmocka_unit_test(test_classification),

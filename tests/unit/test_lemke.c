@@ -1,7 +1,7 @@
 /*
  * test_lemke.c: Lemke's method, judged by certificates recomputed from the returned z.
  *
- * Tolerances: a solve must pass the certificate at 1e-9 (relative to max(1, ||q||_inf)); for
+ * Tolerances: a solve must pass the certificate at 1e-9 (relative to the problem's scales); for
  * classes with a unique solution (SPD, P-matrix) z must also match the generator's z* within
  * 1e-7 * max(1, ||z*||_inf). Sizes 1 to 4 run the kernel compiled for a constant n, larger
  * sizes the general kernel; the tests below cover both.
@@ -324,6 +324,71 @@ static void test_infeasible_is_ray_termination(void **state)
     assert_false(info.cert.passed);
 }
 
+/*
+ * Scale invariance: LCP(a M, b q) is solved by z b / a. With a, b powers of two Lemke works on
+ * the same unit-scale problem, so z must come out bitwise scaled; with other factors (1e-12 to
+ * 1e12) within 1e-12 of ||z||. Before the unit scaling, the tie tolerance's absolute floor chose
+ * wrong pivots at q ~ 1e-10 and the floored certificate passed the wrong z.
+ */
+static void test_scale_invariance(void **state)
+{
+    (void)state;
+    static const double factors[] = {0x1p-40, 0x1p40, 1e-12, 1e-6, 1e6, 1e12};
+    const size_t nf = sizeof factors / sizeof factors[0];
+    for (int n = 2; n <= 6; n++)
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            rs_lcp *lcp;
+            double zs[6], z[6], w[6], Ms[36], qs[6], zk[6], wk[6];
+            assert_int_equal(
+                rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, (int)(seed % 2), &lcp, zs, NULL),
+                RS_OK);
+            assert_int_equal(solve_checked(n, lcp->M, lcp->q, NULL, NULL, z, w).status,
+                             RS_LEMKE_SOLVED);
+            double z_inf = 0.0;
+            for (int i = 0; i < n; i++)
+                z_inf = fmax(z_inf, fabs(z[i]));
+            for (size_t ia = 0; ia < nf; ia++)
+                for (size_t ib = 0; ib < nf; ib++) {
+                    const double a = factors[ia], b = factors[ib];
+                    for (int i = 0; i < n * n; i++)
+                        Ms[i] = a * lcp->M[i];
+                    for (int i = 0; i < n; i++)
+                        qs[i] = b * lcp->q[i];
+                    const rs_lemke_info info = solve_checked(n, Ms, qs, NULL, NULL, zk, wk);
+                    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+                    const int exact = ia < 2 && ib < 2;
+                    for (int i = 0; i < n; i++) {
+                        const double back = zk[i] * a / b; /* powers of two: exact */
+                        if (exact)
+                            assert_true(back == z[i]);
+                        else
+                            assert_close(back, z[i], 1e-12 * z_inf, 0.0);
+                    }
+                }
+            rs_lcp_destroy(lcp);
+        }
+}
+
+/* An infeasible LCP at every scale: M = S [[2, -1, -1], [-1, 1, 0], [-1, 0, 1]] is positive
+ * semidefinite with M e = 0, so e'w = e'q = -6 S < 0 for every z. Before the unit scaling, S =
+ * 1e6 pivoted on a rounding residue (breakdown, z ~ 1e16) and S = 1e12 came out "solved". */
+static void test_infeasible_at_every_scale_is_ray_termination(void **state)
+{
+    (void)state;
+    static const double M0[9] = {2, -1, -1, -1, 1, 0, -1, 0, 1};
+    static const double scales[] = {1e-12, 1e-6, 1.0, 1e3, 1e6, 1e9, 1e12};
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+        double M[9], q[3], z[3], w[3];
+        for (int i = 0; i < 9; i++)
+            M[i] = scales[k] * M0[i];
+        for (int i = 0; i < 3; i++)
+            q[i] = -2.0 * scales[k];
+        const rs_lemke_info info = solve_checked(3, M, q, NULL, NULL, z, w);
+        assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
+        assert_false(info.cert.passed);
+    }
+}
+
 static void test_bad_arguments_touch_nothing(void **state)
 {
     (void)state;
@@ -412,6 +477,8 @@ int main(void)
         cmocka_unit_test(test_refinement_settings),
         cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_infeasible_is_ray_termination),
+        cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
+        cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_certified_end_of_a_ray_is_solved),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),
