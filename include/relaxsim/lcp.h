@@ -26,13 +26,15 @@ extern "C" {
 
 /**
  * Certificate of a candidate solution z of LCP(M, q). All quantities are recomputed from M, q, z;
- * no solver's own word is used. The relative measures take each quantity in its own unit, with
- * no floor:
- *   w_i in r_i = |q_i| + ||z||_inf sum_j |M_ij|, the size of the terms of w_i at z's scale
- *   z   in ||z||_inf
- * so that they do not change when a row of (M, q) is scaled (rows of an LCP often carry different
- * units: velocities and forces) nor when the whole LCP is (a M, b q, solved by z b / a). A zero
- * unit comes only with a zero quantity (r_i = 0 makes w_i = 0 exactly), whose measure is 0.
+ * no solver's own word is used. The relative measures have no floor, and each is the worse of
+ * two views:
+ *   the whole problem:  w in scale_w = ||q||_inf (for q = 0, max_i r_i), z in ||z||_inf
+ *   each row:           w_i in r_i = |q_i| + ||z||_inf sum_j |M_ij|, z in ||z||_inf
+ * The rows of a contact LCP carry different units (velocities, forces): the row view judges a
+ * small row in its own unit, where the whole view would take its residual for nothing; the whole
+ * view judges a pair whose z_i is small beside ||z|| only because its column has other units.
+ * Neither changes when the whole LCP is rescaled (a M, b q, solved by z b / a, any a, b > 0). A
+ * zero unit comes only with a zero quantity, whose measure is 0.
  */
 typedef struct rs_lcp_certificate {
     double min_z;                   /**< min_i z_i (>= 0 for a solution) */
@@ -40,9 +42,11 @@ typedef struct rs_lcp_certificate {
     double max_complementarity;     /**< max_i |z_i w_i| */
     double natural_residual;        /**< ||min(z, w)||_inf, zero exactly at a solution */
     double rel_min_z;               /**< min_i z_i / ||z||_inf */
-    double rel_min_w;               /**< min_i w_i / r_i */
-    double rel_max_complementarity; /**< max_i |z_i / ||z||_inf * w_i / r_i| */
-    double rel_natural_residual;    /**< max_i |min(z_i / ||z||_inf, w_i / r_i)| */
+    double rel_min_w;               /**< min(min_w / scale_w, min_i w_i / r_i) */
+    double rel_max_complementarity; /**< max(max_i |z_i w_i| / (scale_w ||z||),
+                                         max_i |z_i / ||z|| * w_i / r_i|) */
+    double rel_natural_residual;    /**< max_i of |min(z_i / ||z||, w_i / scale_w)| and
+                                         |min(z_i / ||z||, w_i / r_i)| */
     int finite;                     /**< 1 if z and w are all finite, 0 otherwise */
     int passed;                     /**< 1 if the certificate passes the tolerance it was judged with */
 } rs_lcp_certificate;

@@ -63,15 +63,21 @@ static inline double rs_cert_relative(double x, double scale)
 }
 
 /**
- * Certificate of (z, w) for LCP(M, q); w must already be M z + q. Each w_i is measured in its
- * own row's unit r_i (rs_lcp_row_unit), z in ||z||_inf: the relative measures do not change
- * when a row of (M, q) is scaled, nor when the whole LCP is (a M, b q, with z b / a). A zero
- * unit comes only with a zero measure: r_i = 0 makes w_i = 0 exactly, ||z|| = 0 makes z = 0.
+ * Certificate of (z, w) for LCP(M, q); w must already be M z + q. Each relative measure is the
+ * worse of two views, neither with a floor:
+ *   - the whole problem: w in scale_w = ||q||_inf (for q = 0, the largest row unit), z in
+ *     ||z||_inf;
+ *   - each row in its own unit: w_i in r_i (rs_lcp_row_unit), z in ||z||_inf.
+ * The first catches a pair whose z_i is small beside ||z|| only because its column carries other
+ * units (a sliding speed next to impulses) while z_i w_i is not small; the second a row whose
+ * residual is small beside ||q|| only because its row carries other units. Both are unchanged
+ * when the whole LCP is rescaled (a M, b q, with z b / a). A zero unit comes only with a zero
+ * quantity (r_i = 0 makes w_i = 0 exactly, ||z|| = 0 makes z = 0), whose measure is 0.
  */
 static inline void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
                                          const double *w, double tol, rs_lcp_certificate *cert)
 {
-    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0;
+    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0, q_inf = 0.0;
     int finite = 1;
     for (int i = 0; i < n; i++) {
         const double zi = z[i], wi = w[i];
@@ -84,23 +90,33 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
         max_zw = rs_max2(max_zw, fabs(zi * wi));
         nat = rs_max2(nat, fabs(rs_min2(zi, wi)));
         z_inf = rs_max2(z_inf, fabs(zi));
+        q_inf = rs_max2(q_inf, fabs(q[i]));
     }
-    double rel_min_w = INFINITY, rel_zw = 0.0, rel_nat = 0.0;
+    /* the row view, and the largest row unit (the whole problem's w scale when q = 0) */
+    double row_min_w = INFINITY, row_zw = 0.0, row_nat = 0.0, r_max = 0.0;
     for (int i = 0; finite && i < n; i++) {
         const double r = rs_lcp_row_unit(n, M, q, z_inf, i);
         const double zr = rs_cert_relative(z[i], z_inf), wr = rs_cert_relative(w[i], r);
-        rel_min_w = rs_min2(rel_min_w, wr);
-        rel_zw = rs_max2(rel_zw, fabs(zr * wr));
-        rel_nat = rs_max2(rel_nat, fabs(rs_min2(zr, wr)));
+        r_max = rs_max2(r_max, r);
+        row_min_w = rs_min2(row_min_w, wr);
+        row_zw = rs_max2(row_zw, fabs(zr * wr));
+        row_nat = rs_max2(row_nat, fabs(rs_min2(zr, wr)));
     }
+    const double scale_w = q_inf > 0.0 ? q_inf : r_max;
+    double whole_nat = 0.0;
+    for (int i = 0; finite && i < n; i++)
+        whole_nat =
+            rs_max2(whole_nat,
+                    fabs(rs_min2(rs_cert_relative(z[i], z_inf), rs_cert_relative(w[i], scale_w))));
     cert->min_z = finite ? min_z : NAN;
     cert->min_w = finite ? min_w : NAN;
     cert->max_complementarity = finite ? max_zw : NAN;
     cert->natural_residual = finite ? nat : NAN;
     cert->rel_min_z = finite ? rs_cert_relative(min_z, z_inf) : NAN;
-    cert->rel_min_w = finite ? rel_min_w : NAN;
-    cert->rel_max_complementarity = finite ? rel_zw : NAN;
-    cert->rel_natural_residual = finite ? rel_nat : NAN;
+    cert->rel_min_w = finite ? rs_min2(rs_cert_relative(min_w, scale_w), row_min_w) : NAN;
+    cert->rel_max_complementarity =
+        finite ? rs_max2(rs_cert_relative(max_zw, scale_w * z_inf), row_zw) : NAN;
+    cert->rel_natural_residual = finite ? rs_max2(whole_nat, row_nat) : NAN;
     cert->finite = finite;
     /* Written so that any NaN fails the test. */
     cert->passed = finite && cert->rel_min_z >= -tol && cert->rel_min_w >= -tol &&

@@ -185,11 +185,15 @@ static int least_squares(rs_kkt_check *c, int k)
 
 /* IPOPT's optimality error of (x, multipliers), its termination test (Wachter and Biegler 2006,
  * eq. 5): max(dual / s_d, primal, complementarity / s_c), with s_d and s_c the multipliers'
- * average size over 100, at least 1. A multiplier with the wrong sign makes it infinite. */
+ * average size over 100, at least 1. A multiplier with the wrong sign, or not finite, makes it
+ * infinite (x, g, the gradient and the Jacobian are finite here: the caller checked them). */
 static double optimality_error(const rs_kkt_check *c, const double *x, const double *mult_g,
                                const double *mult_x_l, const double *mult_x_u, double primal)
 {
     const int n = c->p.n, m = c->p.m;
+    if (!rs_all_finite(mult_g, (size_t)m) || !rs_all_finite(mult_x_l, (size_t)n) ||
+        !rs_all_finite(mult_x_u, (size_t)n))
+        return INFINITY;
     double sum_g = 0.0, sum_x = 0.0, dual = 0.0, compl = 0.0;
     for (int i = 0; i < m; i++) {
         const double l = mult_g[i];
@@ -274,6 +278,8 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
         primal = fmax(primal, fmax(c->x_l[j] - x[j], x[j] - c->x_u[j]));
     if (m > 0) {
         p->eval_g(p->ctx, x, c->g);
+        if (!rs_all_finite(c->g, (size_t)m))
+            return 0; /* fmax below would drop a NaN */
         for (int i = 0; i < m; i++)
             primal = fmax(primal, fmax(c->g_l[i] - c->g[i], c->g[i] - c->g_u[i]));
     }

@@ -26,10 +26,10 @@ const char *rs_verdict_name(rs_verdict v)
 
 void rs_compare_free(rs_compare_result *r)
 {
-    if (r) {
-        free(r->step);
-        r->step = NULL;
-    }
+    if (!r)
+        return;
+    free(r->step);
+    r->step = NULL;
     for (int i = 0; i < r->ncapsules; i++)
         free(r->capsules[i].M);
     free(r->capsules);

@@ -122,8 +122,11 @@ static rs_error use_size(rs_stepper *s, int n)
         rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->solver_by_size[n]);
         if (err == RS_OK)
             err = rs_kkt_check_create(&s->problem, &s->kkt_by_size[n]);
-        if (err != RS_OK)
+        if (err != RS_OK) { /* both or neither: a later step of this size tries again */
+            rs_ipopt_destroy(s->solver_by_size[n]);
+            s->solver_by_size[n] = NULL;
             return err;
+        }
     }
     s->ipopt = s->solver_by_size[n];
     s->kkt = s->kkt_by_size[n];
@@ -136,6 +139,10 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
     if (!(cfg->dt > 0.0) || !isfinite(cfg->dt))
+        return RS_ERR_BAD_SETTING;
+    /* settings refused here, not as a failure of every step later */
+    if (rs_nlp_settings_validate(&cfg->nlp, NULL) != RS_OK ||
+        rs_lemke_settings_validate(&cfg->lemke, NULL) != RS_OK)
         return RS_ERR_BAD_SETTING;
     if (rs_model_check(cfg->model) != NULL)
         return RS_ERR_DIMENSION; /* no fixed-capacity array may overflow */
@@ -545,6 +552,23 @@ static void refuse_step(rs_stepper *s, int status, rs_step_result *out)
     out->primal = out->complementarity = NAN;
 }
 
+/* The sizes of a contact-free step's NLP: the model's own NLP without contact variables, sized
+ * by the model (checked against the arrays' capacity), or the relaxation's. 0 if they do not
+ * fit. */
+static int contact_free_size(rs_stepper *s)
+{
+    const rs_model *m = s->cfg.model;
+    if (s->use_relaxation || !m->nlp_size)
+        return 1;
+    int n, mm;
+    m->nlp_size(&s->data, &n, &mm);
+    if (n < 1 || mm < 0 || n > s->cap_n || mm > s->cap_m)
+        return 0;
+    s->problem.n = s->nlp_n = n;
+    s->problem.m = s->nlp_m = mm;
+    return 1;
+}
+
 void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -553,13 +577,10 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
     if (!rs_stepper_nlp_begin(s, state, input)) {
         refuse_step(s, RS_NLP_TOO_LARGE, out);
         s->have_prev = 0;
+    } else if (s->lcp_now == 0 && !contact_free_size(s)) {
+        refuse_step(s, RS_NLP_TOO_LARGE, out); /* a model whose size does not fit its maximum */
+        s->have_prev = 0;
     } else if (s->lcp_now == 0) { /* no active contact: the contact-free step, nothing solved */
-        const rs_model *m = s->cfg.model;
-        if (!s->use_relaxation && m->nlp_size) { /* this step's own NLP: no contact variable */
-            m->nlp_size(&s->data, &s->nlp_n, &s->nlp_m);
-            s->problem.n = s->nlp_n;
-            s->problem.m = s->nlp_m;
-        }
         memset(s->mult_g, 0, sizeof(double) * (size_t)s->nlp_m); /* no constraint is active */
         memset(s->mult_x_l, 0, sizeof(double) * (size_t)s->nlp_n);
         memset(s->mult_x_u, 0, sizeof(double) * (size_t)s->nlp_n);

@@ -37,12 +37,12 @@ static void test_measures_of_a_wrong_point(void **state)
     assert_close(c.min_w, -6.0, 0.0, 0.0);
     assert_close(c.max_complementarity, 3.5, 0.0, 1e-15); /* |1 * -3.5| vs |-0.5 * -6| = 3 */
     assert_close(c.natural_residual, 6.0, 0.0, 0.0);      /* |min(-0.5, -6)| */
-    /* relative to ||z|| = 1 and to each row's unit r = (5 + 1 (2 + 1), 6 + 1 (1 + 2)) = (8, 9):
-     * w / r = (-3.5 / 8, -6 / 9) */
+    /* z relative to ||z|| = 1; w to ||q|| = 6 (whole view) and to each row's unit r = (5 + 1 (2
+     * + 1), 6 + 1 (1 + 2)) = (8, 9) (row view): the worse of the two */
     assert_close(c.rel_min_z, -0.5, 0.0, 0.0);
-    assert_close(c.rel_min_w, -6.0 / 9.0, 0.0, 1e-15);
-    assert_close(c.rel_natural_residual, 6.0 / 9.0, 0.0, 1e-15);    /* |min(-0.5, -6 / 9)| */
-    assert_close(c.rel_max_complementarity, 3.5 / 8.0, 0.0, 1e-15); /* |1 * -3.5 / 8| */
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);                    /* -6 / 6, not -6 / 9 */
+    assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);          /* |min(-0.5, -6 / 6)| */
+    assert_close(c.rel_max_complementarity, 3.5 / 6.0, 0.0, 1e-15); /* |1 * -3.5| / 6 */
     assert_false(c.passed);
 }
 
@@ -104,6 +104,26 @@ static void test_rows_in_their_own_units(void **state)
     assert_int_equal(rs_lcp_certificate_compute(2, Ms, qs, z, 1e-9, NULL, &d), RS_OK);
     assert_close(d.rel_min_w, c.rel_min_w, 0.0, 1e-15);
     assert_close(d.rel_natural_residual, c.rel_natural_residual, 0.0, 1e-15);
+}
+
+/* A column in other units: point2d's LCP at a landing step of a 554 kg body (robustness sweep
+ * run 11, step 608), columns (normal impulse, friction impulses, sliding speed gamma). The
+ * previous step's sliding basis gives z = (f, 0, 0, gamma) with gamma = 4.7e-3 m/s but w_3 =
+ * mu f = 8e6 N s: z_3 w_3 = 4e4, not complementary. Beside ||z|| = 6e6 (an impulse) gamma looks
+ * like rounding, and each row in its own unit passes it; the whole view does not. */
+static void test_column_in_other_units(void **state)
+{
+    (void)state;
+    const double a = 9.2809639688286203e-07, mu = 1.359752423820034, v = 0.0046757733716295876;
+    const double M[16] = {a, 0, 0, mu, 0, a, -a, -1, 0, -a, a, -1, 0, 1, 1, 0};
+    const double q[4] = {-5.4354842456328498, v, -v, 0};
+    const double z[4] = {5.4354842456328498 / a, 0, 0, v};
+    double w[4];
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, w, &c), RS_OK);
+    assert_true(fabs(w[0]) < 1e-12 && fabs(w[2]) < 1e-12 && w[3] > 7e6);
+    assert_true(c.rel_max_complementarity > 1e-4);
+    assert_false(c.passed);
 }
 
 /* q = 0: z = 0 is a solution (every measure 0), and so is any z with M z = 0 exactly. */
@@ -216,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_small_problem_is_judged_at_its_own_scale),
         cmocka_unit_test(test_rows_in_their_own_units),
+        cmocka_unit_test(test_column_in_other_units),
         cmocka_unit_test(test_zero_q),
         cmocka_unit_test(test_nonfinite_candidate_fails),
         cmocka_unit_test(test_certificate_bad_arguments),

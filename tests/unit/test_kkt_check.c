@@ -88,6 +88,80 @@ static void test_qp_solution_and_non_solutions(void **state)
     rs_kkt_check_destroy(c);
 }
 
+/* min x s.t. x >= 0 and g(x) <= 1 with a g that is NaN everywhere: x = 0 with bound multiplier 1
+ * would be a KKT point if g were ignored; a NaN constraint value must refuse it. */
+static void nan_g_bounds(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u)
+{
+    (void)ctx;
+    x_l[0] = 0.0;
+    x_u[0] = RS_NLP_INF;
+    g_l[0] = -RS_NLP_INF;
+    g_u[0] = 1.0;
+}
+static double nan_g_f(void *ctx, const double *x)
+{
+    (void)ctx;
+    return x[0];
+}
+static void nan_g_grad(void *ctx, const double *x, double *g)
+{
+    (void)ctx;
+    (void)x;
+    g[0] = 1.0;
+}
+static void nan_g_g(void *ctx, const double *x, double *g)
+{
+    (void)ctx;
+    (void)x;
+    g[0] = NAN;
+}
+static void nan_g_jac(void *ctx, const double *x, double *J)
+{
+    (void)ctx;
+    (void)x;
+    J[0] = 0.0;
+}
+static void nan_g_hess(void *ctx, const double *x, double of, const double *l, double *H)
+{
+    (void)ctx;
+    (void)x;
+    (void)of;
+    (void)l;
+    H[0] = 0.0;
+}
+
+/* Non-finite values never pass: a NaN constraint value (fmax dropped it and the point passed),
+ * and NaN multipliers given with a solution (they passed and were kept as the warm start); the
+ * check then computes its own, finite ones. */
+static void test_nan_constraint_and_multipliers(void **state)
+{
+    (void)state;
+    const rs_nlp_problem nan_g = {.n = 1,
+                                  .m = 1,
+                                  .bounds = nan_g_bounds,
+                                  .eval_f = nan_g_f,
+                                  .eval_grad_f = nan_g_grad,
+                                  .eval_g = nan_g_g,
+                                  .eval_jac = nan_g_jac,
+                                  .eval_hess = nan_g_hess};
+    rs_kkt_check *c;
+    double mg[1], ml[2], mu[2];
+    assert_int_equal(rs_kkt_check_create(&nan_g, &c), RS_OK);
+    const double zero[1] = {0.0};
+    assert_false(rs_kkt_check_point(c, zero, 1e-10, 0, mg, ml, mu));
+    rs_kkt_check_destroy(c);
+
+    assert_int_equal(rs_kkt_check_create(&qp, &c), RS_OK);
+    const double solution[2] = {1.0, 0.0};
+    mg[0] = NAN;
+    ml[0] = ml[1] = NAN;
+    mu[0] = mu[1] = 0.0;
+    assert_true(rs_kkt_check_point(c, solution, 1e-10, 1, mg, ml, mu));
+    assert_close(mg[0], 2.0, 1e-12, 0.0);
+    assert_close(ml[1], 4.0, 1e-12, 0.0);
+    rs_kkt_check_destroy(c);
+}
+
 /* The relaxation of an LCP at its known solution (z*, s = 0) is a KKT point of the relaxed
  * NLP, degenerate pairs included; a point off the solution is not. */
 static void test_lcp_relaxation_at_known_solutions(void **state)
@@ -127,6 +201,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qp_solution_and_non_solutions),
+        cmocka_unit_test(test_nan_constraint_and_multipliers),
         cmocka_unit_test(test_lcp_relaxation_at_known_solutions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
