@@ -640,12 +640,12 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
      * mu = 0; a body resting at z = 0; a forward-only block at v = 0) is replaced by the nominal
      * point: a one-sided difference */
     const rs_grad_key *key = &cfg->keys[j];
+    rs_scenario moved; /* sc with key j moved (23 kB) */
     double offset[2] = {h, -h};
     for (int side = 0; side < 2; side++) {
-        static rs_scenario probe;
-        probe = *sc;
-        rs_grad_key_set(&probe, key, v + offset[side]);
-        if (rs_grad_scenario_valid(&probe))
+        moved = *sc;
+        rs_grad_key_set(&moved, key, v + offset[side]);
+        if (rs_grad_scenario_valid(&moved))
             offset[side] = 0.0;
     }
     const int sided = offset[0] == offset[1] ? 2 : offset[1] == 0.0 ? 1 : offset[0] == 0.0 ? -1 : 0;
@@ -658,7 +658,6 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     }
     int switched[2], failed[2];
     for (int side = 0; side < 2; side++) {
-        static rs_scenario moved; /* large: not on the stack */
         moved = *sc;
         rs_grad_key_set(&moved, key, v + offset[side]);
         const lcp_run run = {&moved, cfg, NULL, sig, values + (size_t)side * steps * ncol};
@@ -684,7 +683,6 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     rs_error err = RS_OK;
     const double hn = v != 0.0 ? cfg->fd_nlp_rel * fabs(v) : cfg->fd_nlp_rel;
     for (int side = 0; cfg->fd_nlp && side < 2 && err == RS_OK; side++) {
-        static rs_scenario moved;
         moved = *sc;
         rs_grad_key_set(&moved, &cfg->keys[j], v + (side ? -hn : hn));
         err = nlp_values(&moved, values + (size_t)side * steps * ncol);

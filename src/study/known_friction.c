@@ -519,7 +519,7 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
     memset(out, 0, sizeof *out);
     if (check_config(cfg) != RS_OK)
         return RS_ERR_BAD_SETTING;
-    static rs_scenario sc;
+    rs_scenario sc; /* 23 kB, like held below */
     rs_error_detail detail;
     if (rs_scenario_load(scenario_path, NULL, 0, &sc, &detail) != RS_OK) {
         snprintf(why, why_len, "%s", detail.message);

@@ -23,6 +23,7 @@ const char *rs_fit_method_name(rs_fit_method m)
 
 typedef struct fit_ctx {
     rs_scenario base; /* the loaded scenario (its mu is the truth) */
+    rs_scenario work; /* base with a trial mu (scratch of lemke_positions and gauss_newton) */
     int mu_index;     /* of the parameter mu */
     double *observed; /* x_1 .. x_N */
     int steps;
@@ -31,11 +32,10 @@ typedef struct fit_ctx {
 /* x_k of the Lemke trajectory at mu into x (steps); 0 if a step failed. */
 static int lemke_positions(fit_ctx *c, double mu, double *x)
 {
-    static rs_scenario sc;
-    sc = c->base;
-    sc.params[c->mu_index] = mu;
+    c->work = c->base;
+    c->work.params[c->mu_index] = mu;
     rs_compare_result r;
-    if (rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r) != RS_OK)
+    if (rs_compare_run(&c->work, RS_RUN_LEMKE, NULL, NULL, &r) != RS_OK)
         return 0;
     const int ok = r.lemke.failed_steps == 0;
     for (int k = 0; k < c->steps; k++)
@@ -65,11 +65,10 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
     o->stop = "iteration limit";
     o->path[o->npath++] = mu;
     for (o->iterations = 0; o->iterations < MAX_ITER; o->iterations++) {
-        static rs_scenario sc;
-        sc = c->base;
-        sc.params[c->mu_index] = mu;
+        c->work = c->base;
+        c->work.params[c->mu_index] = mu;
         rs_grad_result r;
-        if (rs_grad_run(&sc, &cfg, NULL, NULL, &r) != RS_OK) {
+        if (rs_grad_run(&c->work, &cfg, NULL, NULL, &r) != RS_OK) {
             o->stop = "gradient run failed";
             break;
         }
@@ -160,37 +159,42 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     memset(out, 0, sizeof *out);
     if (nstarts < 1 || nstarts > RS_FIT_MAX_STARTS)
         return RS_ERR_BAD_SETTING;
-    static fit_ctx c;
+    fit_ctx *c = calloc(1, sizeof *c); /* large (two scenarios): on the heap */
+    if (!c)
+        return RS_ERR_NOMEM;
     rs_error_detail detail;
-    rs_error err = rs_scenario_load(scenario_path, sets, nsets, &c.base, &detail);
+    rs_error err = rs_scenario_load(scenario_path, sets, nsets, &c->base, &detail);
     if (err != RS_OK) {
         snprintf(why, why_len, "%s", detail.message);
+        free(c);
         return err;
     }
-    c.mu_index = -1;
-    for (int i = 0; i < c.base.model->nparams; i++)
-        if (strcmp(c.base.model->params[i].name, "mu") == 0)
-            c.mu_index = i;
-    c.steps = c.base.steps;
-    c.observed = malloc(sizeof(double) * (size_t)c.steps);
-    if (c.mu_index < 0 || !c.observed) {
+    c->mu_index = -1;
+    for (int i = 0; i < c->base.model->nparams; i++)
+        if (strcmp(c->base.model->params[i].name, "mu") == 0)
+            c->mu_index = i;
+    c->steps = c->base.steps;
+    c->observed = malloc(sizeof(double) * (size_t)c->steps);
+    if (c->mu_index < 0 || !c->observed) {
         snprintf(why, why_len, "the scenario's model has no parameter mu");
-        free(c.observed);
-        rs_scenario_release(&c.base);
+        free(c->observed);
+        rs_scenario_release(&c->base);
+        free(c);
         return RS_ERR_BAD_ARG;
     }
     const double t0 = rs_wall_seconds();
-    out->mu_true = c.base.params[c.mu_index];
-    if (!lemke_positions(&c, out->mu_true, c.observed)) {
+    out->mu_true = c->base.params[c->mu_index];
+    if (!lemke_positions(c, out->mu_true, c->observed)) {
         snprintf(why, why_len, "the observed trajectory has a failed step");
-        free(c.observed);
-        rs_scenario_release(&c.base);
+        free(c->observed);
+        rs_scenario_release(&c->base);
+        free(c);
         return RS_ERR_BAD_ARG;
     }
-    double *x = malloc(sizeof(double) * (size_t)c.steps);
+    double *x = malloc(sizeof(double) * (size_t)c->steps);
     for (int i = 0; x && i < RS_FIT_CURVE; i++) {
         out->curve_mu[i] = MU_CURVE_LO * pow(MU_HI / MU_CURVE_LO, i / (RS_FIT_CURVE - 1.0));
-        out->curve_loss[i] = lemke_positions(&c, out->curve_mu[i], x) ? loss(&c, x) : NAN;
+        out->curve_loss[i] = lemke_positions(c, out->curve_mu[i], x) ? loss(c, x) : NAN;
     }
     free(x);
     out->nstarts = nstarts;
@@ -201,15 +205,16 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
             if (m == RS_FIT_GOLDEN && s > 0)
                 *o = out->out[0][m]; /* (the search does not use the start) */
             else if (m == RS_FIT_GOLDEN)
-                golden(&c, o);
+                golden(c, o);
             else
-                gauss_newton(&c, starts[s], m == RS_FIT_NLP, o);
+                gauss_newton(c, starts[s], m == RS_FIT_NLP, o);
             o->rel_error = fabs(o->mu - out->mu_true) / out->mu_true;
             o->converged = o->rel_error <= 1e-6;
         }
     }
     out->time_s = rs_wall_seconds() - t0;
-    free(c.observed);
-    rs_scenario_release(&c.base);
+    free(c->observed);
+    rs_scenario_release(&c->base);
+    free(c);
     return RS_OK;
 }

@@ -56,7 +56,7 @@ typedef struct rs_fit_result {
 } rs_fit_result;
 
 /* Run the study for the scenario file with its overrides (section.key=value; its mu is the
- * truth) from starts[0..nstarts). Not reentrant (its scenarios are static: they are large). */
+ * truth) from starts[0..nstarts). */
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
                     const double *starts, int nstarts, rs_fit_result *out, char *why,
                     size_t why_len);
