@@ -24,23 +24,39 @@ typedef struct reader {
     int overflow; /* line of the first entry that did not fit */
     int too_long; /* line of the first line longer than libinih reads at once */
     int max_len;  /* that length */
+    int nul;      /* line of the first NUL byte (a binary file) */
+    int indented; /* 1 if the line being parsed starts with a blank */
+    int continued; /* line of the first indented line libinih took as a continuation */
+    int continues; /* the line of the entry it continues */
 } reader;
 
 static char *read_line(char *str, int num, void *stream)
 {
     reader *r = stream;
-    char *s = fgets(str, num, r->f);
-    if (!s)
+    int len = 0, ch = 0;
+    while (len < num - 1 && (ch = getc(r->f)) != EOF) {
+        if (ch == '\0') { /* text stops at a NUL: note it, read on */
+            if (!r->nul)
+                r->nul = r->line + 1;
+            ch = ' ';
+        }
+        str[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (len == 0)
         return NULL;
+    str[len] = '\0';
+    char *s = str;
     r->line++;
+    r->indented = s[0] == ' ' || s[0] == '\t';
     char *nl = strchr(s, '\n');
     if (!nl && !feof(r->f)) { /* longer than libinih's buffer: refuse, never split */
         if (!r->too_long) {
             r->too_long = r->line;
             r->max_len = num - 2;
         }
-        int ch;
-        while ((ch = fgetc(r->f)) != EOF && ch != '\n')
+        while ((ch = getc(r->f)) != EOF && ch != '\n')
             ;
     }
     /* '#' after a blank starts an inline comment, like ';' (a '#' at the line start is one) */
@@ -56,6 +72,16 @@ static char *read_line(char *str, int num, void *stream)
 static int collect(void *user, const char *section, const char *name, const char *value)
 {
     reader *r = user;
+    /* libinih takes an indented line after "key = value" as more of that value and calls this
+     * again with the same key: refused, with a message that says so */
+    if (r->indented && r->count > 0 && strcmp(r->entries[r->count - 1].section, section) == 0 &&
+        strcmp(r->entries[r->count - 1].key, name) == 0) {
+        if (!r->continued) {
+            r->continued = r->line;
+            r->continues = r->entries[r->count - 1].line;
+        }
+        return 1;
+    }
     if (r->count >= r->max) {
         if (!r->overflow)
             r->overflow = r->line;
@@ -76,7 +102,7 @@ rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, i
     *count = 0;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return rs_detail_set(detail, RS_ERR_IO, "%s: is a directory, not a file", path);
-    reader r = {fopen(path, "r"), 0, entries, max, 0, 0, 0, 0};
+    reader r = {fopen(path, "r"), 0, entries, max, 0, 0, 0, 0, 0, 0, 0, 0};
     if (!r.f)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     const int bad_line = ini_parse_stream(read_line, &r, collect, &r);
@@ -84,6 +110,14 @@ rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, i
     fclose(r.f);
     if (read_failed)
         return rs_detail_set(detail, RS_ERR_IO, "%s: read error", path);
+    if (r.nul)
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: a NUL byte (not a text file?)", path,
+                             r.nul);
+    if (r.continued)
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "%s:%d: an indented line continues the value of line %d (INI "
+                             "continuation lines): remove the indentation",
+                             path, r.continued, r.continues);
     if (r.too_long)
         return rs_detail_set(detail, RS_ERR_PARSE,
                              "%s:%d: line longer than %d characters (split the list or shorten "
@@ -154,4 +188,27 @@ int rs_parse_count(const char *text, long lo, long hi, long *out)
         return 0;
     *out = v;
     return 1;
+}
+
+int rs_split_list(char *text, char **items, int max_items)
+{
+    int count = 0;
+    for (char *item = text;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        while (*item == ' ' || *item == '\t')
+            item++;
+        char *end = item + strlen(item);
+        while (end > item && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+            *--end = '\0';
+        if (*item == '\0')
+            return -1;
+        if (count == max_items)
+            return -2;
+        items[count++] = item;
+        if (!comma)
+            return count;
+        item = comma + 1;
+    }
 }

@@ -35,4 +35,12 @@ char *rs_format_real(double v, char *buf, size_t len);
 /* A decimal integer in [lo, hi], the whole text but blanks (no overflow); 1 if it is one. */
 int rs_parse_count(const char *text, long lo, long hi, long *out);
 
+/* The most items a list in one value (512 characters) can hold. */
+#define RS_MAX_LIST_ITEMS 256
+
+/* Split text at its commas, in place, into items[0..count) (each trimmed of blanks). Returns the
+ * count, or -1 if an item is empty ("1,,2", "1, 2,": a list is never padded with nothing), -2 if
+ * there are more than max_items. */
+int rs_split_list(char *text, char **items, int max_items);
+
 #endif

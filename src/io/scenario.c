@@ -108,18 +108,20 @@ static rs_error get_bool(const parse_ctx *c, int *out)
 /* A comma-separated list of finite reals. */
 static rs_error get_list(const parse_ctx *c, double *out, int max, int *count)
 {
-    char buf[512];
+    char buf[512], *items[RS_MAX_LIST_ITEMS];
     snprintf(buf, sizeof buf, "%s", c->e->value);
-    int n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (n >= max)
-            return fail(c, "more than %d values", max);
-        if (!parse_real_text(tok, &out[n]) || !isfinite(out[n]))
-            return fail(c, "expected a comma-separated list of finite numbers, got '%s'", c->e->value);
-        n++;
-    }
-    if (n == 0)
-        return fail(c, "expected at least one number");
+    const int n = rs_split_list(buf, items, max < RS_MAX_LIST_ITEMS ? max : RS_MAX_LIST_ITEMS);
+    if (n == -2)
+        return fail(c, "more than %d values", max);
+    if (n < 0)
+        return fail(c,
+                    "expected a comma-separated list of finite numbers with no empty item, "
+                    "got '%s'",
+                    c->e->value);
+    for (int i = 0; i < n; i++)
+        if (!parse_real_text(items[i], &out[i]) || !isfinite(out[i]))
+            return fail(c, "expected a comma-separated list of finite numbers, got '%s'",
+                        c->e->value);
     *count = n;
     return RS_OK;
 }
@@ -526,32 +528,116 @@ static void scenario_defaults(rs_scenario *sc, const rs_model *m)
     sc->on_nlp_failure = RS_ON_FAILURE_CONTINUE;
 }
 
-static rs_error check_inputs(const parse_ctx *c, rs_scenario *sc)
+/* Point c at the last [input] entry of key (the one that counts), or at the section if there is
+ * none; key is a printf format for the key. */
+static void at_input_key(parse_ctx *c, const entry *section, const entry *entries, int count,
+                         const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static void at_input_key(parse_ctx *c, const entry *section, const entry *entries, int count,
+                         const char *fmt, ...)
+{
+    char key[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(key, sizeof key, fmt, ap);
+    va_end(ap);
+    c->e = section;
+    for (int i = count - 1; i >= 0; i--)
+        if (strcmp(entries[i].section, "input") == 0 && strcmp(entries[i].key, key) == 0) {
+            c->e = &entries[i];
+            return;
+        }
+}
+
+/* The key of input i in a scenario file: its name without the unit ("ux" for ux_N). */
+static int input_key_len(const rs_model *m, int i)
+{
+    const char *unit = strrchr(m->input_names[i], '_');
+    return unit ? (int)(unit - m->input_names[i]) : (int)strlen(m->input_names[i]);
+}
+
+/* The [input] section as a whole: what one key cannot check alone, each message at the line of
+ * the key it is about (c->e is [input] type, or the section, otherwise). */
+static rs_error check_inputs(parse_ctx *c, rs_scenario *sc, const entry *entries, int count)
 {
     const rs_model *m = sc->model;
     rs_input_schedule *in = &sc->input;
+    static const char *const kind_name[] = {"constant", "piecewise", "random"};
+    const entry *section = c->e;
+    /* the keys of one type only: another type's keys would be ignored silently */
+    for (int i = 0; i < count; i++) {
+        const entry *e = &entries[i];
+        if (strcmp(e->section, "input") != 0)
+            continue;
+        const size_t len = strlen(e->key);
+        const int bound = len > 4 && (strcmp(e->key + len - 4, "_min") == 0 ||
+                                      strcmp(e->key + len - 4, "_max") == 0);
+        const char *wants = NULL;
+        if (bound || strcmp(e->key, "seed") == 0 || strcmp(e->key, "hold_steps") == 0)
+            wants = in->kind == RS_INPUT_RANDOM ? NULL : "type = random";
+        else if (strcmp(e->key, "times") == 0)
+            wants = in->kind == RS_INPUT_PIECEWISE ? NULL : "type = piecewise";
+        else if (strcmp(e->key, "type") != 0 && strcmp(e->key, "unit") != 0)
+            wants = in->kind != RS_INPUT_RANDOM ? NULL : "type = constant or piecewise";
+        if (wants) {
+            c->e = e;
+            return fail(c, "only for %s (this input is of type %s)", wants, kind_name[in->kind]);
+        }
+    }
+    c->e = section;
     if (in->kind == RS_INPUT_PIECEWISE) {
-        if (in->npieces == 0)
+        if (in->npieces == 0) {
+            at_input_key(c, section, entries, count, "type");
             return fail(c, "piecewise input needs 'times = t0, t1, ...'");
+        }
+        at_input_key(c, section, entries, count, "times");
         if (in->times[0] != 0.0)
             return fail(c, "piecewise times must start at 0");
         for (int k = 1; k < in->npieces; k++)
             if (!(in->times[k] > in->times[k - 1]))
                 return fail(c, "piecewise times must increase strictly");
         for (int i = 0; i < m->ninput; i++)
-            if (in->nvalues[i] != 0 && in->nvalues[i] != in->npieces)
-                return fail(c, "input %s has %d values for %d times", m->input_names[i],
-                            in->nvalues[i], in->npieces);
+            if (in->nvalues[i] != 0 && in->nvalues[i] != in->npieces) {
+                at_input_key(c, section, entries, count, "%.*s", input_key_len(m, i),
+                             m->input_names[i]);
+                return fail(c, "%d values for %d times", in->nvalues[i], in->npieces);
+            }
     } else {
         for (int i = 0; i < m->ninput; i++)
-            if (in->nvalues[i] > 1)
-                return fail(c, "input %s has a list of values but the input type is not piecewise",
-                            m->input_names[i]);
+            if (in->nvalues[i] > 1) {
+                at_input_key(c, section, entries, count, "%.*s", input_key_len(m, i),
+                             m->input_names[i]);
+                return fail(c, "a list of values, but the input type is not piecewise");
+            }
     }
     if (in->kind == RS_INPUT_RANDOM)
         for (int i = 0; i < m->ninput; i++)
-            if (in->lo[i] > in->hi[i])
-                return fail(c, "input %s: _min is above _max", m->input_names[i]);
+            if (in->lo[i] > in->hi[i]) {
+                at_input_key(c, section, entries, count, "%.*s_max", input_key_len(m, i),
+                             m->input_names[i]);
+                return fail(c, "input %.*s: _min is above _max", input_key_len(m, i),
+                            m->input_names[i]);
+            }
+    /* in weights, every value times m g must stay within the range of a force value */
+    const double weight = in->in_weights ? m->force_scale(sc->params) : 1.0;
+    for (int i = 0; i < m->ninput; i++) {
+        double largest = 0.0;
+        if (in->kind == RS_INPUT_RANDOM)
+            largest = fmax(fabs(in->lo[i]), fabs(in->hi[i]));
+        else
+            for (int v = 0; v < in->nvalues[i]; v++)
+                largest = fmax(largest, fabs(in->values[i][v]));
+        if (!(largest * weight <= 1e12)) {
+            at_input_key(c, section, entries, count, "unit");
+            return fail(c, "input %.*s: %g weights are %g N, beyond 1e12 N", input_key_len(m, i),
+                        m->input_names[i], largest, largest * weight);
+        }
+    }
+    c->e = section;
     return RS_OK;
 }
 
@@ -593,8 +679,22 @@ static rs_error interpret(const char *path, entry *entries, int count, rs_scenar
     for (int i = 0; i < count; i++)
         if (strcmp(entries[i].section, "model") == 0 && strcmp(entries[i].key, "name") == 0)
             name = &entries[i];
-    if (!name)
+    if (!name) { /* a misspelt section ([MODEL], [ model ], a key before any) says more */
+        static const char *const sections[] = {"model", "initial", "input", "run",
+                                               "nlp",   "lemke",   "expect"};
+        for (int i = 0; i < count; i++) {
+            int known = 0;
+            for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)
+                known |= strcmp(entries[i].section, sections[k]) == 0;
+            if (!known) {
+                c.e = &entries[i];
+                return fail(&c, "%s (expected model, initial, input, run, nlp, lemke, expect)",
+                            entries[i].section[0] ? "unknown section"
+                                                  : "a key before any [section]");
+            }
+        }
         return rs_detail_set(detail, RS_ERR_PARSE, "%s: model.name: missing ([model] name = ...)", path);
+    }
     const rs_model *m = rs_model_find(name->value);
     if (!m) {
         char list[300] = "";
@@ -646,7 +746,7 @@ static rs_error interpret(const char *path, entry *entries, int count, rs_scenar
                     m->name);
     }
     c.e = &input_section; /* whole-section checks */
-    TRY(check_inputs(&c, sc));
+    TRY(check_inputs(&c, sc, entries, count));
     static const entry initial_section = {"initial state and input", "", "", -1};
     c.e = &initial_section;
     TRY(check_domain(&c, sc));

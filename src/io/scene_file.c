@@ -13,12 +13,20 @@
 static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *why, size_t n)
 {
     *count = 0;
-    char *save = NULL;
-    for (char *pair = strtok_r(text, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
-        if (*count == max_pairs) {
-            snprintf(why, n, "more than %d points", max_pairs);
-            return 0;
-        }
+    char *items[RS_SCENE_MAX_POLYGON_VERTICES + 2];
+    const int nitems = rs_split_list(text, items, max_pairs);
+    if (nitems == -2) {
+        snprintf(why, n, "more than %d points", max_pairs);
+        return 0;
+    }
+    if (nitems < 0) {
+        snprintf(why, n,
+                 "an empty point (points are separated by commas: x y, x y, ...; none "
+                 "before the first or after the last)");
+        return 0;
+    }
+    for (int it = 0; it < nitems; it++) {
+        char *pair = items[it];
         char *inner = NULL, *tok[3];
         int k = 0;
         for (char *t = strtok_r(pair, " \t\r", &inner); t && k < 3; t = strtok_r(NULL, " \t\r", &inner))

@@ -73,13 +73,15 @@ static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t wh
     key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
     if (!key->values || !key->words)
         return 0;
+    char *items[RS_MAX_LIST_ITEMS];
+    const int nitems = rs_split_list(buf, items, RS_MAX_LIST_ITEMS);
+    if (nitems < 0) {
+        snprintf(why, why_len, "a list with an empty item");
+        return 0;
+    }
     int count = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        while (*tok == ' ' || *tok == '\t')
-            tok++;
-        char *end = tok + strlen(tok);
-        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
-            *--end = '\0';
+    for (int it = 0; it < nitems; it++) {
+        char *tok = items[it];
         if (!is_word(tok) || count >= RS_SWEEP_MAX_VALUES) {
             snprintf(why, why_len, "expected a list of numbers or of words (letters, digits, _ - .; "
                                    "not both), '%.40s' is neither", tok);
@@ -152,8 +154,15 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
     key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
     if (!key->values)
         return 0;
+    char *items[RS_MAX_LIST_ITEMS];
+    const int nitems = rs_split_list(buf, items, RS_MAX_LIST_ITEMS);
+    if (nitems < 0) {
+        snprintf(why, why_len, "a list with an empty item");
+        return 0;
+    }
     int count = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    for (int it = 0; it < nitems; it++) {
+        char *tok = items[it];
         double v;
         if (rs_parse_real(tok, &v) != 1 || count >= RS_SWEEP_MAX_VALUES) {
             snprintf(why, why_len, "expected a list 'a, b, c', a range 'lo .. hi / n', "
@@ -168,20 +177,54 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
     return count > 0;
 }
 
+/* A key given twice (in one section, or in [set] and [vary]) would be taken once, silently, and
+ * the runs labelled with values they did not run with: refused. */
+static rs_error check_duplicates(const char *path, const rs_ini_entry *e, int count,
+                                 rs_error_detail *detail)
+{
+    for (int i = 1; i < count; i++)
+        for (int j = 0; j < i; j++) {
+            if (strcmp(e[i].key, e[j].key) != 0)
+                continue;
+            if (strcmp(e[i].section, e[j].section) == 0)
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: %s.%s: duplicate key (first given at line %d)", path,
+                                     e[i].line, e[i].section, e[i].key, e[j].line);
+            const int set_vary =
+                (strcmp(e[i].section, "set") == 0 && strcmp(e[j].section, "vary") == 0) ||
+                (strcmp(e[i].section, "vary") == 0 && strcmp(e[j].section, "set") == 0);
+            if (set_vary)
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: %s.%s: already in [%s] at line %d (a key is either "
+                                     "fixed or varied)",
+                                     path, e[i].line, e[i].section, e[i].key, e[j].section,
+                                     e[j].line);
+        }
+    return RS_OK;
+}
+
 static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_error_detail *detail)
 {
     const char *path = sw->path;
     int have_scenario = 0;
+    const rs_error dup = check_duplicates(path, e, count, detail);
+    if (dup != RS_OK)
+        return dup;
     for (int i = 0; i < count; i++, e++) {
         if (strcmp(e->section, "sweep") == 0) {
             if (strcmp(e->key, "scenario") == 0) {
                 /* relative to the sweep file's directory */
                 const char *slash = strrchr(path, '/');
+                int len;
                 if (e->value[0] == '/' || !slash)
-                    snprintf(sw->scenario, sizeof sw->scenario, "%s", e->value);
+                    len = snprintf(sw->scenario, sizeof sw->scenario, "%s", e->value);
                 else
-                    snprintf(sw->scenario, sizeof sw->scenario, "%.*s/%s", (int)(slash - path),
-                             path, e->value);
+                    len = snprintf(sw->scenario, sizeof sw->scenario, "%.*s/%s",
+                                   (int)(slash - path), path, e->value);
+                if (len < 0 || (size_t)len >= sizeof sw->scenario)
+                    return rs_detail_set(detail, RS_ERR_PARSE,
+                                         "%s:%d: sweep.scenario: path longer than %zu characters",
+                                         path, e->line, sizeof sw->scenario - 1);
                 have_scenario = 1;
             } else if (strcmp(e->key, "combine") == 0) {
                 if (strcmp(e->value, "product") != 0 && strcmp(e->value, "zip") != 0)

@@ -118,6 +118,21 @@ static void test_bad_sweeps(void **state)
                        "model.formulation = egan_simple, egan_simple\n", "listed twice");
     expect_sweep_error("[sweep]\nscenario = " SCEN "polygon_valley.ini\n[vary]\n"
                        "model.formulation = egan_simple, 2\n", "expected a list of numbers or of words");
+    /* a key given twice would run with one value and be labelled with the other */
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 1, 2\n"
+                       "model.m = 3\n",
+                       "badsweep.ini:5: vary.model.m: duplicate key (first given at line 4)");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 1, 2\n"
+                       "[set]\nmodel.m = 3\n",
+                       "badsweep.ini:6: set.model.m: already in [vary] at line 4");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\nscenario = x.ini\n[vary]\n"
+                       "model.m = 1\n",
+                       "badsweep.ini:3: sweep.scenario: duplicate key");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.m = 1,,2\n",
+                       "badsweep.ini:4: vary.model.m: a list with an empty item");
+    expect_sweep_error("[sweep]\nscenario = " SCEN "polygon_valley.ini\n[vary]\n"
+                       "model.formulation = egan_simple,\n",
+                       "a list with an empty item");
 }
 
 /* Run the command; returns its exit code. */

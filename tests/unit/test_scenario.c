@@ -219,7 +219,7 @@ static void test_input_schedules(void **state)
     write_file(TMP "pw2.ini", "[model]\nname = point2d_friction\n[input]\ntype = piecewise\n"
                               "times = 0, 0.5\nux = 1\n");
     assert_int_not_equal(rs_scenario_load(TMP "pw2.ini", NULL, 0, &sc, &d), RS_OK);
-    assert_non_null(strstr(d.message, "input ux_N has 1 values for 2 times"));
+    assert_non_null(strstr(d.message, "pw2.ini:6: input.ux: 1 values for 2 times"));
     write_file(TMP "rnd.ini", "[model]\nname = point2d_friction\n[input]\ntype = random\n"
                               "seed = 5\nhold_steps = 3\nux_min = -2\nux_max = 2\n");
     assert_int_equal(rs_scenario_load(TMP "rnd.ini", NULL, 0, &sc, &d), RS_OK);
@@ -231,6 +231,52 @@ static void test_input_schedules(void **state)
     assert_true(a[0] != c[0]);
     assert_true(a[0] >= -2.0 && a[0] < 2.0);
     assert_close(a[1], 0.0, 0.0, 0.0); /* uz: lo = hi = 0 */
+}
+
+/* [input] as a whole: a key of another type than the one given, an empty list item, a value
+ * beyond 1e12 N once in weights, and every such message at the line of the key it is about;
+ * also a NUL byte, an indented continuation line and a misspelt section, each named as what it
+ * is (they read as "line too long", "duplicate key" and "model.name: missing"). */
+static void test_input_keys_and_file_shape(void **state)
+{
+    (void)state;
+    /* [input] keys from line 4 */
+    static const char head[] = "[model]\nname = point2d_friction\n[input]\n";
+    static const struct {
+        const char *keys, *needle;
+    } bad[] = {
+        {"ux = 1\nux_min = -1\n",
+         "t.ini:5: input.ux_min: only for type = random (this input is of type constant)"},
+        {"type = random\nseed = 1\nux = 3\n",
+         "t.ini:6: input.ux: only for type = constant or piecewise"},
+        {"times = 0, 1\n", "t.ini:4: input.times: only for type = piecewise"},
+        {"type = piecewise\ntimes = 0,, 1\nux = 1, 2\n",
+         "t.ini:5: input.times: expected a comma-separated list of finite numbers with no empty "
+         "item"},
+        {"type = piecewise\ntimes = 0, 1,\n", "no empty item"},
+        {"type = piecewise\nux = 1, 2\n", "t.ini:4: input.type: piecewise input needs"},
+        {"type = piecewise\ntimes = 0, 1\nux = 1, 2, 3\n", "t.ini:6: input.ux: 3 values for 2"},
+        {"type = random\nux_min = 2\nux_max = 1\n",
+         "t.ini:6: input.ux_max: input ux: _min is above _max"},
+        {"unit = weight\nux = 1e11\n", "t.ini:4: input.unit: input ux: 1e+11 weights are"},
+    };
+    char text[512];
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[k].keys);
+        expect_file_error("t.ini", text, RS_ERR_PARSE, bad[k].needle);
+    }
+    static const char nul[] = "[model]\nname = point2d_friction\n[run]\nste\0ps = 3\n";
+    FILE *f = fopen(TMP "nul.ini", "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
+    fclose(f);
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load(TMP "nul.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "nul.ini:4: a NUL byte"));
+    expect_file_error("cont.ini", "[model]\nname = point2d_friction\nmu = 0.2\n  0.3\n",
+                      RS_ERR_PARSE, "cont.ini:4: an indented line continues the value of line 3");
+    expect_file_error("case.ini", "[MODEL]\nname = point2d_friction\n", RS_ERR_PARSE,
+                      "case.ini:2: MODEL.name: unknown section");
 }
 
 /* No line is cut: a 205-character comment ending in 'mu = 5' is refused with its line, never
@@ -325,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_set_overrides),
         cmocka_unit_test(test_input_schedules),
         cmocka_unit_test(test_input_is_read_whole_and_strictly),
+        cmocka_unit_test(test_input_keys_and_file_shape),
         cmocka_unit_test(test_numbers_are_written_shortest),
         cmocka_unit_test(test_final_diff_and_weight_units),
     };

@@ -154,6 +154,8 @@ static void file_defects_name_the_line(void **state)
     expect_file_error("polygon 0 0, 1 0, nan 1\n", "bad.scene:1: polygon: point 3: x \"nan\" is not finite");
     expect_file_error("polygon 0 0, 1 0, 0x1 1\n", "not a decimal number");
     expect_file_error("polygon 0 0, 1, 1 1\n", "point 2: expected two numbers");
+    expect_file_error("polygon 0 0, 1 0, 1 1,\n", "an empty point");
+    expect_file_error("polygon 0 0,, 1 0, 1 1\n", "an empty point");
     expect_file_error("circle 0 0, 1\n", "bad.scene:1: unknown keyword \"circle\"");
     expect_file_error("halfplane 0 0\n", "bad.scene:1: halfplane: expected \"px py, nx ny\"");
     expect_file_error("# nothing\n\n", "no obstacle");
