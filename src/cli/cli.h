@@ -28,6 +28,14 @@ int rs_cli_parse_double(const char *option, const char *text, double lo, double 
 /* Value of an option that takes one: argv[*i + 1], advancing *i; NULL (message printed) if absent. */
 const char *rs_cli_option_value(int argc, char **argv, int *i);
 
+/* The longest output path (-o) taken: the files written below it get their names appended in
+ * buffers of about 1100 characters, and a longer path would be cut, not refused. */
+#define RS_CLI_MAX_OUT_PATH 900
+
+/* rs_cli_option_value for -o: NULL (with a message) also when the path is empty or longer than
+ * RS_CLI_MAX_OUT_PATH. */
+const char *rs_cli_output_value(int argc, char **argv, int *i);
+
 /* The arguments of `run` and `compare`: SCENARIO [--set k=v ...] [-o PATH] [--backend B]. */
 #define RS_CLI_MAX_SETS 64
 typedef struct rs_cli_scenario_args {

@@ -74,6 +74,20 @@ const char *rs_cli_option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+const char *rs_cli_output_value(int argc, char **argv, int *i)
+{
+    const char *v = rs_cli_option_value(argc, argv, i);
+    if (v && !*v) {
+        rs_cli_usage_error("%s: empty path", argv[*i - 1]);
+        return NULL;
+    }
+    if (v && strlen(v) > RS_CLI_MAX_OUT_PATH) {
+        rs_cli_usage_error("%s: path longer than %d characters", argv[*i - 1], RS_CLI_MAX_OUT_PATH);
+        return NULL;
+    }
+    return v;
+}
+
 int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int allow_backend,
                                rs_cli_scenario_args *a)
 {
@@ -90,7 +104,7 @@ int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int all
             }
             a->sets[a->nsets++] = v;
         } else if (strcmp(arg, "-o") == 0) {
-            if (!(a->out = rs_cli_option_value(argc, argv, &i)))
+            if (!(a->out = rs_cli_output_value(argc, argv, &i)))
                 return 0;
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             a->quiet = 1;

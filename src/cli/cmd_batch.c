@@ -89,7 +89,7 @@ int rs_cmd_batch(int argc, char **argv)
                 return RS_EXIT_USAGE;
             o.stack = (int)n;
         } else if (strcmp(a, "-o") == 0) {
-            if (!(o.out_dir = rs_cli_option_value(argc, argv, &i)))
+            if (!(o.out_dir = rs_cli_output_value(argc, argv, &i)))
                 return RS_EXIT_USAGE;
         } else if (strcmp(a, "--resume") == 0) {
             o.resume = 1;

@@ -212,9 +212,19 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
     if (!eq)
         return rs_cli_usage_error("--sweep: expected KEY=LO:HI:N, got '%s'", g->sweep);
     *eq = '\0';
-    int np = 0;
-    for (char *tok = strtok(eq + 1, ":"); tok && np < 3; tok = strtok(NULL, ":"))
-        parts[np++] = tok;
+    int np = 0; /* LO:HI:N, no part empty, no fourth */
+    for (char *part = eq + 1; part && np <= 3;) {
+        char *colon = strchr(part, ':');
+        if (colon)
+            *colon = '\0';
+        if (np < 3)
+            parts[np] = part;
+        np++;
+        part = colon ? colon + 1 : NULL;
+    }
+    if (np != 3 || !*parts[0] || !*parts[1] || !*parts[2])
+        return rs_cli_usage_error("--sweep: expected KEY=LO:HI:N (three parts), got '%s'",
+                                  g->sweep);
     rs_grad_key key;
     const char *msg = rs_grad_parse_key(sc, spec, &key);
     if (msg)
@@ -224,7 +234,7 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
     swept.nkeys = 1;
     if ((msg = rs_grad_check_scenario(sc, &swept)))
         return rs_cli_usage_error("--sweep %s: %s", spec, msg);
-    if (np != 3 || !rs_cli_parse_double("--sweep LO", parts[0], -1e300, 1e300, &lo) ||
+    if (!rs_cli_parse_double("--sweep LO", parts[0], -1e300, 1e300, &lo) ||
         !rs_cli_parse_double("--sweep HI", parts[1], -1e300, 1e300, &hi) ||
         !rs_cli_parse_long("--sweep N", parts[2], 2, 1000, &npts))
         return RS_EXIT_USAGE;

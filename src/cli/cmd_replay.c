@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE /* mkdtemp */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ static int parse_args(int argc, char **argv, replay_args *a)
         } else if (strcmp(arg, "--continuation") == 0) {
             a->continuation = 1;
         } else if (strcmp(arg, "-o") == 0) {
-            if (!(a->dir = rs_cli_option_value(argc, argv, &i)))
+            if (!(a->dir = rs_cli_output_value(argc, argv, &i)))
                 return 0;
         } else if (arg[0] == '-' && arg[1]) {
             return rs_cli_usage_error("replay: unknown option '%s' (usage: %s)", arg, usage), 0;
@@ -109,11 +110,17 @@ static int parse_args(int argc, char **argv, replay_args *a)
             a->capsule = arg;
         }
     }
+    if (a->dir && !a->continuation)
+        return rs_cli_usage_error("replay: -o DIR is for --continuation's files (usage: %s)",
+                                  usage),
+               0;
     return a->capsule || (rs_cli_usage_error("replay: missing CAPSULE (usage: %s)", usage), 0);
 }
 
-/* Load the capsule's scenario (its text, scene and overrides, then the user's --set) into sc. */
-static int load_scenario(const char *capsule, const cJSON *o, const replay_args *a, rs_scenario *sc)
+/* Load the capsule's scenario (its text, scene and overrides, then the user's --set unless
+ * as_recorded) into sc. */
+static int load_scenario(const char *capsule, const cJSON *o, const replay_args *a, int as_recorded,
+                         rs_scenario *sc)
 {
     const cJSON *scen = cJSON_GetObjectItem(o, "scenario");
     const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(scen, "text"));
@@ -135,7 +142,7 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
     cJSON_ArrayForEach(s, ov) if (cJSON_IsString(s) && nsets < RS_CLI_MAX_SETS &&
                                   strncmp(s->valuestring, "model.scene=", 12) != 0) sets[nsets++] =
         s->valuestring;
-    for (int i = 0; i < a->nsets; i++)
+    for (int i = 0; !as_recorded && i < a->nsets; i++)
         sets[nsets++] = a->sets[i];
     rs_error_detail detail = {{0}};
     ok = ok && rs_scenario_load(ini, sets, nsets, sc, &detail) == RS_OK;
@@ -143,11 +150,57 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
     if (scene)
         remove(scene_path);
     rmdir(dir);
-    if (!ok)
-        return rs_cli_usage_error("%s: its scenario: %s", capsule,
-                                  detail.message[0] ? detail.message : "cannot be written"),
-               0;
+    if (!ok) { /* the temporary file's name means nothing to the user: scenario.text instead */
+        const size_t len = strlen(ini);
+        const char *msg = detail.message[0] ? detail.message : "cannot be written";
+        if (strncmp(msg, ini, len) == 0)
+            return rs_cli_usage_error("%s: scenario.text%s", capsule, msg + len), 0;
+        return rs_cli_usage_error("%s: its scenario: %s", capsule, msg), 0;
+    }
     return 1;
+}
+
+/* What is wrong with the capsule beyond its scenario (NULL if nothing): the step, the state and
+ * input (finite, within the ranges a scenario allows, and in the model's domain), the recorded
+ * answers and verdict, and its settings (those of its scenario as recorded). */
+static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
+                                   const rs_scenario *recorded, double *state, double *input)
+{
+    const rs_model *m = sc->model;
+    const cJSON *model = cJSON_GetObjectItem(o, "model"), *step = cJSON_GetObjectItem(o, "step");
+    const cJSON *variant = cJSON_GetObjectItem(o, "variant");
+    if (!cJSON_IsString(model) || strcmp(model->valuestring, m->name) != 0)
+        return "model";
+    if (!cJSON_IsString(variant) || strcmp(variant->valuestring, m->variants[recorded->variant]))
+        return "variant";
+    if (!cJSON_IsNumber(step) || !(step->valuedouble >= 0.0) ||
+        step->valuedouble >= recorded->steps || step->valuedouble != floor(step->valuedouble))
+        return "step (an integer from 0 to the scenario's steps - 1)";
+    if (!rs_capsule_read_array(cJSON_GetObjectItem(o, "state_exact"), state, m->nstate))
+        return "state_exact";
+    if (!rs_capsule_read_array(cJSON_GetObjectItem(o, "input_exact"), input, m->ninput))
+        return "input_exact";
+    for (int i = 0; i < m->nstate; i++)
+        if (!(fabs(state[i]) <= 1e12))
+            return "state_exact (beyond 1e12)";
+    for (int i = 0; i < m->ninput; i++)
+        if (!(fabs(input[i]) <= 1e12))
+            return "input_exact (beyond 1e12 N)";
+    if (m->check_step) {
+        const rs_step_data d = {sc->params,  state,    input,     sc->dt,
+                                sc->variant, &sc->nlp, sc->scene, 0};
+        if (m->check_step(&d))
+            return "state_exact (outside the model's domain: a scenario could not start there)";
+    }
+    if (!cJSON_IsString(cJSON_GetObjectItem(o, "verdict")))
+        return "verdict";
+    if (!cJSON_IsObject(cJSON_GetObjectItem(o, "nlp")) ||
+        !cJSON_IsObject(cJSON_GetObjectItem(o, "lemke")))
+        return "nlp or lemke (the recorded answers)";
+    cJSON *settings = rs_capsule_settings_json(recorded);
+    const int same = settings && cJSON_Compare(settings, cJSON_GetObjectItem(o, "settings"), 1);
+    cJSON_Delete(settings);
+    return same ? NULL : "settings (not those of its scenario)";
 }
 
 static int same_double(double a, double b)
@@ -212,13 +265,22 @@ int rs_cmd_replay(int argc, char **argv)
     replay_args a = {0};
     if (!parse_args(argc, argv, &a))
         return RS_EXIT_USAGE;
+    FILE *probe = fopen(a.capsule, "r");
+    if (!probe)
+        return rs_cli_usage_error("%s: cannot open: %s", a.capsule, strerror(errno));
+    fclose(probe);
     cJSON *o = rs_read_json_file(a.capsule);
     if (!o)
         return rs_cli_usage_error("%s: cannot read it as JSON (a capsule of relaxsim compare)",
                                   a.capsule);
-    static rs_scenario sc;
+    static rs_scenario sc, recorded;
     int code = RS_EXIT_USAGE;
-    if (!load_scenario(a.capsule, o, &a, &sc)) {
+    if (!load_scenario(a.capsule, o, &a, 1, &recorded)) {
+        cJSON_Delete(o);
+        return RS_EXIT_USAGE;
+    }
+    if (!load_scenario(a.capsule, o, &a, 0, &sc)) {
+        rs_scenario_release(&recorded);
         cJSON_Delete(o);
         return RS_EXIT_USAGE;
     }
@@ -227,16 +289,11 @@ int rs_cmd_replay(int argc, char **argv)
         sc.nlp.print_level = a.print_level;
     double state[RS_MODEL_MAX_STATE] = {0}, input[RS_MODEL_MAX_INPUT] = {0};
     rs_stepper_snapshot *snap = malloc(sizeof *snap);
-    const cJSON *model = cJSON_GetObjectItem(o, "model"), *step = cJSON_GetObjectItem(o, "step");
-    const cJSON *sx = cJSON_GetObjectItem(o, "state_exact"),
-                *ux = cJSON_GetObjectItem(o, "input_exact");
-    const char *bad = !snap ? "out of memory"
-                      : !cJSON_IsString(model) || strcmp(model->valuestring, m->name) ? "model"
-                      : !cJSON_IsNumber(step)                                         ? "step"
-                      : !rs_capsule_read_array(sx, state, m->nstate) ? "state_exact"
-                      : !rs_capsule_read_array(ux, input, m->ninput) ? "input_exact"
-                      : !rs_capsule_read_start(cJSON_GetObjectItem(o, "start"), snap) ? "start"
-                                                                                      : NULL;
+    const cJSON *step = cJSON_GetObjectItem(o, "step");
+    const char *bad = !snap ? "out of memory" : capsule_problem(o, &sc, &recorded, state, input);
+    if (!bad && !rs_capsule_read_start(cJSON_GetObjectItem(o, "start"), snap))
+        bad = "start";
+    rs_scenario_release(&recorded);
     rs_stepper *st = NULL;
     rs_stepper_config cfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};

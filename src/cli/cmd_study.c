@@ -39,7 +39,7 @@ const char rs_study_usage[] =
 int rs_study_common_option(int argc, char **argv, int *i, const char **dir, int *quiet)
 {
     if (strcmp(argv[*i], "-o") == 0)
-        return (*dir = rs_cli_option_value(argc, argv, i)) != NULL;
+        return (*dir = rs_cli_output_value(argc, argv, i)) != NULL;
     if (strcmp(argv[*i], "-q") == 0 || strcmp(argv[*i], "--quiet") == 0) {
         *quiet = 1;
         return 1;

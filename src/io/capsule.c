@@ -117,7 +117,7 @@ int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
     return 1;
 }
 
-static cJSON *settings_json(const rs_scenario *sc)
+cJSON *rs_capsule_settings_json(const rs_scenario *sc)
 {
     const rs_nlp_settings *n = &sc->nlp;
     cJSON *o = cJSON_CreateObject(), *nl = cJSON_AddObjectToObject(o, "nlp");
@@ -175,7 +175,7 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *sc
         cJSON_AddNumberToObject(state, m->state_names[i], c->state[i]);
     cJSON_AddItemToObject(o, "state_exact", exact_array(c->state, m->nstate));
     cJSON_AddItemToObject(o, "input_exact", exact_array(st->input, m->ninput));
-    cJSON_AddItemToObject(o, "settings", settings_json(sc));
+    cJSON_AddItemToObject(o, "settings", rs_capsule_settings_json(sc));
     cJSON_AddItemToObject(o, "start", snapshot_json(&c->before));
     cJSON_AddItemToObject(o, "nlp", answer_json(m, RS_BACKEND_NLP, &st->nlp));
     cJSON_AddItemToObject(o, "lemke", answer_json(m, RS_BACKEND_LEMKE, &st->shadow));

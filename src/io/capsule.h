@@ -36,4 +36,8 @@ int rs_capsule_read_array(const cJSON *a, double *v, int n);
 /* The snapshot of a capsule's "start" object; 0 if it is malformed. */
 int rs_capsule_read_start(const cJSON *start, rs_stepper_snapshot *snap);
 
+/* The solver settings a capsule records of its scenario (its "settings" object; informational,
+ * the scenario text is what sets them: a replay checks that the two agree). */
+cJSON *rs_capsule_settings_json(const rs_scenario *sc);
+
 #endif

@@ -167,6 +167,55 @@ static void test_bad_input(void **state)
     assert_int_equal(run("compare " SCEN "point2d_friction.ini --capsule 5000 -q -o " TMP "cap_x"),
                      2);
     assert_non_null(strstr(err_buf, "--capsule 5000"));
+    assert_int_equal(run("replay " TMP "no_such_capsule.json"), 2);
+    assert_non_null(strstr(err_buf, "no_such_capsule.json: cannot open: No such file"));
+}
+
+/* A capsule edited by hand is refused, each field by name, never replayed from a made-up point:
+ * no verdict (printed as "(null)" before), a state below the ground, a step beyond the run, its
+ * settings or variant changed, its scenario broken (named as the capsule's scenario.text, not as
+ * a temporary file); -o without --continuation is a usage error. */
+static void test_edited_capsules(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        run("compare " SCEN "point2d_friction.ini --capsule 100 -q -o " TMP "cap_edit"), 0);
+    static const struct {
+        const char *path[3]; /* object keys down to the edited value */
+        const char *json;    /* its new value, or NULL to delete it */
+        const char *needle;
+    } edits[] = {
+        {{"verdict"}, NULL, "verdict: malformed"},
+        {{"state_exact"}, "[0.5, -1, 0, 0]", "state_exact (outside the model's domain"},
+        {{"step"}, "1e30", "step (an integer from 0"},
+        {{"step"}, "-1", "step (an integer from 0"},
+        {{"settings", "nlp", "tol"}, "-1", "settings (not those of its scenario)"},
+        {{"variant"}, "\"blog\"", "variant: malformed"},
+        {{"scenario", "text"}, "\"[model\"", "edited.json: scenario.text:1: syntax error"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+        cJSON *o = load(TMP "cap_edit/capsules/step_100.json");
+        cJSON *parent = o;
+        int depth = 0;
+        while (depth + 1 < 3 && edits[k].path[depth + 1])
+            parent = cJSON_GetObjectItem(parent, edits[k].path[depth++]);
+        assert_non_null(parent);
+        if (edits[k].json)
+            assert_true(cJSON_ReplaceItemInObject(parent, edits[k].path[depth],
+                                                  cJSON_Parse(edits[k].json)));
+        else
+            cJSON_DeleteItemFromObject(parent, edits[k].path[depth]);
+        char *printed = cJSON_Print(o);
+        write_file(TMP "edited.json", printed);
+        free(printed);
+        cJSON_Delete(o);
+        assert_int_equal(run("replay " TMP "edited.json"), 2);
+        if (!strstr(err_buf, edits[k].needle))
+            print_error("edit %zu: '%s', expected '%s'\n", k, err_buf, edits[k].needle);
+        assert_non_null(strstr(err_buf, edits[k].needle));
+    }
+    assert_int_equal(run("replay " TMP "cap_edit/capsules/step_100.json -o " TMP "x"), 2);
+    assert_non_null(strstr(err_buf, "-o DIR is for --continuation"));
 }
 
 int main(void)
@@ -175,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_failed_steps),        cmocka_unit_test(test_relaxation_bias),
         cmocka_unit_test(test_continuation),        cmocka_unit_test(test_scene_model),
         cmocka_unit_test(test_requested_and_fixed), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_edited_capsules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

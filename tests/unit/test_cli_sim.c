@@ -244,6 +244,27 @@ static void test_bad_scenarios_exit_2(void **state)
     assert_int_equal(run("compare"), 2);
     assert_non_null(strstr(err_buf, "missing SCENARIO"));
     assert_int_equal(run("compare " SCEN "falling_block.ini --frobnicate"), 2);
+    /* an output path too long to hold its files' names is refused, not cut */
+    char args[2048], longdir[1000];
+    memset(longdir, 'd', sizeof longdir - 1);
+    longdir[sizeof longdir - 1] = '\0';
+    for (size_t k = 200; k < sizeof longdir - 1; k += 200)
+        longdir[k] = '/';
+    const char *const commands[] = {"compare", "run", "batch"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "%s " SCEN "falling_block.ini -q -o " TMP "%s", commands[k],
+                 longdir);
+        assert_int_equal(run(args), 2);
+        assert_non_null(strstr(err_buf, "-o: path longer than 900 characters"));
+    }
+    /* grad --sweep: exactly three parts */
+    const char *const sweeps[] = {"m=1:2", "m=1", "m=", "m=1:2:3:4", "m=1::3"};
+    for (int k = 0; k < 5; k++) {
+        snprintf(args, sizeof args,
+                 "grad " SCEN "falling_block.ini --wrt m --sweep %s -q -o " TMP "gs", sweeps[k]);
+        assert_int_equal(run(args), 2);
+        assert_non_null(strstr(err_buf, "--sweep: expected KEY=LO:HI:N (three parts)"));
+    }
 }
 
 static int is_png(const char *path)
