@@ -29,6 +29,15 @@ static void row(FILE *f, const char *label, const char *nlp, const char *lemke)
     fprintf(f, "  %-28s %18s %18s\n", label, nlp ? nlp : "", lemke ? lemke : "");
 }
 
+/* A figure over a set of steps, or "-" when the set is empty (its figure is NaN). */
+static void fmt_figure(char *buf, size_t n, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, fmt, v);
+}
+
 static void fmt_time(char *buf, size_t n, double t)
 {
     if (isnan(t))
@@ -66,13 +75,13 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     if (has_nlp) { /* the NLP solver's own figures: the steps that called IPOPT */
         snprintf(a, sizeof a, "%d", r->nlp.ipopt_steps);
         row(f, "steps solved by IPOPT", a, NULL);
-        snprintf(a, sizeof a, "%.1f us", r->nlp.us_per_ipopt_step_median);
+        fmt_figure(a, sizeof a, "%.1f us", r->nlp.us_per_ipopt_step_median);
         row(f, "  time per IPOPT step (median)", a, NULL);
-        snprintf(a, sizeof a, "%.2f", r->nlp.iterations_per_ipopt_step);
+        fmt_figure(a, sizeof a, "%.2f", r->nlp.iterations_per_ipopt_step);
         row(f, "  iterations per IPOPT step", a, NULL);
         snprintf(a, sizeof a, "%d", r->nlp.ipopt_steps_no_iteration);
         row(f, "  accepted at iteration 0", a, NULL);
-        snprintf(a, sizeof a, "%.1f us", r->nlp.us_per_iterating_ipopt_step_median);
+        fmt_figure(a, sizeof a, "%.1f us", r->nlp.us_per_iterating_ipopt_step_median);
         row(f, "  time, iterating (median)", a, NULL);
         for (int p = 0; p < RS_PATH_COUNT; p++) {
             if (!rs_nlp_path_is_ipopt(p) || !r->nlp.path_counts[p])
@@ -99,7 +108,8 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     }
     CELLS("%.2f", iterations_mean);
     row(f, "iterations / pivots, all steps", has_nlp ? a : NULL, has_lemke ? b : NULL);
-    CELLS("%.1f us", us_per_step_median);
+    fmt_figure(a, sizeof a, "%.1f us", r->nlp.us_per_step_median);
+    fmt_figure(b, sizeof b, "%.1f us", r->lemke.us_per_step_median);
     row(f, "time per step, all (median)", has_nlp ? a : NULL, has_lemke ? b : NULL);
     CELLS("%d", first_contact_step);
     if (r->nlp.first_contact_step < 0)
@@ -136,6 +146,16 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
         return;
     }
     rs_cli_print_checks(f, r->checks, r->nchecks);
+}
+
+void rs_cli_name_failed_checks(FILE *f, const char *command, const char *scenario,
+                               const rs_check_result *checks, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!checks[i].passed)
+            fprintf(f, "relaxsim: %s: %s: FAIL %s%s%s%s, actual %.17g\n", command, scenario,
+                    checks[i].check->text, checks[i].which[0] ? " (" : "", checks[i].which,
+                    checks[i].which[0] ? ")" : "", checks[i].actual);
 }
 
 void rs_cli_print_checks(FILE *f, const rs_check_result *checks, int n)

@@ -15,4 +15,9 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
 /* The contract's verdict and one line per check (a failed check's value in full). */
 void rs_cli_print_checks(FILE *f, const rs_check_result *checks, int n);
 
+/* With -q, no table: each failed check still named on f, one line each ("relaxsim: COMMAND:
+ * SCENARIO: FAIL check which, actual v"), so that an exit code 1 never comes without a word. */
+void rs_cli_name_failed_checks(FILE *f, const char *command, const char *scenario,
+                               const rs_check_result *checks, int n);
+
 #endif

@@ -192,6 +192,8 @@ int rs_cmd_compare(int argc, char **argv)
                    r.ncapsules == 1 ? "" : "s", dir,
                    r.capsules_omitted ? "; more steps qualified (summary.json: capsules_omitted)"
                                       : "");
+    } else {
+        rs_cli_name_failed_checks(stderr, "compare", a.scenario, r.checks, r.nchecks);
     }
     const int code = r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);

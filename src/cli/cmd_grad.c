@@ -321,10 +321,7 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
         printf("\n  wrote %s/{gradients.csv, tangents.csv, grad.json}\n", dir);
     }
     if (written && a->quiet) /* quiet: no table, but a failed check is still named */
-        for (int i = 0; i < r.nchecks; i++)
-            if (!r.checks[i].passed)
-                fprintf(stderr, "relaxsim: grad: %s: FAIL %s, actual %.17g\n", a->scenario,
-                        r.checks[i].check->text, r.checks[i].actual);
+        rs_cli_name_failed_checks(stderr, "grad", a->scenario, r.checks, r.nchecks);
     const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_grad_free(&r);
     return code;

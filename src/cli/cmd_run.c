@@ -62,6 +62,8 @@ int rs_cmd_run(int argc, char **argv)
     }
     if (!a.quiet)
         rs_cli_print_summary(stdout, &sc, &r);
+    else
+        rs_cli_name_failed_checks(stderr, "run", a.scenario, r.checks, r.nchecks);
     const rs_trajectory_stats *t = backend == RS_BACKEND_NLP ? &r.nlp : &r.lemke;
     const int code = (t->failed_steps == 0 && r.contract_passed) ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);

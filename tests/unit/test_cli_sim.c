@@ -569,6 +569,30 @@ static void test_models_listing(void **state)
     assert_non_null(strstr(out_buf, "sliding_block_traditional"));
 }
 
+/* Every command answers --help with its synopsis and exit 0, wherever --help stands. */
+static void test_help(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *needle;
+    } cases[] = {
+        {"--help", "relaxsim <command> [options]"},
+        {"compare --help", "relaxsim compare SCENARIO"},
+        {"run " SCEN "falling_block.ini -h", "relaxsim run SCENARIO"},
+        {"lcp solve --help", "relaxsim lcp solve FILE"},
+        {"lcp --help", "relaxsim lcp gen --class"},
+        {"study unknown-friction --help", "relaxsim study unknown-friction"},
+        {"--help replay", "relaxsim replay CAPSULE"},
+        {"batch --help", "[--stack K] [--keep] [-q]"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(run(cases[k].args), 0);
+        assert_non_null(strstr(out_buf, cases[k].needle));
+    }
+    assert_int_equal(run("--help frobnicate"), 2);
+    assert_int_equal(run("--version extra"), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_trajectories_are_reproducible),
         cmocka_unit_test(test_lcp_solve_with_ipopt),
         cmocka_unit_test(test_models_listing),
+        cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
