@@ -36,6 +36,12 @@ const char *rs_cli_option_value(int argc, char **argv, int *i);
  * RS_CLI_MAX_OUT_PATH. */
 const char *rs_cli_output_value(int argc, char **argv, int *i);
 
+/* A shipped scenario, problems/RELATIVE ("scenarios/x.ini"): below the current directory (the
+ * source tree), else where `cmake --install` put it (share/relaxsim/problems), else in the
+ * source tree the command was built from; the first that exists, written into buf (the first
+ * one if none does: its load then says so). Returns buf. */
+const char *rs_cli_shipped_problem(const char *relative, char *buf, size_t len);
+
 /* The arguments of `run` and `compare`: SCENARIO [--set k=v ...] [-o PATH] [--backend B]. */
 #define RS_CLI_MAX_SETS 64
 typedef struct rs_cli_scenario_args {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -86,6 +87,18 @@ const char *rs_cli_output_value(int argc, char **argv, int *i)
         return NULL;
     }
     return v;
+}
+
+const char *rs_cli_shipped_problem(const char *relative, char *buf, size_t len)
+{
+    const char *const roots[] = {"problems", RS_INSTALLED_PROBLEMS, RS_SOURCE_PROBLEMS};
+    for (int k = 0; k < 3; k++) {
+        snprintf(buf, len, "%s/%s", roots[k], relative);
+        if (access(buf, R_OK) == 0)
+            return buf;
+    }
+    snprintf(buf, len, "%s/%s", roots[0], relative);
+    return buf;
 }
 
 int rs_cli_parse_scenario_args(int argc, char **argv, const char *usage, int allow_backend,

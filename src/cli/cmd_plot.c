@@ -5,9 +5,11 @@
  * steps and mode mismatches marked). The gnuplot script is kept as DIR/plot.gp.
  * For a batch directory (relaxsim batch -o DIR): batch_K.png, the worst per-step difference of
  * each run against the K-th varied key.
- * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage or a directory without results.
+ * Exit 0 on success, 1 if gnuplot failed, 2 for bad usage, a directory without results or
+ * results that are not relaxsim's (each CSV is checked first), or a scene file that is gone.
  */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "cli/plot_script.h"
+#include "io/ini_entries.h"
 #include "io/output.h"
 #include "sim/model.h"
 
@@ -279,8 +282,12 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
  * column per state and force column). One picture per key, one panel per unit (m, m/s, N: never
  * two units on one axis); overlapping runs at one key value are spread sideways (jitter);
  * differences that are exactly 0 get their own marker at the floor of the log axis. */
+static int check_results_csv(const char *dir, const char *name);
+
 static int plot_batch(const char *dir, const cJSON *summary)
 {
+    if (!check_results_csv(dir, "results.csv"))
+        return RS_EXIT_USAGE;
     const cJSON *keys = cJSON_GetObjectItem(summary, "keys");
     char path[1200], header[4096] = "";
     snprintf(path, sizeof path, "%s/results.csv", dir);
@@ -374,6 +381,80 @@ static int plot_batch(const char *dir, const cJSON *summary)
     return RS_EXIT_OK;
 }
 
+/* A field of a results CSV: 1 a number (nan and inf included: a failed step's state), 2 a word
+ * (a mode, a status, a verdict), 3 empty (a batch run without results), 0 none of these. */
+static int field_kind(const char *f, size_t len)
+{
+    char buf[64];
+    if (len == 0)
+        return 3;
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, f, len);
+    buf[len] = '\0';
+    double v;
+    if (rs_parse_real(buf, &v) != 0)
+        return 1;
+    for (size_t i = 0; i < len; i++)
+        if (!(islower((unsigned char)buf[i]) || buf[i] == '_' || buf[i] == '+' || buf[i] == '-'))
+            return 0;
+    return 2;
+}
+
+/* DIR/name as compare or batch writes it: present, a header and at least one row, every row
+ * with the header's number of fields, each column numbers or words throughout (empty fields
+ * aside). 0
+ * (message naming file, line and column printed) otherwise: gnuplot would draw it wrong or
+ * fail without saying where. */
+static int check_results_csv(const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = rs_read_text_file(path);
+    if (!text)
+        return rs_cli_usage_error("plot: %s: missing or unreadable (relaxsim compare writes it)",
+                                  path),
+               0;
+    int ok = 1, line = 0, nfields = 0;
+    int kinds[64] = {0};
+    for (char *row = text; ok && *row;) {
+        char *end = strchr(row, '\n');
+        const size_t len = end ? (size_t)(end - row) : strlen(row);
+        line++;
+        int k = 0;
+        for (size_t start = 0, i = 0; ok && i <= len; i++) {
+            if (i < len && row[i] != ',')
+                continue;
+            if (line > 1) {
+                const int kind = field_kind(row + start, i - start);
+                if (k < 64 && kind != 3 && !kinds[k])
+                    kinds[k] = kind; /* the column's first non-empty field decides */
+                if (!kind || (k < 64 && kind != 3 && kind != kinds[k])) {
+                    rs_cli_usage_error("plot: %s:%d: column %d: '%.*s' is not a %s", path, line,
+                                       k + 1, (int)(i - start < 40 ? i - start : 40), row + start,
+                                       k < 64 && kinds[k] == 2 ? "word" : "number");
+                    ok = 0;
+                }
+            }
+            k++;
+            start = i + 1;
+        }
+        if (ok && line == 1)
+            nfields = k;
+        else if (ok && k != nfields) {
+            rs_cli_usage_error("plot: %s:%d: %d fields, the header has %d", path, line, k, nfields);
+            ok = 0;
+        }
+        row = end ? end + 1 : row + len;
+    }
+    if (ok && line < 2) {
+        rs_cli_usage_error("plot: %s: no rows", path);
+        ok = 0;
+    }
+    free(text);
+    return ok;
+}
+
 int rs_cmd_plot(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-')
@@ -406,6 +487,11 @@ int rs_cmd_plot(int argc, char **argv)
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
                                   "relaxsim compare or relaxsim batch)", dir);
+    }
+    if (!check_results_csv(dir, "trajectory_nlp.csv") ||
+        !check_results_csv(dir, "trajectory_lemke.csv") || !check_results_csv(dir, "shadow.csv")) {
+        cJSON_Delete(summary);
+        return RS_EXIT_USAGE;
     }
     FILE *g = rs_plot_open_script(dir);
     if (!g) {
@@ -454,8 +540,15 @@ int rs_cmd_plot(int argc, char **argv)
         rs_plot_scene(g, dir, scene->valuestring,
                       cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
                       title, &one, 1);
+    /* a scene that cannot be drawn: rs_plot_scene said why, a quote is said here */
+    const int scene_missing = cJSON_IsString(scene) && !with_scene;
+    if (scene_missing && strchr(scene->valuestring, '\''))
+        rs_cli_usage_error("plot: %s: a scene path with a quote is not supported",
+                           scene->valuestring);
     cJSON_Delete(summary);
     fclose(g);
+    if (scene_missing)
+        return RS_EXIT_USAGE;
     if (!rs_plot_run_gnuplot(dir))
         return RS_EXIT_FAILED;
     printf("wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,

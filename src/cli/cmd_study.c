@@ -10,8 +10,8 @@
  *     interval; case B (v != 0) sticks in under 1% of the samples at every sigma.
  *   unknown-friction (note 001 section 3.2, src/study/unknown_friction.h):
  *     relaxsim study unknown-friction [--starts MU1,...] [--scenario FILE] -o DIR [-q]
- *     (FILE default problems/scenarios/sliding_block_traditional.ini, from the current
- *     directory: the observation; its mu is the truth)
+ *     (FILE default the shipped problems/scenarios/sliding_block_traditional.ini, see
+ *     rs_cli_shipped_problem: the observation; its mu is the truth)
  *     Expectation: the LCP gradient's fit converges (1e-6) from the start at twice the truth.
  *   known-friction and decomposed-velocities (note 000 section 3.1 and Remark 4): cmd_study_fit.c.
  */
@@ -368,7 +368,9 @@ static int run_unknown_friction(int argc, char **argv)
 {
     double starts[RS_FIT_MAX_STARTS] = {0.25, 1.0, 2.0, 5.0};
     int nstarts = 4, quiet = 0;
-    const char *dir = NULL, *scen = "problems/scenarios/sliding_block_traditional.ini";
+    char shipped[1100];
+    const char *dir = NULL, *scen = rs_cli_shipped_problem(
+                                "scenarios/sliding_block_traditional.ini", shipped, sizeof shipped);
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i], *v;
         if (strcmp(arg, "--starts") == 0) {
@@ -390,9 +392,13 @@ static int run_unknown_friction(int argc, char **argv)
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};
-    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &r, why, sizeof why) != RS_OK ||
-        rs_fit_run(scen, pushed, 3, rest_starts, 4, &rest, why, sizeof why) != RS_OK)
+    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &r, why, sizeof why) != RS_OK)
         return rs_cli_usage_error("study: %s", why);
+    if (rs_fit_run(scen, pushed, 3, rest_starts, 4, &rest, why, sizeof why) != RS_OK)
+        return rs_cli_usage_error("study: %s: the study's second case sets initial.xd = 0, "
+                                  "input.u = 3, model.mu = 0.2 (a sliding block pushed from "
+                                  "rest): %s",
+                                  scen, why);
     int checked;
     const int passed = fit_expectation(&r, &checked);
     FILE *f = rs_study_open_report(dir);

@@ -33,12 +33,14 @@ typedef struct fit_args {
     rs_kf_config cfg;
     const char *scenario, *dir;
     int quiet;
+    char shipped[1100]; /* the default scenario's path */
 } fit_args;
 
 /* Parse the options both studies take; 0 (message printed) on bad usage. */
 static int parse_fit_args(int argc, char **argv, fit_args *a)
 {
-    a->scenario = "problems/scenarios/sliding_block_direct_random.ini";
+    a->scenario = rs_cli_shipped_problem("scenarios/sliding_block_direct_random.ini", a->shipped,
+                                         sizeof a->shipped);
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i], *v;
         long n;

@@ -292,6 +292,17 @@ static void test_plot(void **state)
     assert_int_equal(run("plot " TMP "nowhere"), 2);
     assert_non_null(strstr(err_buf, "no comparison here"));
     assert_int_equal(run("plot"), 2);
+    /* results that are not compare's: named by file and line, exit 2 (were drawn without their
+     * curves, exit 0, or handed to gnuplot, exit 1) */
+    assert_int_equal(system("rm -rf '" TMP "plotbad' && cp -r '" TMP "plotdir' '" TMP "plotbad' && "
+                            "echo '9,x,y' >> '" TMP "plotbad/shadow.csv'"),
+                     0);
+    assert_int_equal(run("plot " TMP "plotbad"), 2);
+    assert_non_null(strstr(err_buf, "plotbad/shadow.csv:"));
+    assert_int_equal(system("rm '" TMP "plotbad/shadow.csv' '" TMP "plotbad/trajectory_nlp.csv'"),
+                     0);
+    assert_int_equal(run("plot " TMP "plotbad"), 2);
+    assert_non_null(strstr(err_buf, "plotbad/trajectory_nlp.csv: missing or unreadable"));
     /* the landing of point2d: dashes that are drawn (pngcairo), the impact in a panel of its own
      * beside the sustained forces, events on a strip of their own, gnuplot's messages kept out
      * of the terminal */
