@@ -27,15 +27,20 @@ build/relaxsim check problems --exclude '*_robust.ini' --exclude '*_robust_no_st
   --junit build/check.xml -q
 xmllint --noout --schema tests/junit/junit.xsd build/check.xml
 
+# the Siconos LCP collection (outside the repository): RS_LCP_DATA_DIR, or ../shared's
+data=${RS_LCP_DATA_DIR:-../shared/lcp-data/siconos}
+[ -d "$data" ] && data=$(cd "$data" && pwd)
+
 banner "Debug build (-Werror, with MPI) and ctest"
-cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_WITH_MPI=ON >/dev/null
+cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_WITH_MPI=ON \
+  -DRS_LCP_DATA_DIR="$data" >/dev/null
 cmake --build build-debug -j"$jobs"
 ctest --test-dir build-debug --output-on-failure -j"$jobs"
 
 banner "AddressSanitizer + UndefinedBehaviorSanitizer"
 # without MPI: OpenMPI's own allocations would be reported by LeakSanitizer
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_SANITIZE=ON -DRS_BUILD_BENCH=OFF \
-  -DRS_WITH_MPI=OFF >/dev/null
+  -DRS_WITH_MPI=OFF -DRS_LCP_DATA_DIR="$data" >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
@@ -56,7 +61,6 @@ for t in build-debug/tests/unit/test_*; do
   else echo "FAILED (see build-debug/valgrind-$(basename "$t").log)"; status=1; fi
 done
 # The command itself, on a solve, a failed solve and a malformed file (exit codes 0, 1, 2).
-data=../shared/lcp-data/siconos
 printf '2 0 2 2 2 2 1 nan 3 4 -1 -1\n' > build-debug/bad.dat
 for case in "0 $data/lcp_exp_murty2.dat" "1 $data/lcp_CPS_3.dat" "2 build-debug/bad.dat"; do
   set -- $case

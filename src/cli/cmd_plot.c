@@ -459,7 +459,7 @@ int rs_cmd_plot(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-')
         return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
-                                  "relaxsim compare -o DIR)");
+                                  "relaxsim compare, batch, or grad --sweep)");
     const char *dir = argv[1];
     if (strchr(dir, '\''))
         return rs_cli_usage_error("plot: %s: a directory name with a quote is not supported", dir);
