@@ -26,27 +26,25 @@ extern "C" {
 
 /**
  * Certificate of a candidate solution z of LCP(M, q). All quantities are recomputed from M, q, z;
- * no solver's own word is used. The relative measures have no floor, and each is the worse of
- * two views:
- *   the whole problem:  w in scale_w = ||q||_inf (for q = 0, max_i r_i), z in ||z||_inf
- *   each row:           w_i in r_i = |q_i| + ||z||_inf sum_j |M_ij|, z in ||z||_inf
- * The rows of a contact LCP carry different units (velocities, forces): the row view judges a
- * small row in its own unit, where the whole view would take its residual for nothing; the whole
- * view judges a pair whose z_i is small beside ||z|| only because its column has other units.
- * Neither changes when the whole LCP is rescaled (a M, b q, solved by z b / a, any a, b > 0). A
- * zero unit comes only with a zero quantity, whose measure is 0.
+ * no solver's own word is used. The relative measures are taken in the units of the
+ * equilibrated problem (D M C, D q, z / C, D w; D and C the powers of two of a Ruiz
+ * equilibration of M, which leaves every row and column of D M C of size about 1), with no floor:
+ *   w in scale_w = ||D q||_inf (for q = 0, the largest D_i (|M| |z|)_i), each w_i as D_i w_i
+ *   z in scale_z = ||z / C||_inf, each z_i as z_i / C_i
+ * The rows and columns of a contact LCP carry different units (velocity rows and force rows;
+ * impulses and a sliding speed): these measures do not depend on them (up to factors of 2 to 4,
+ * the equilibration's rounding to powers of two), nor on the scale of the whole problem. A zero
+ * scale comes only with zero quantities, whose measure is 0.
  */
 typedef struct rs_lcp_certificate {
     double min_z;                   /**< min_i z_i (>= 0 for a solution) */
     double min_w;                   /**< min_i w_i, w = M z + q (>= 0 for a solution) */
     double max_complementarity;     /**< max_i |z_i w_i| */
     double natural_residual;        /**< ||min(z, w)||_inf, zero exactly at a solution */
-    double rel_min_z;               /**< min_i z_i / ||z||_inf */
-    double rel_min_w;               /**< min(min_w / scale_w, min_i w_i / r_i) */
-    double rel_max_complementarity; /**< max(max_i |z_i w_i| / (scale_w ||z||),
-                                         max_i |z_i / ||z|| * w_i / r_i|) */
-    double rel_natural_residual;    /**< max_i of |min(z_i / ||z||, w_i / scale_w)| and
-                                         |min(z_i / ||z||, w_i / r_i)| */
+    double rel_min_z;               /**< min_i (z_i / C_i) / scale_z */
+    double rel_min_w;               /**< min_i (D_i w_i) / scale_w */
+    double rel_max_complementarity; /**< max_i |z_i / C_i / scale_z * D_i w_i / scale_w| */
+    double rel_natural_residual;    /**< max_i |min(z_i / C_i / scale_z, D_i w_i / scale_w)| */
     int finite;                     /**< 1 if z and w are all finite, 0 otherwise */
     int passed;                     /**< 1 if the certificate passes the tolerance it was judged with */
 } rs_lcp_certificate;
@@ -66,8 +64,9 @@ typedef struct rs_lcp_certificate {
  * @param tol   tolerance on the relative measures, finite and > 0
  * @param w     optional output n-vector receiving M z + q (may be NULL)
  * @param cert  output certificate
- * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING, or RS_ERR_NOMEM (w NULL
- *         and n > 64: a buffer for w could not be allocated); nothing written on an error.
+ * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING, RS_ERR_NONFINITE (M or q
+ *         not finite), or RS_ERR_NOMEM (n > 64: 3 n doubles of scratch could not be allocated);
+ *         nothing written on an error.
  *         Non-finite entries in z are not an error: they give finite = 0 and passed = 0.
  */
 RS_API rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, const double *z,
@@ -161,7 +160,7 @@ typedef struct rs_lemke_info {
 /**
  * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
  * It grows as 3 n^2 doubles: M at unit scale, the basis inverse and the LU factors of the final
- * re-solve (3 n^2 + 7 n doubles and 3 n ints).
+ * re-solve (3 n^2 + 9 n doubles and 3 n ints).
  */
 RS_API size_t rs_lemke_workspace_size(int n);
 

@@ -395,8 +395,8 @@ static int field_kind(const char *f, size_t len)
     double v;
     if (rs_parse_real(buf, &v) != 0)
         return 1;
-    for (size_t i = 0; i < len; i++)
-        if (!(islower((unsigned char)buf[i]) || buf[i] == '_' || buf[i] == '+' || buf[i] == '-'))
+    for (size_t i = 0; i < len; i++) /* a mode, a status, a sweep's word (l1, egan_simple) */
+        if (!(isalnum((unsigned char)buf[i]) || strchr("_+-.", buf[i])))
             return 0;
     return 2;
 }

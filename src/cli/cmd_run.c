@@ -65,6 +65,8 @@ int rs_cmd_run(int argc, char **argv)
     else
         rs_cli_name_failed_checks(stderr, "run", a.scenario, r.checks, r.nchecks);
     const rs_trajectory_stats *t = backend == RS_BACKEND_NLP ? &r.nlp : &r.lemke;
+    if (a.quiet && t->failed_steps > 0)
+        fprintf(stderr, "relaxsim: run: %s: %d failed steps\n", a.scenario, t->failed_steps);
     const int code = (t->failed_steps == 0 && r.contract_passed) ? RS_EXIT_OK : RS_EXIT_FAILED;
     rs_compare_free(&r);
     rs_scenario_release(&sc);

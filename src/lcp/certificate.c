@@ -18,26 +18,19 @@ rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, con
         return RS_ERR_DIMENSION;
     if (!(tol > 0.0) || !isfinite(tol))
         return RS_ERR_BAD_SETTING;
-
-    if (w) {
-        rs_lcp_residual(n, M, q, z, w);
-        rs_lcp_certificate_of(n, M, q, z, w, tol, cert);
-        return RS_OK;
-    }
-    /* No buffer for w given: a stack buffer for small n, an allocation otherwise (the
-     * certificate reads w in two passes). */
-    double buf[64];
-    if (n <= 64) {
-        rs_lcp_residual(n, M, q, z, buf);
-        rs_lcp_certificate_of(n, M, q, z, buf, tol, cert);
-        return RS_OK;
-    }
-    double *wt = malloc(sizeof(double) * (size_t)n);
-    if (!wt)
+    if (!rs_all_finite(M, (size_t)n * (size_t)n) || !rs_all_finite(q, (size_t)n))
+        return RS_ERR_NONFINITE; /* (z may be anything: a non-finite z fails its certificate) */
+    /* w (the caller's buffer, or ours) and the equilibration's 2 n doubles: on the stack for
+     * small n, allocated otherwise */
+    double small[3 * 64];
+    double *buf = n <= 64 ? small : malloc(sizeof(double) * 3 * (size_t)n);
+    if (!buf)
         return RS_ERR_NOMEM;
-    rs_lcp_residual(n, M, q, z, wt);
-    rs_lcp_certificate_of(n, M, q, z, wt, tol, cert);
-    free(wt);
+    double *wv = w ? w : buf + 2 * (size_t)n;
+    rs_lcp_residual(n, M, q, z, wv);
+    rs_lcp_certificate_of(n, M, q, z, wv, tol, buf, cert);
+    if (buf != small)
+        free(buf);
     return RS_OK;
 }
 

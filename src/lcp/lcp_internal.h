@@ -10,6 +10,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "relaxsim/lcp.h"
 
@@ -44,16 +46,73 @@ static inline void rs_lcp_residual(int n, const double *M, const double *q, cons
     }
 }
 
-/* r_i = |q_i| + ||z||_inf sum_j |M_ij|: the size of the terms of w_i = q_i + (M z)_i at the
- * solution's scale, w_i's own unit (it changes with the row as w_i does when a row of (M, q) is
- * scaled). Not the terms at z itself: entries of z at rounding level would make a row of pure
- * rounding its own unit. */
-static inline double rs_lcp_row_unit(int n, const double *M, const double *q, double z_inf, int i)
+/* The exponent e with x / 2^e in [0.5, 1) for a finite x > 0 (0 for x = 0), kept within +-1021
+ * so that 2^e and 2^-e are normal doubles; read from x's bits (frexp is a library call). */
+static inline int rs_unit_exponent(double x)
 {
-    double row = 0.0;
-    for (int j = 0; j < n; j++)
-        row += fabs(M[(size_t)i + (size_t)j * (size_t)n]);
-    return fabs(q[i]) + z_inf * row;
+    if (!(x > 0.0))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const int e = (int)((bits >> 52) & 0x7ff) - 1022; /* subnormals: -1022, clamped below */
+    return e < -1021 ? -1021 : e > 1021 ? 1021 : e;
+}
+
+/* 2^e for |e| <= 1022, built from its bits. */
+static inline double rs_power_of_two(int e)
+{
+    const uint64_t bits = (uint64_t)(1023 + e) << 52;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* floor(e / 2) */
+static inline int rs_floor_half(int e)
+{
+    return e >= 0 ? e / 2 : -((1 - e) / 2);
+}
+
+/*
+ * Ruiz equilibration of M in powers of two: row factors D and column factors C with every
+ * nonzero row and column of D M C of inf-norm in [0.5, 2) (at most 32 sweeps; rows and columns
+ * of zeros keep 1). Powers of two make D M C exact; for a rescaled D0 M C0 the result is D M C
+ * again up to factors of 2 to 4 per row and column (every matrix with its norms in [0.5, 2) is
+ * a fixed point): the units the certificate measures an LCP in, whatever units its rows and
+ * columns came in.
+ */
+static inline void rs_lcp_equilibrate(int n, const double *M, double *D, double *C)
+{
+    const size_t nn = (size_t)n;
+    for (int i = 0; i < n; i++)
+        D[i] = C[i] = 1.0;
+    for (int sweep = 0; sweep < 32; sweep++) {
+        int changed = 0;
+        for (int i = 0; i < n; i++) { /* rows */
+            double r = 0.0;
+            for (int j = 0; j < n; j++)
+                r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
+            const int e = rs_unit_exponent(r * D[i]); /* row norm in [2^(e-1), 2^e) */
+            const int f = -rs_floor_half(e);          /* 2^f: about 1 / sqrt(norm) */
+            if (r > 0.0 && f != 0) {
+                D[i] *= rs_power_of_two(f);
+                changed = 1;
+            }
+        }
+        for (int j = 0; j < n; j++) { /* columns */
+            double c = 0.0;
+            for (int i = 0; i < n; i++)
+                c = rs_max2(c, D[i] * fabs(M[(size_t)i + (size_t)j * nn]));
+            const int e = rs_unit_exponent(c * C[j]);
+            const int f = -rs_floor_half(e);
+            if (c > 0.0 && f != 0) {
+                C[j] *= rs_power_of_two(f);
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
 }
 
 /* x / scale; a zero scale comes with x = 0 (see rs_lcp_certificate_of), which stays 0. */
@@ -63,21 +122,18 @@ static inline double rs_cert_relative(double x, double scale)
 }
 
 /**
- * Certificate of (z, w) for LCP(M, q); w must already be M z + q. Each relative measure is the
- * worse of two views, neither with a floor:
- *   - the whole problem: w in scale_w = ||q||_inf (for q = 0, the largest row unit), z in
- *     ||z||_inf;
- *   - each row in its own unit: w_i in r_i (rs_lcp_row_unit), z in ||z||_inf.
- * The first catches a pair whose z_i is small beside ||z|| only because its column carries other
- * units (a sliding speed next to impulses) while z_i w_i is not small; the second a row whose
- * residual is small beside ||q|| only because its row carries other units. Both are unchanged
- * when the whole LCP is rescaled (a M, b q, with z b / a). A zero unit comes only with a zero
- * quantity (r_i = 0 makes w_i = 0 exactly, ||z|| = 0 makes z = 0), whose measure is 0.
+ * Certificate of (z, w) for LCP(M, q); w must already be M z + q. The relative measures are
+ * taken in the units of the equilibrated problem (rs_lcp_equilibrate: D M C, D q, z / C, D w),
+ * relative to its ||D q||_inf and ||z / C||_inf, with no floor: a contact LCP's rows and columns
+ * carry different units (velocities and forces, impulses and a sliding speed), and these measures
+ * do not depend on them, nor on the scale of the whole problem. scratch: 2 n doubles.
  */
 static inline void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
-                                         const double *w, double tol, rs_lcp_certificate *cert)
+                                         const double *w, double tol, double *scratch,
+                                         rs_lcp_certificate *cert)
 {
-    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0, q_inf = 0.0;
+    double *D = scratch, *C = scratch + n;
+    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0;
     int finite = 1;
     for (int i = 0; i < n; i++) {
         const double zi = z[i], wi = w[i];
@@ -89,34 +145,40 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
         min_w = rs_min2(min_w, wi);
         max_zw = rs_max2(max_zw, fabs(zi * wi));
         nat = rs_max2(nat, fabs(rs_min2(zi, wi)));
-        z_inf = rs_max2(z_inf, fabs(zi));
-        q_inf = rs_max2(q_inf, fabs(q[i]));
     }
-    /* the row view, and the largest row unit (the whole problem's w scale when q = 0) */
-    double row_min_w = INFINITY, row_zw = 0.0, row_nat = 0.0, r_max = 0.0;
-    for (int i = 0; finite && i < n; i++) {
-        const double r = rs_lcp_row_unit(n, M, q, z_inf, i);
-        const double zr = rs_cert_relative(z[i], z_inf), wr = rs_cert_relative(w[i], r);
-        r_max = rs_max2(r_max, r);
-        row_min_w = rs_min2(row_min_w, wr);
-        row_zw = rs_max2(row_zw, fabs(zr * wr));
-        row_nat = rs_max2(row_nat, fabs(rs_min2(zr, wr)));
+    double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
+    if (finite) {
+        rs_lcp_equilibrate(n, M, D, C);
+        double q_inf = 0.0, z_inf = 0.0;
+        for (int i = 0; i < n; i++) {
+            q_inf = rs_max2(q_inf, D[i] * fabs(q[i]));
+            z_inf = rs_max2(z_inf, fabs(z[i]) / C[i]);
+        }
+        if (q_inf == 0.0) /* q = 0: w in the size of D M z's terms (0 only if w = 0 exactly) */
+            for (int i = 0; i < n; i++) {
+                double t = 0.0;
+                for (int j = 0; j < n; j++)
+                    t += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
+                q_inf = rs_max2(q_inf, D[i] * t);
+            }
+        rel_min_z = rel_min_w = INFINITY;
+        for (int i = 0; i < n; i++) {
+            const double zr = rs_cert_relative(z[i] / C[i], z_inf);
+            const double wr = rs_cert_relative(D[i] * w[i], q_inf);
+            rel_min_z = rs_min2(rel_min_z, zr);
+            rel_min_w = rs_min2(rel_min_w, wr);
+            rel_zw = rs_max2(rel_zw, fabs(zr * wr));
+            rel_nat = rs_max2(rel_nat, fabs(rs_min2(zr, wr)));
+        }
     }
-    const double scale_w = q_inf > 0.0 ? q_inf : r_max;
-    double whole_nat = 0.0;
-    for (int i = 0; finite && i < n; i++)
-        whole_nat =
-            rs_max2(whole_nat,
-                    fabs(rs_min2(rs_cert_relative(z[i], z_inf), rs_cert_relative(w[i], scale_w))));
     cert->min_z = finite ? min_z : NAN;
     cert->min_w = finite ? min_w : NAN;
     cert->max_complementarity = finite ? max_zw : NAN;
     cert->natural_residual = finite ? nat : NAN;
-    cert->rel_min_z = finite ? rs_cert_relative(min_z, z_inf) : NAN;
-    cert->rel_min_w = finite ? rs_min2(rs_cert_relative(min_w, scale_w), row_min_w) : NAN;
-    cert->rel_max_complementarity =
-        finite ? rs_max2(rs_cert_relative(max_zw, scale_w * z_inf), row_zw) : NAN;
-    cert->rel_natural_residual = finite ? rs_max2(whole_nat, row_nat) : NAN;
+    cert->rel_min_z = finite ? rel_min_z : NAN;
+    cert->rel_min_w = finite ? rel_min_w : NAN;
+    cert->rel_max_complementarity = finite ? rel_zw : NAN;
+    cert->rel_natural_residual = finite ? rel_nat : NAN;
     cert->finite = finite;
     /* Written so that any NaN fails the test. */
     cert->passed = finite && cert->rel_min_z >= -tol && cert->rel_min_w >= -tol &&

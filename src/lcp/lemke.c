@@ -29,6 +29,7 @@
  * no clock. A solve at n = 2 is then about 1,100 instructions, argument checks, unit scaling and
  * certificate included.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ typedef struct lemke_work {
     double *zc;    /* n: refined candidate z */
     double *wc;    /* n: M zc + q */
     double *q;     /* n: the caller's q at unit scale */
+    double *cert;  /* 2 n: the certificate's equilibration */
     double *d;     /* n: covering vector at unit scale (the caller's, or e) */
     int *basis;    /* n: variable number of each basic position */
     int *cand;     /* n: rows tied in the ratio test */
@@ -103,7 +105,7 @@ typedef struct lemke_work {
 
 static size_t lemke_doubles(size_t n)
 {
-    return 3 * n * n + 7 * n;
+    return 3 * n * n + 9 * n;
 }
 
 static size_t lemke_ints(size_t n)
@@ -140,6 +142,8 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     d += n;
     wk->q = d;
     d += n;
+    wk->cert = d;
+    d += 2 * n;
     wk->d = d;
     d += n;
     int *k = (int *)(void *)d; /* ints follow the doubles: alignment only decreases */
@@ -157,28 +161,6 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 #define LEMKE_INLINE static inline
 #endif
 
-/* The exponent e with x / 2^e in [0.5, 1) for a finite x > 0 (0 for x = 0), kept within +-1000
- * so that 2^e and 2^-e are normal doubles; read from x's bits (frexp is a library call, and
- * these run on every solve). */
-LEMKE_INLINE int unit_exponent(double x)
-{
-    if (!(x > 0.0))
-        return 0;
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    const int e = (int)((bits >> 52) & 0x7ff) - 1022; /* subnormals: -1022, clamped below */
-    return e < -1000 ? -1000 : e > 1000 ? 1000 : e;
-}
-
-/* 2^e for |e| <= 1000, built from its bits. */
-LEMKE_INLINE double power_of_two(int e)
-{
-    const uint64_t bits = (uint64_t)(1023 + e) << 52;
-    double x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
 /*
  * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c into the workspace, with 2^a, 2^b, 2^c
  * the powers of two just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change).
@@ -186,7 +168,9 @@ LEMKE_INLINE double power_of_two(int e)
  * 2^(b - c)), and at unit scale the tolerances below, whose floors are 1, are relative to the
  * problem's own size; without it the basis mixes columns of I with columns of M of another size
  * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Returns
- * b - a: the caller's z is the unit-scale z times 2^(b - a).
+ * b - a: the caller's z is the unit-scale z times 2^(b - a). Exact unless an entry far below the
+ * largest of its array would fall below the normal range (M = I, q = (1e300, -1e-300)): then
+ * the problem is kept as given (factors 1), which decides no worse than before.
  */
 LEMKE_INLINE int lemke_unit_scale(int n, const double *M, const double *q, const double *d,
                                   const lemke_work *wk)
@@ -199,25 +183,34 @@ LEMKE_INLINE int lemke_unit_scale(int n, const double *M, const double *q, const
         q_max = rs_max2(q_max, fabs(q[i]));
         d_max = rs_max2(d_max, d ? d[i] : 1.0);
     }
-    const int a = unit_exponent(m_max), b = unit_exponent(q_max), c = unit_exponent(d_max);
-    const double fa = power_of_two(-a), fb = power_of_two(-b), fc = power_of_two(-c);
-    for (size_t i = 0; i < nn * nn; i++)
-        wk->M[i] = M[i] * fa;
-    for (size_t i = 0; i < nn; i++) {
-        wk->q[i] = q[i] * fb;
-        wk->d[i] = (d ? d[i] : 1.0) * fc;
+    int a = rs_unit_exponent(m_max), b = rs_unit_exponent(q_max), c = rs_unit_exponent(d_max);
+    for (int pass = 0; pass < 2; pass++) {
+        const double fa = rs_power_of_two(-a), fb = rs_power_of_two(-b), fc = rs_power_of_two(-c);
+        int lost = 0; /* a nonzero entry scaled below the normal range */
+        for (size_t i = 0; i < nn * nn; i++) {
+            wk->M[i] = M[i] * fa;
+            lost |= M[i] != 0.0 && !(fabs(wk->M[i]) >= DBL_MIN);
+        }
+        for (size_t i = 0; i < nn; i++) {
+            wk->q[i] = q[i] * fb;
+            wk->d[i] = (d ? d[i] : 1.0) * fc;
+            lost |= (q[i] != 0.0 && !(fabs(wk->q[i]) >= DBL_MIN)) || !(wk->d[i] >= DBL_MIN);
+        }
+        if (!lost)
+            break;
+        a = b = c = 0; /* as given */
     }
     return b - a;
 }
 
 /* z of the caller's problem from the unit-scale z (see lemke_unit_scale): z 2^z_exponent,
- * |z_exponent| <= 2000, as two exact products. */
+ * |z_exponent| <= 2042, as two exact products. */
 LEMKE_INLINE void lemke_unscale_z(int n, int z_exponent, double *z)
 {
     if (z_exponent == 0)
         return;
     const int half = z_exponent / 2;
-    const double f1 = power_of_two(half), f2 = power_of_two(z_exponent - half);
+    const double f1 = rs_power_of_two(half), f2 = rs_power_of_two(z_exponent - half);
     for (int i = 0; i < n; i++)
         z[i] = z[i] * f1 * f2;
 }
@@ -513,7 +506,7 @@ static int lemke_refine(int n, const double *M, const double *q, int z_exponent,
     lemke_unscale_z(n, z_exponent, wk->zc);
     rs_lcp_residual(n, M, q, wk->zc, wk->wc);
     rs_lcp_certificate refined;
-    rs_lcp_certificate_of(n, M, q, wk->zc, wk->wc, cert_tol, &refined);
+    rs_lcp_certificate_of(n, M, q, wk->zc, wk->wc, cert_tol, wk->cert, &refined);
     if (!refined.finite || refined.rel_natural_residual > cert->rel_natural_residual)
         return 0;
     memcpy(z, wk->zc, (size_t)n * sizeof(double));
@@ -559,7 +552,7 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
     }
     rs_lcp_certificate cert;
     rs_lcp_residual(n, M, q, z, w);
-    rs_lcp_certificate_of(n, M, q, z, w, s->cert_tol, &cert);
+    rs_lcp_certificate_of(n, M, q, z, w, s->cert_tol, wk->cert, &cert);
 
     /* Refinement (refine 1: only when the pivoted answer fails its certificate; 2: always). */
     int refined = 0;
@@ -642,7 +635,7 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
     lemke_unscale_z(n, z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate cert;
-    rs_lcp_certificate_of(n, M, q, z, w, cert_tol, &cert);
+    rs_lcp_certificate_of(n, M, q, z, w, cert_tol, wk->cert, &cert);
     if (!cert.passed)
         return 0;
     info->status = RS_LEMKE_SOLVED;

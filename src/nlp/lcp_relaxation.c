@@ -194,10 +194,11 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
     if (!(cert_tol > 0.0 && cert_tol < 1.0))
         return RS_ERR_BAD_SETTING;
     const size_t nn = (size_t)n;
-    double *x = malloc(sizeof(double) * (nn * nn + 5 * nn));
+    double *x = malloc(sizeof(double) * (nn * nn + 7 * nn)); /* x, M and q scaled, D, C, and
+                                                                the certificate's scratch */
     if (!x)
         return RS_ERR_NOMEM;
-    double *Ms = x + 2 * nn, *qs = Ms + nn * nn, *D = qs + nn, *C = D + nn;
+    double *Ms = x + 2 * nn, *qs = Ms + nn * nn, *D = qs + nn, *C = D + nn, *scratch = C + nn;
     equilibrate(n, M, q, Ms, qs, D, C);
     rs_lcp_relaxation r;
     r.n = n;
@@ -229,7 +230,7 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
         for (int i = 0; i < n; i++)
             z[i] = C[i] * fmax(x[i], 0.0); /* unscale; IPOPT honours bounds to within 1e-8 */
         rs_lcp_residual(n, M, q, z, w);
-        rs_lcp_certificate_of(n, M, q, z, w, cert_tol, cert);
+        rs_lcp_certificate_of(n, M, q, z, w, cert_tol, scratch, cert);
         if (rs_nlp_status_ok(out.status) && !cert->passed)
             out.status = RS_NLP_NOT_CERTIFIED;
         if (rs_nlp_status_ok(out.status))

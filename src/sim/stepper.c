@@ -631,40 +631,47 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         return;
     }
     const int n = s->lcp_now;
-    rs_lemke_info info = {0};
-    info.status = RS_LEMKE_SOLVED; /* n = 0: no active contact, nothing to solve */
-    rs_error err = RS_OK;
     const double t0 = rs_wall_seconds();
-    if (n > 0) {
+    if (n > 0)
         m->lcp_build(&s->data, s->M, s->q);
-        err = s->cfg.lemke_warm && s->have_basis && s->basis_structure == s->structure
-                  ? rs_lemke_solve_warm(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
-                                        s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
-                  : rs_lemke_solve(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
-                                   s->lemke_bytes, s->z, s->w, &info);
-    }
-    out->time_s = rs_wall_seconds() - t0;
-    out->attempts = 1;
-    if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
-        refuse_step(s, RS_LEMKE_BREAKDOWN, out);
-        s->have_basis = 0;
-        return;
-    }
-    out->status = info.status;
-    out->iterations = info.pivots;
-    out->warm_started = info.warm_started;
-    m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
-    finish_step(s, out);
-    out->ok = info.status == RS_LEMKE_SOLVED;
-    if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
-        !rs_all_finite(out->forces, (size_t)m->nforce)) { /* overflow in the recovery */
-        out->status = RS_LEMKE_BREAKDOWN;
-        out->ok = 0;
-    } else if (out->ok && !(out->primal <= s->cfg.nlp.cert_tol &&
-                            out->complementarity <= s->cfg.nlp.cert_tol)) {
-        /* the LCP is solved but the physics is not: the same certificate as an NLP step's */
-        out->status = RS_LEMKE_NOT_CERTIFIED;
-        out->ok = 0;
+    /* the previous step's basis first (when it may apply), then a cold solve if its answer is
+     * not the step's: a basis can solve the LCP to its certificate and miss the physics (a
+     * sliding basis at a landing: the sliding speed small beside the impulses) */
+    int warm = n > 0 && s->cfg.lemke_warm && s->have_basis && s->basis_structure == s->structure;
+    for (int attempt = 1;; attempt++, warm = 0) {
+        rs_lemke_info info = {0};
+        info.status = RS_LEMKE_SOLVED; /* n = 0: no active contact, nothing to solve */
+        rs_error err = RS_OK;
+        if (n > 0)
+            err = warm ? rs_lemke_solve_warm(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
+                                             s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
+                       : rs_lemke_solve(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
+                                        s->lemke_bytes, s->z, s->w, &info);
+        out->time_s = rs_wall_seconds() - t0;
+        out->attempts = attempt;
+        if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
+            refuse_step(s, RS_LEMKE_BREAKDOWN, out);
+            s->have_basis = 0;
+            return;
+        }
+        out->status = info.status;
+        out->iterations += info.pivots;
+        out->warm_started = info.warm_started;
+        m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
+        finish_step(s, out);
+        out->ok = info.status == RS_LEMKE_SOLVED;
+        if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
+            !rs_all_finite(out->forces, (size_t)m->nforce)) { /* overflow in the recovery */
+            out->status = RS_LEMKE_BREAKDOWN;
+            out->ok = 0;
+        } else if (out->ok && !(out->primal <= s->cfg.nlp.cert_tol &&
+                                out->complementarity <= s->cfg.nlp.cert_tol)) {
+            /* the LCP is solved but the physics is not: the same certificate as an NLP step's */
+            out->status = RS_LEMKE_NOT_CERTIFIED;
+            out->ok = 0;
+        }
+        if (out->ok || !info.warm_started)
+            break;
     }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
     s->have_basis = out->ok;

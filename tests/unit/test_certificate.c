@@ -106,24 +106,78 @@ static void test_rows_in_their_own_units(void **state)
     assert_close(d.rel_natural_residual, c.rel_natural_residual, 0.0, 1e-15);
 }
 
-/* A column in other units: point2d's LCP at a landing step of a 554 kg body (robustness sweep
- * run 11, step 608), columns (normal impulse, friction impulses, sliding speed gamma). The
- * previous step's sliding basis gives z = (f, 0, 0, gamma) with gamma = 4.7e-3 m/s but w_3 =
- * mu f = 8e6 N s: z_3 w_3 = 4e4, not complementary. Beside ||z|| = 6e6 (an impulse) gamma looks
- * like rounding, and each row in its own unit passes it; the whole view does not. */
-static void test_column_in_other_units(void **state)
+/* point2d's step LCP: columns (normal impulse, friction impulses, sliding speed gamma), rows
+ * (normal velocity, tangential velocities, friction cone): a = dt / m. */
+static void point2d_lcp(double a, double mu, double vz, double v, double *M, double *q)
+{
+    const double m[16] = {a, 0, 0, mu, 0, a, -a, -1, 0, -a, a, -1, 0, 1, 1, 0};
+    memcpy(M, m, sizeof m);
+    q[0] = vz;
+    q[1] = v;
+    q[2] = -v;
+    q[3] = 0.0;
+}
+
+/* The units of a contact LCP do not matter: a 1e6 kg body sliding at 1 cm/s (rows in m/s and N,
+ * impulses of 1e7 N s beside a speed of 7e-3 m/s) is certified from Lemke's answer, with its
+ * friction impulse one ulp off (the whole-problem scale ||q|| = 0.01 m/s failed it: 5e-8), and
+ * with forces in kN instead (its force row and impulse columns rescaled); a 1 g body sliding at
+ * 10 m/s whose friction impulse is off by 2e-4 of itself is refused in either unit. */
+static void test_units_do_not_matter(void **state)
 {
     (void)state;
-    const double a = 9.2809639688286203e-07, mu = 1.359752423820034, v = 0.0046757733716295876;
-    const double M[16] = {a, 0, 0, mu, 0, a, -a, -1, 0, -a, a, -1, 0, 1, 1, 0};
-    const double q[4] = {-5.4354842456328498, v, -v, 0};
-    const double z[4] = {5.4354842456328498 / a, 0, 0, v};
-    double w[4];
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, w, &c), RS_OK);
-    assert_true(fabs(w[0]) < 1e-12 && fabs(w[2]) < 1e-12 && w[3] > 7e6);
-    assert_true(c.rel_max_complementarity > 1e-4);
+    double M[16], q[4], z[4], w[4];
+    rs_lemke_info info;
+    rs_lcp_certificate c, k;
+    point2d_lcp(1e-9, 0.3, -9.81e-3, 0.01, M, q);
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_true(z[0] > 1e6 && z[3] > 1e-3 && z[3] < 1e-1);
+    z[2] = nextafter(z[2], 0.0);
+    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_true(c.passed);
+    /* kN: impulses z_0..2 / 1000 (M's columns 0..2 * 1000), the cone row / 1000 */
+    double Mk[16], zk[4];
+    memcpy(Mk, M, sizeof Mk);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 4; i++)
+            Mk[i + 4 * j] *= 1e3;
+    for (int j = 0; j < 4; j++)
+        Mk[3 + 4 * j] *= 1e-3;
+    for (int j = 0; j < 4; j++)
+        zk[j] = j < 3 ? z[j] * 1e-3 : z[j];
+    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
+    assert_true(k.passed);
+    /* the light body: the friction impulse lowered by 1e-6 N s (2e-4 of it), gamma raised */
+    point2d_lcp(1.0, 0.5, -9.81e-3, 10.0, M, q);
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    const int beta = z[1] > z[2] ? 1 : 2;
+    z[beta] -= 1e-6;
+    z[3] += 1e-6;
+    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
     assert_false(c.passed);
+    memcpy(Mk, M, sizeof Mk);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 4; i++)
+            Mk[i + 4 * j] *= 1e3;
+    for (int j = 0; j < 4; j++)
+        Mk[3 + 4 * j] *= 1e-3;
+    for (int j = 0; j < 4; j++)
+        zk[j] = j < 3 ? z[j] * 1e-3 : z[j];
+    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
+    assert_false(k.passed);
+    assert_true(k.rel_max_complementarity > c.rel_max_complementarity / 16 &&
+                k.rel_max_complementarity < c.rel_max_complementarity * 16);
+}
+
+/* M or q not finite: refused (the certificate reads all of M). */
+static void test_nonfinite_data_refused(void **state)
+{
+    (void)state;
+    const double M[4] = {1, 0, NAN, 1}, q[2] = {-1, 1}, z[2] = {1, 0};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_ERR_NONFINITE);
 }
 
 /* q = 0: z = 0 is a solution (every measure 0), and so is any z with M z = 0 exactly. */
@@ -236,7 +290,8 @@ int main(void)
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_small_problem_is_judged_at_its_own_scale),
         cmocka_unit_test(test_rows_in_their_own_units),
-        cmocka_unit_test(test_column_in_other_units),
+        cmocka_unit_test(test_units_do_not_matter),
+        cmocka_unit_test(test_nonfinite_data_refused),
         cmocka_unit_test(test_zero_q),
         cmocka_unit_test(test_nonfinite_candidate_fails),
         cmocka_unit_test(test_certificate_bad_arguments),
