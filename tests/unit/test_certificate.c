@@ -118,6 +118,20 @@ static void point2d_lcp(double a, double mu, double vz, double v, double *M, dou
     q[3] = 0.0;
 }
 
+/* point2d's LCP (M, z) with forces in kN: impulses z_0..2 / 1000 (M's columns 0..2 * 1000), the
+ * cone row / 1000. */
+static void in_kilonewtons(const double *M, const double *z, double *Mk, double *zk)
+{
+    memcpy(Mk, M, 16 * sizeof *M);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 4; i++)
+            Mk[i + 4 * j] *= 1e3;
+    for (int j = 0; j < 4; j++)
+        Mk[3 + 4 * j] *= 1e-3;
+    for (int j = 0; j < 4; j++)
+        zk[j] = j < 3 ? z[j] * 1e-3 : z[j];
+}
+
 /* The units of a contact LCP do not matter: a 1e6 kg body sliding at 1 cm/s (rows in m/s and N,
  * impulses of 1e7 N s beside a speed of 7e-3 m/s) is certified from Lemke's answer, with its
  * friction impulse one ulp off (the whole-problem scale ||q|| = 0.01 m/s failed it: 5e-8), and
@@ -136,16 +150,8 @@ static void test_units_do_not_matter(void **state)
     z[2] = nextafter(z[2], 0.0);
     assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
     assert_true(c.passed);
-    /* kN: impulses z_0..2 / 1000 (M's columns 0..2 * 1000), the cone row / 1000 */
     double Mk[16], zk[4];
-    memcpy(Mk, M, sizeof Mk);
-    for (int j = 0; j < 3; j++)
-        for (int i = 0; i < 4; i++)
-            Mk[i + 4 * j] *= 1e3;
-    for (int j = 0; j < 4; j++)
-        Mk[3 + 4 * j] *= 1e-3;
-    for (int j = 0; j < 4; j++)
-        zk[j] = j < 3 ? z[j] * 1e-3 : z[j];
+    in_kilonewtons(M, z, Mk, zk);
     assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
     assert_true(k.passed);
     /* the light body: the friction impulse lowered by 1e-6 N s (2e-4 of it), gamma raised */
@@ -157,14 +163,7 @@ static void test_units_do_not_matter(void **state)
     z[3] += 1e-6;
     assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
     assert_false(c.passed);
-    memcpy(Mk, M, sizeof Mk);
-    for (int j = 0; j < 3; j++)
-        for (int i = 0; i < 4; i++)
-            Mk[i + 4 * j] *= 1e3;
-    for (int j = 0; j < 4; j++)
-        Mk[3 + 4 * j] *= 1e-3;
-    for (int j = 0; j < 4; j++)
-        zk[j] = j < 3 ? z[j] * 1e-3 : z[j];
+    in_kilonewtons(M, z, Mk, zk);
     assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
     assert_false(k.passed);
     assert_true(k.rel_max_complementarity > c.rel_max_complementarity / 16 &&
