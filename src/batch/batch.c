@@ -1,5 +1,6 @@
 /* batch.c: the runs of a sweep in worker processes (see batch.h). */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "batch/batch.h"
 #include "core/detail.h"
 #include "core/timer.h"
+#include "io/outset.h"
 #include "io/output.h"
 #include "io/scenario.h"
 #include "sim/compare.h"
@@ -102,50 +104,123 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
     return print_line(o);
 }
 
-/* Keep one run's outputs in keep_dir/runs/<run>/; a reason on failure (the run's line says it). */
-static const char *keep_run(const char *keep_dir, long run, const rs_scenario *sc,
-                            const rs_compare_result *r, rs_error_detail *d)
+/* One run's outputs kept in keep_dir/runs/<run>/ (--keep): its two trajectories written as the
+ * run goes, its summary.json at the end, each file whole or absent (io/outset.h). */
+typedef struct kept_run {
+    const rs_scenario *sc;
+    rs_outfile *nlp, *lemke, *summary;
+    const char *failed; /* why the run's files could not be kept (its line says it), or NULL */
+    rs_error_detail detail;
+} kept_run;
+
+static void kept_step(void *ctx, int k, const rs_compare_step *st)
 {
+    kept_run *kr = ctx;
+    if (kr->nlp) {
+        rs_trajectory_csv_row(rs_outfile_stream(kr->nlp), kr->sc, RS_BACKEND_NLP, k, st);
+        rs_trajectory_csv_row(rs_outfile_stream(kr->lemke), kr->sc, RS_BACKEND_LEMKE, k, st);
+    }
+}
+
+static void kept_abort(kept_run *kr)
+{
+    rs_outfile_abort(kr->nlp);
+    rs_outfile_abort(kr->lemke);
+    rs_outfile_abort(kr->summary);
+    kr->nlp = kr->lemke = kr->summary = NULL;
+}
+
+/* Make keep_dir/runs/<run>/ (never through a link) and begin its files. */
+static void kept_open(kept_run *kr, const char *keep_dir, long run, const rs_scenario *sc)
+{
+    memset(kr, 0, sizeof *kr);
+    kr->sc = sc;
     char dir[1200], path[1300];
-    snprintf(dir, sizeof dir, "%s/runs", keep_dir);
-    if (rs_make_directory(dir, d) != RS_OK)
-        return d->message;
+    struct stat st;
     snprintf(dir, sizeof dir, "%s/runs/%ld", keep_dir, run);
-    if (rs_make_directory(dir, d) != RS_OK)
-        return d->message;
-    snprintf(path, sizeof path, "%s/trajectory_nlp.csv", dir);
-    if (rs_write_trajectory_csv(path, sc, r, RS_BACKEND_NLP, d) != RS_OK)
-        return d->message;
-    snprintf(path, sizeof path, "%s/trajectory_lemke.csv", dir);
-    if (rs_write_trajectory_csv(path, sc, r, RS_BACKEND_LEMKE, d) != RS_OK)
-        return d->message;
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    if (rs_write_summary_json(path, sc, r, d) != RS_OK)
-        return d->message;
-    return NULL;
+    for (int level = 0; level < 2; level++) {
+        snprintf(path, sizeof path, level ? "%s/runs/%ld" : "%s/runs", keep_dir, run);
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            rs_detail_set(&kr->detail, RS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+            kr->failed = kr->detail.message;
+            return;
+        }
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            rs_detail_set(&kr->detail, RS_ERR_IO, "%s: not a directory (a link?)", path);
+            kr->failed = kr->detail.message;
+            return;
+        }
+    }
+    rs_outfile **files[3] = {&kr->nlp, &kr->lemke, &kr->summary};
+    static const char *const names[3] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
+                                         "summary.json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (rs_outfile_begin(path, files[i], &kr->detail) != RS_OK) {
+            kept_abort(kr);
+            kr->failed = kr->detail.message;
+            return;
+        }
+    }
+    rs_trajectory_csv_header(rs_outfile_stream(kr->nlp), sc, RS_BACKEND_NLP);
+    rs_trajectory_csv_header(rs_outfile_stream(kr->lemke), sc, RS_BACKEND_LEMKE);
+}
+
+/* The run's summary, then its files put in place (summary.json last); a reason on failure. */
+static const char *kept_close(kept_run *kr, const rs_compare_result *r)
+{
+    if (kr->failed)
+        return kr->failed;
+    rs_error err = rs_write_json_stream(rs_outfile_stream(kr->summary),
+                                        rs_summary_json_text(kr->sc, r));
+    if (err != RS_OK) {
+        kept_abort(kr);
+        return "out of memory";
+    }
+    rs_outfile **files[3] = {&kr->nlp, &kr->lemke, &kr->summary};
+    for (int i = 0; i < 3; i++) {
+        if (err == RS_OK)
+            err = rs_outfile_commit(*files[i], &kr->detail);
+        else
+            rs_outfile_abort(*files[i]);
+        *files[i] = NULL;
+    }
+    return err == RS_OK ? NULL : kr->detail.message;
 }
 
 /* Run the scenarios scs[idx[0..count)] (compatible) stacked, or alone when count is 1, and
- * write their lines (and with keep_dir their outputs). */
+ * write their lines (and with keep_dir their outputs). Nothing per step is kept in memory. */
 static void run_group(const rs_sweep *sw, const long *runs, rs_scenario *scs, const int *idx,
                       int count, const char *keep_dir, char **lines)
 {
     const double t0 = rs_wall_seconds();
     const rs_scenario *group[RS_BATCH_MAX_STACK];
-    rs_compare_result r[RS_BATCH_MAX_STACK];
-    for (int i = 0; i < count; i++)
+    static rs_compare_result r[RS_BATCH_MAX_STACK];
+    rs_compare_options opts[RS_BATCH_MAX_STACK];
+    kept_run kept[RS_BATCH_MAX_STACK];
+    for (int i = 0; i < count; i++) {
         group[i] = &scs[idx[i]];
-    const rs_error err = count == 1 ? rs_compare_run(group[0], RS_RUN_COMPARE, NULL, NULL, &r[0])
-                                    : rs_compare_run_stacked(group, count, RS_RUN_COMPARE, NULL, r);
+        rs_compare_options_default(&opts[i]);
+        opts[i].keep_steps = 0;
+        if (keep_dir) {
+            kept_open(&kept[i], keep_dir, runs[idx[i]], group[i]);
+            opts[i].sink = kept_step;
+            opts[i].sink_ctx = &kept[i];
+        }
+    }
+    const rs_error err =
+        count == 1 ? rs_compare_run_with(group[0], RS_RUN_COMPARE, &opts[0], &r[0])
+                   : rs_compare_run_stacked(group, count, RS_RUN_COMPARE, NULL, opts, r);
     const double each = (rs_wall_seconds() - t0) / count;
     for (int i = 0; i < count; i++) {
         const long run = runs[idx[i]];
-        const char *kept = NULL;
-        rs_error_detail d;
-        if (err == RS_OK && keep_dir)
-            kept = keep_run(keep_dir, run, group[i], &r[i], &d);
+        const char *reason = NULL;
+        if (keep_dir && err == RS_OK)
+            reason = kept_close(&kept[i], &r[i]);
+        else if (keep_dir)
+            kept_abort(&kept[i]);
         lines[idx[i]] = err != RS_OK ? bad_input_line(sw, run, rs_error_string(err))
-                                     : result_line(sw, run, &r[i], count, each, kept);
+                                     : result_line(sw, run, &r[i], count, each, reason);
         if (err == RS_OK)
             rs_compare_free(&r[i]);
     }
@@ -293,6 +368,7 @@ static int spawn(const rs_sweep *sw, const char *keep_dir, worker *w, const work
         return 0;
     }
     if (pid == 0) {
+        rs_outset_forget_inherited();
         for (int i = 0; i < nall; i++) /* the other workers' pipes are not this worker's */
             if (all[i].pid > 0) {
                 close(all[i].task_fd);
@@ -343,8 +419,36 @@ static void tally_outcome(rs_batch_counts *c, const char *outcome)
  * number; with retry_crashed, crashed runs are dropped to be run again. When anything was
  * dropped, the kept lines are written back under a temporary name and renamed into place.
  */
-static rs_error scan_results(const char *path, unsigned char *done, long nruns,
-                             int retry_crashed, rs_batch_counts *c, rs_error_detail *detail)
+/* 1 if o is a whole result line of run r of this sweep as a batch writes it: the keys spelt
+ * exactly, r an integer, an outcome a batch gives, the parameters the sweep gives run r, and the
+ * figures its outcome carries. */
+static int is_result_line(const rs_sweep *sw, const cJSON *o, long *r)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(o, "run");
+    const cJSON *outcome = cJSON_GetObjectItemCaseSensitive(o, "outcome");
+    const cJSON *time = cJSON_GetObjectItemCaseSensitive(o, "time_s");
+    if (!cJSON_IsObject(o) || !cJSON_IsNumber(run) || !cJSON_IsString(outcome) ||
+        !(run->valuedouble >= 0.0 && run->valuedouble < (double)sw->nruns) ||
+        run->valuedouble != floor(run->valuedouble))
+        return 0;
+    *r = (long)run->valuedouble;
+    const char *out = outcome->valuestring;
+    const int finished = strcmp(out, "passed") == 0 || strcmp(out, "contract_failed") == 0;
+    if (!finished && strcmp(out, "bad_input") != 0 && strcmp(out, "crashed") != 0)
+        return 0;
+    if (finished && (!cJSON_IsNumber(time) ||
+                     !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(o, "shadow_max_abs"))))
+        return 0;
+    cJSON *expected = run_object(sw, *r, out); /* the parameters as this sweep gives them */
+    const int same = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(expected, "params"),
+                                   cJSON_GetObjectItemCaseSensitive(o, "params"), 1);
+    cJSON_Delete(expected);
+    return same;
+}
+
+static rs_error scan_results(const rs_sweep *sw, const char *path, unsigned char *done,
+                             long nruns, int retry_crashed, rs_batch_counts *c,
+                             rs_error_detail *detail)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -352,16 +456,14 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns,
                                : rs_detail_set(detail, RS_ERR_IO, "%s: %s", path, strerror(errno));
     enum { LINE_CAP = 1 << 16 };
     char *line = malloc(LINE_CAP);
-    char temp[1300];
-    rs_temp_path(path, temp, sizeof temp);
-    FILE *kept = line ? fopen(temp, "w") : NULL;
-    if (!kept) {
+    rs_outfile *out = NULL;
+    rs_error err = line ? rs_outfile_begin(path, &out, detail) : RS_ERR_NOMEM;
+    if (err != RS_OK) {
         free(line);
         fclose(f);
-        return line ? rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", temp,
-                                    strerror(errno))
-                    : RS_ERR_NOMEM;
+        return err;
     }
+    FILE *kept = rs_outfile_stream(out);
     long number = 0, dropped = 0;
     while (fgets(line, LINE_CAP, f)) {
         number++;
@@ -372,11 +474,16 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns,
             while (len == LINE_CAP - 1 && (ch = fgetc(f)) != EOF && ch != '\n')
                 ;
         }
-        cJSON *o = whole ? cJSON_Parse(line) : NULL;
-        const cJSON *run = cJSON_GetObjectItem(o, "run");
-        const cJSON *outcome = cJSON_GetObjectItem(o, "outcome");
-        const long r = cJSON_IsNumber(run) ? (long)run->valuedouble : -1;
-        int keep = cJSON_IsString(outcome) && r >= 0 && r < nruns && !done[r];
+        /* the whole line is one JSON object and nothing else (a newline aside) */
+        const char *end = NULL;
+        cJSON *o = whole ? cJSON_ParseWithOpts(line, &end, 0) : NULL;
+        if (o && end && strspn(end, "\r\n") != strlen(end)) {
+            cJSON_Delete(o);
+            o = NULL;
+        }
+        long r = -1;
+        int keep = o && is_result_line(sw, o, &r) && r < nruns && !done[r];
+        const cJSON *outcome = cJSON_GetObjectItemCaseSensitive(o, "outcome");
         if (!keep) {
             if (c->bad_lines < 8)
                 c->bad_line[c->bad_lines] = number;
@@ -397,30 +504,28 @@ static rs_error scan_results(const char *path, unsigned char *done, long nruns,
     }
     free(line);
     fclose(f);
-    rs_error err = rs_close_written(kept, temp, detail);
-    if (err == RS_OK && dropped > 0)
-        err = rs_rename_into_place(temp, path, detail);
-    unlink(temp);
-    return err;
+    if (dropped > 0)
+        return rs_outfile_commit(out, detail);
+    rs_outfile_abort(out); /* nothing dropped: the file stays as it is */
+    return RS_OK;
 }
 
 /* ---- one batch per directory, and which sweep wrote it ------------------------------------- */
 
-/* 64-bit FNV-1a of a file's bytes (0 if it cannot be read). */
-static uint64_t file_hash(const char *path)
+/* 64-bit FNV-1a of a text's bytes (0 for none). */
+static uint64_t text_hash(const char *text)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (!text)
         return 0;
     uint64_t h = 1469598103934665603ULL;
-    int ch;
-    while ((ch = fgetc(f)) != EOF)
-        h = (h ^ (unsigned char)ch) * 1099511628211ULL;
-    fclose(f);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
     return h;
 }
 
-/* What a sweep is, one line per item; every run's parameters follow from it. */
+/* What a sweep is, one line per item; every run's parameters follow from it. Its scenario and
+ * scene are named by their contents, not their paths: the same sweep named by another path
+ * (./problems/..., absolute) is the same sweep. */
 static char *sweep_description(const rs_sweep *sw)
 {
     size_t cap = 4096, len = 0;
@@ -429,9 +534,18 @@ static char *sweep_description(const rs_sweep *sw)
     char *text = malloc(cap);
     if (!text)
         return NULL;
-    len += (size_t)snprintf(text + len, cap - len, "relaxsim sweep 1\nscenario %s\n"
-                            "scenario bytes fnv1a %016llx\ncombine %s\n", sw->scenario,
-                            (unsigned long long)file_hash(sw->scenario), sw->zip ? "zip" : "product");
+    static rs_scenario base;
+    rs_error_detail ignored;
+    const int loaded = rs_scenario_load(sw->scenario, NULL, 0, &base, &ignored) == RS_OK;
+    char *scenario_text = loaded ? NULL : rs_read_text_file(sw->scenario);
+    len += (size_t)snprintf(text + len, cap - len,
+                            "relaxsim sweep 2\nscenario bytes fnv1a %016llx\n"
+                            "scene bytes fnv1a %016llx\ncombine %s\n",
+                            (unsigned long long)text_hash(loaded ? base.text : scenario_text),
+                            (unsigned long long)text_hash(loaded ? base.scene_text : NULL),
+                            sw->zip ? "zip" : "product");
+    free(scenario_text);
+    rs_scenario_release(&base);
     for (int i = 0; i < sw->nsets; i++)
         len += (size_t)snprintf(text + len, cap - len, "set %s\n", sw->sets[i]);
     for (int k = 0; k < sw->nkeys; k++) {
@@ -449,18 +563,56 @@ static char *sweep_description(const rs_sweep *sw)
     return text;
 }
 
+/* What a fresh batch replaces in dir: the previous sweep's summary.json first (the mark of a
+ * complete set), its results.csv, the runs kept with --keep; results.jsonl is truncated and
+ * sweep.txt replaced next. An interrupted fresh batch then leaves its own partial results, never
+ * a mix of two sweeps. */
+static void remove_previous_batch(const char *dir)
+{
+    static const char *const files[] = {"summary.json", "results.csv"};
+    static const char *const kept[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
+                                       "summary.json"};
+    char path[1300];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/runs", dir);
+    struct stat st;
+    DIR *d = lstat(path, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char *end;
+        strtol(e->d_name, &end, 10);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end) /* only the runs' directories */
+            continue;
+        char run[1700];
+        if (strlen(e->d_name) > 20)
+            continue;
+        for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+            snprintf(run, sizeof run, "%s/%s/%s", path, e->d_name, kept[i]);
+            unlink(run);
+        }
+        snprintf(run, sizeof run, "%s/%s", path, e->d_name);
+        rmdir(run); /* left if it holds other files */
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Fresh batch: record the sweep in DIR/sweep.txt. --resume: refuse a directory written by a
  * different sweep (or by none that says what it was), naming the first line that differs. */
 static rs_error check_sweep_record(const rs_sweep *sw, const char *dir, int resume,
                                    rs_error_detail *detail)
 {
-    char path[1200], temp[1300];
+    char path[1200];
     snprintf(path, sizeof path, "%s/sweep.txt", dir);
     char *now = sweep_description(sw);
     if (!now)
         return RS_ERR_NOMEM;
     rs_error err = RS_OK;
     FILE *f = resume ? fopen(path, "r") : NULL;
+    if (!resume) /* a fresh batch: the previous sweep's set is gone before this one's begins */
+        remove_previous_batch(dir);
     if (f) { /* lines of any length: getline */
         const char *p = now;
         char *line = NULL;
@@ -498,13 +650,11 @@ static rs_error check_sweep_record(const rs_sweep *sw, const char *dir, int resu
                                  "sweep wrote this directory, so it cannot be resumed", dir);
         }
     } /* a fresh batch, or --resume into an empty directory: record the sweep */
-    rs_temp_path(path, temp, sizeof temp);
-    f = fopen(temp, "w");
-    if (!f)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    else {
-        fputs(now, f);
-        err = rs_commit_written(f, temp, path, detail);
+    rs_outfile *out;
+    err = rs_outfile_begin(path, &out, detail);
+    if (err == RS_OK) {
+        fputs(now, rs_outfile_stream(out));
+        err = rs_outfile_commit(out, detail);
     }
     free(now);
     return err;
@@ -515,7 +665,7 @@ static rs_error lock_directory(const char *dir, int *fd_out, rs_error_detail *de
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/.lock", dir);
-    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -605,9 +755,10 @@ rs_error rs_batch_results_open(const rs_sweep *sw, const rs_batch_options *o,
         return RS_ERR_NOMEM;
     }
     if (o->resume)
-        err = scan_results(res->path, res->done, sw->nruns, o->retry_crashed, counts, detail);
+        err = scan_results(sw, res->path, res->done, sw->nruns, o->retry_crashed, counts, detail);
     if (err == RS_OK) {
-        res->fd = open(res->path, O_WRONLY | O_CREAT | O_APPEND | (o->resume ? 0 : O_TRUNC), 0666);
+        res->fd = open(res->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC |
+                                      (o->resume ? 0 : O_TRUNC), 0666);
         if (res->fd < 0)
             err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", res->path,
                                 strerror(errno));

@@ -76,12 +76,10 @@ static void classname(FILE *f, const char *path)
     xml_text(f, buf);
 }
 
-int rs_check_write_junit(const char *path, const rs_check_file *files, int n, double time_s)
+int rs_check_write_junit(rs_outfile *out, const rs_check_file *files, int n, double time_s)
 {
     rs_error_detail detail;
-    FILE *f = rs_open_for_writing(path, &detail);
-    if (!f)
-        return rs_cli_usage_error("--junit: %s", detail.message), 0;
+    FILE *f = rs_outfile_stream(out);
     int tests = 0, failures = 0, errors = 0;
     for (int i = 0; i < n; i++) {
         tests += files[i].ncases;
@@ -130,13 +128,35 @@ int rs_check_write_junit(const char *path, const rs_check_file *files, int n, do
         fputs("  </testsuite>\n", f);
     }
     fputs("</testsuites>\n", f);
-    if (rs_close_written(f, path, &detail) != RS_OK)
+    if (rs_outfile_commit(out, &detail) != RS_OK)
         return rs_cli_usage_error("--junit: %s", detail.message), 0;
     return 1;
 }
 
-int rs_check_write_json(const char *path, const rs_check_file *files, int n, double time_s)
+/* text as valid UTF-8: a byte that does not start a valid sequence becomes '?' (JSON is UTF-8;
+ * a file name can hold any bytes). Returns buf. */
+static const char *utf8_text(const char *text, char *buf, size_t len)
 {
+    size_t k = 0;
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+    while (*s && k + 5 < len) {
+        const int m = utf8_length(s);
+        if (m >= 1 && (m > 1 || *s >= 0x20 || *s == '\t' || *s == '\n')) {
+            memcpy(buf + k, s, (size_t)m);
+            k += (size_t)m;
+            s += m;
+        } else {
+            buf[k++] = '?';
+            s++;
+        }
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+int rs_check_write_json(rs_outfile *out, const rs_check_file *files, int n, double time_s)
+{
+    char buf[8192];
     cJSON *o = cJSON_CreateObject();
     int counts[4] = {0};
     cJSON *arr = cJSON_AddArrayToObject(o, "files");
@@ -144,11 +164,11 @@ int rs_check_write_json(const char *path, const rs_check_file *files, int n, dou
         const rs_check_file *cf = &files[i];
         counts[cf->outcome]++;
         cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "path", cf->path);
+        cJSON_AddStringToObject(j, "path", utf8_text(cf->path, buf, sizeof buf));
         cJSON_AddStringToObject(j, "kind", cf->is_sweep ? "sweep" : "scenario");
         cJSON_AddStringToObject(j, "outcome", rs_check_outcome_name(cf->outcome));
         if (cf->message)
-            cJSON_AddStringToObject(j, "message", cf->message);
+            cJSON_AddStringToObject(j, "message", utf8_text(cf->message, buf, sizeof buf));
         cJSON_AddNumberToObject(j, "time_s", cf->time_s);
         cJSON_AddNumberToObject(j, "cases", cf->ncases);
         cJSON_AddNumberToObject(j, "failures", cf->failures);
@@ -157,8 +177,9 @@ int rs_check_write_json(const char *path, const rs_check_file *files, int n, dou
         for (int k = 0; k < cf->ncases; k++)
             if (cf->cases[k].failure) {
                 cJSON *c = cJSON_CreateObject();
-                cJSON_AddStringToObject(c, "case", cf->cases[k].name);
-                cJSON_AddStringToObject(c, "message", cf->cases[k].failure);
+                cJSON_AddStringToObject(c, "case", utf8_text(cf->cases[k].name, buf, sizeof buf));
+                cJSON_AddStringToObject(c, "message",
+                                        utf8_text(cf->cases[k].failure, buf, sizeof buf));
                 cJSON_AddItemToArray(failed, c);
             }
         cJSON_AddItemToArray(arr, j);
@@ -171,7 +192,11 @@ int rs_check_write_json(const char *path, const rs_check_file *files, int n, dou
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     rs_error_detail detail;
-    if (rs_write_json_text(path, text, &detail) != RS_OK)
+    if (rs_write_json_stream(rs_outfile_stream(out), text) != RS_OK) {
+        rs_outfile_abort(out);
+        return rs_cli_usage_error("--json: out of memory"), 0;
+    }
+    if (rs_outfile_commit(out, &detail) != RS_OK)
         return rs_cli_usage_error("--json: %s", detail.message), 0;
     return 1;
 }

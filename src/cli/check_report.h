@@ -10,6 +10,7 @@
 #ifndef RS_CLI_CHECK_REPORT_H
 #define RS_CLI_CHECK_REPORT_H
 
+#include "io/outset.h"
 #include <stdio.h>
 
 typedef enum rs_check_outcome {
@@ -38,10 +39,11 @@ typedef struct rs_check_file {
     rs_check_case *cases;
 } rs_check_file;
 
-/* Write the JUnit XML of files[0..n) to path; 0 (message printed) if it cannot be written. */
-int rs_check_write_junit(const char *path, const rs_check_file *files, int n, double time_s);
+/* Write the JUnit XML of files[0..n) into out and commit it (see io/outset.h); 0 (message
+ * printed) if it cannot be written. */
+int rs_check_write_junit(rs_outfile *out, const rs_check_file *files, int n, double time_s);
 
-/* Write the JSON summary of files[0..n) to path; 0 (message printed) if it cannot be written. */
-int rs_check_write_json(const char *path, const rs_check_file *files, int n, double time_s);
+/* The JSON summary the same way (every string made valid UTF-8). */
+int rs_check_write_json(rs_outfile *out, const rs_check_file *files, int n, double time_s);
 
 #endif

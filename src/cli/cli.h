@@ -72,11 +72,13 @@ int rs_cli_load_scenario_with(int argc, char **argv, const char *usage, rs_cli_o
                               int (*ready)(void *ctx), void *ctx, rs_cli_scenario_args *a,
                               rs_scenario *sc);
 
-/* On SIGINT or SIGTERM: remove the tracked temporary files, print "relaxsim: interrupted;
+/* 1 if a command that keeps every step (grad, dataset) can take sc's steps; 0 with the message
+ * printed if not. */
+int rs_cli_steps_kept_fit(const char *command, const rs_scenario *sc);
+
+/* On SIGINT or SIGTERM: remove the staged outputs (io/outset.h), print "relaxsim: interrupted;
  * WHAT_IS_KEPT" and exit 130 (cli_interrupt.c). */
 void rs_cli_on_interrupt(const char *what_is_kept);
-void rs_cli_track_temp(const char *path);
-void rs_cli_untrack_temps(void);
 
 /* Subcommands: argv[0] is the subcommand's own name. */
 int rs_cmd_lcp_solve(int argc, char **argv);

@@ -186,3 +186,14 @@ int rs_cli_load_scenario_with(int argc, char **argv, const char *usage, rs_cli_o
     free(rest);
     return ok;
 }
+
+int rs_cli_steps_kept_fit(const char *command, const rs_scenario *sc)
+{
+    if (sc->steps <= RS_RUN_MAX_STEPS)
+        return 1;
+    return rs_cli_usage_error("%s: %s: %d steps: %s keeps every step in memory (about 0.9 KB "
+                              "each): at most %d steps; split the run, or use run or compare "
+                              "(they keep nothing per step)",
+                              command, sc->path, sc->steps, command, RS_RUN_MAX_STEPS),
+           0;
+}

@@ -1,8 +1,8 @@
 /*
  * cli_interrupt.c: what the command does on Ctrl-C (SIGINT) or SIGTERM. The library never
- * installs handlers; the command does: it removes the temporary files of outputs not yet renamed
- * into place (so the previous outputs stay whole), says what was kept, and exits 130. Only
- * async-signal-safe calls (unlink, write, _exit) run in the handler.
+ * installs handlers; the command does: it removes the staged files of outputs not yet put in
+ * place (io/outset.h, so the previous outputs stay whole), says what was kept, and exits 130.
+ * Only async-signal-safe calls (unlinkat, write, _exit) run in the handler.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -10,20 +10,17 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/outset.h"
 
-#define MAX_TEMPS 8
-static char temps[MAX_TEMPS][1200];
-static volatile sig_atomic_t ntemps;
 static char message[1024];
 static pid_t owner; /* the command's process; its forked batch workers leave silently */
 
 static void on_interrupt(int sig)
 {
     (void)sig;
+    rs_outset_remove_staged(); /* this process's own: a forked worker forgets its parent's */
     if (getpid() != owner)
         _exit(130);
-    for (int i = 0; i < ntemps; i++)
-        unlink(temps[i]);
     const ssize_t ignored = write(STDERR_FILENO, message, strlen(message));
     (void)ignored;
     _exit(130);
@@ -41,15 +38,3 @@ void rs_cli_on_interrupt(const char *what_is_kept)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-void rs_cli_track_temp(const char *path)
-{
-    if (ntemps < MAX_TEMPS) {
-        snprintf(temps[ntemps], sizeof temps[0], "%s", path);
-        ntemps++;
-    }
-}
-
-void rs_cli_untrack_temps(void)
-{
-    ntemps = 0;
-}

@@ -136,16 +136,7 @@ int rs_cmd_batch(int argc, char **argv)
     snprintf(kept, sizeof kept, "the finished runs are kept in %s/results.jsonl; "
              "'relaxsim batch %s --resume -o %s' continues the batch", o.out_dir, sweep_path,
              o.out_dir);
-    rs_cli_on_interrupt(kept);
-    /* the temporary names the batch may be writing under (output.h), removed on an interrupt */
-    static const char *const written[] = {"results.jsonl", "sweep.txt", "results.csv",
-                                          "summary.json"};
-    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
-        char path[1200], temp[1300];
-        snprintf(path, sizeof path, "%s/%s", o.out_dir, written[i]);
-        rs_temp_path(path, temp, sizeof temp);
-        rs_cli_track_temp(temp);
-    }
+    rs_cli_on_interrupt(kept); /* removes the files being written (io/outset.h) */
     rs_batch_counts c;
     rs_error run_err;
 #ifdef RS_HAVE_MPI

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli/check_report.h"
+#include "io/outset.h"
 #include "cli/cli.h"
 #include "core/timer.h"
 #include "io/output.h"
@@ -517,12 +518,24 @@ int rs_cmd_check(int argc, char **argv)
     int n;
     if (!collect_files(&a, &files, &n))
         return RS_EXIT_USAGE;
+    /* the reports' files before the work: a path that cannot be written is said now */
+    rs_outfile *junit = NULL, *json = NULL;
+    rs_error_detail detail;
+    if ((a.junit && rs_outfile_begin(a.junit, &junit, &detail) != RS_OK) ||
+        (a.json && rs_outfile_begin(a.json, &json, &detail) != RS_OK)) {
+        rs_outfile_abort(junit);
+        free_files(files, n);
+        return rs_cli_usage_error("check: %s: %s", a.json && junit ? "--json" : "--junit",
+                                  detail.message);
+    }
     char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     const char *tmp = getenv("TMPDIR");
     char workbuf[4200];
     snprintf(workbuf, sizeof workbuf, "%s/relaxsim-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (len <= 0 || !mkdtemp(workbuf)) {
+        rs_outfile_abort(junit);
+        rs_outfile_abort(json);
         free_files(files, n);
         return rs_cli_usage_error("check: cannot find the relaxsim executable or make a "
                                   "temporary directory");
@@ -546,6 +559,8 @@ int rs_cmd_check(int argc, char **argv)
     const double elapsed = rs_wall_seconds() - t0;
     nftw(workbuf, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (interrupted) {
+        rs_outfile_abort(junit);
+        rs_outfile_abort(json);
         free_files(files, n);
         fprintf(stderr, "relaxsim: check: interrupted; the runs were stopped, no report "
                         "written\n");
@@ -559,10 +574,13 @@ int rs_cmd_check(int argc, char **argv)
         printf("\n%d file%s: %d passed, %d failed, %d bad input, %d crashed (%.1f s)\n", n,
                n == 1 ? "" : "s", counts[RS_CHECK_PASSED], counts[RS_CHECK_FAILED],
                counts[RS_CHECK_BAD_INPUT], counts[RS_CHECK_CRASHED], elapsed);
-        if (a.junit)
-            reports &= rs_check_write_junit(a.junit, files, n, elapsed);
-        if (a.json)
-            reports &= rs_check_write_json(a.json, files, n, elapsed);
+        if (junit)
+            reports &= rs_check_write_junit(junit, files, n, elapsed);
+        if (json)
+            reports &= rs_check_write_json(json, files, n, elapsed);
+    } else {
+        rs_outfile_abort(junit);
+        rs_outfile_abort(json);
     }
     free_files(files, n);
     if (!complete || !reports)

@@ -7,7 +7,6 @@
  * the contract.
  * Exit 0 when the contract passed, 1 when a check failed, 2 for bad usage or input.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,9 @@
 #include "cli/cli.h"
 #include "cli/cli_report.h"
 #include "io/capsule.h"
+#include "io/outset.h"
 #include "io/output.h"
+#include "core/detail.h"
 
 static const char usage[] =
     "relaxsim compare SCENARIO [--set section.key=value ...] [--capsule STEP ...] [-o DIR] [-q]";
@@ -32,56 +33,96 @@ static void default_out_dir(const char *scenario, char *buf, size_t n)
 }
 
 /*
- * The five outputs as one set: each is written under a temporary name; only when all five are
- * complete is the old summary.json removed and the files renamed into place, summary.json last.
- * A failed write (a full disk) or an interrupt leaves the previous set whole; a directory without
- * summary.json holds no complete set.
+ * The five outputs and the capsules as one set (io/outset.h): the four per-step files are
+ * written a row at a time as the run goes (nothing per step is kept in memory), summary.json and
+ * the capsules at the end; only when every file is whole is the set put in place, summary.json
+ * last, an earlier run's capsules removed. A failed write (a full disk) or an interrupt leaves
+ * the previous set whole.
  */
-enum { NFILES = 5 };
-static const char *const file_names[NFILES] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
-                                               "shadow.csv", "steps.jsonl", "summary.json"};
+enum { NSTREAMED = 4 };
+static const char *const streamed_names[NSTREAMED] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
+                                                      "shadow.csv", "steps.jsonl"};
 
-static rs_error write_one(int i, const char *path, const rs_scenario *sc,
-                          const rs_compare_result *r, rs_error_detail *detail)
+typedef struct compare_files {
+    const rs_scenario *sc;
+    FILE *f[NSTREAMED];
+    int failed; /* a row could not be made (out of memory) */
+} compare_files;
+
+static void write_step(void *ctx, int k, const rs_compare_step *st)
 {
-    switch (i) {
-    case 0: return rs_write_trajectory_csv(path, sc, r, RS_BACKEND_NLP, detail);
-    case 1: return rs_write_trajectory_csv(path, sc, r, RS_BACKEND_LEMKE, detail);
-    case 2: return rs_write_shadow_csv(path, sc, r, detail);
-    case 3: return rs_write_steps_jsonl(path, sc, r, detail);
-    default: return rs_write_summary_json(path, sc, r, detail);
-    }
+    compare_files *cf = ctx;
+    rs_trajectory_csv_row(cf->f[0], cf->sc, RS_BACKEND_NLP, k, st);
+    rs_trajectory_csv_row(cf->f[1], cf->sc, RS_BACKEND_LEMKE, k, st);
+    rs_shadow_csv_row(cf->f[2], cf->sc, k, st);
+    if (rs_steps_jsonl_row(cf->f[3], cf->sc, k, st) != RS_OK)
+        cf->failed = 1;
 }
 
-static rs_error write_all(const char *dir, const rs_scenario *sc, const rs_compare_result *r,
-                          rs_error_detail *detail)
+/* Open the streamed files of the set with their headers; 0 (detail filled) on failure. */
+static int open_streams(rs_outset *set, compare_files *cf, rs_error_detail *detail)
 {
-    char final[NFILES][1100], temp[NFILES][1200];
+    for (int i = 0; i < NSTREAMED; i++)
+        if (!(cf->f[i] = rs_outset_create(set, streamed_names[i], detail)))
+            return 0;
+    rs_trajectory_csv_header(cf->f[0], cf->sc, RS_BACKEND_NLP);
+    rs_trajectory_csv_header(cf->f[1], cf->sc, RS_BACKEND_LEMKE);
+    rs_shadow_csv_header(cf->f[2], cf->sc);
+    return 1;
+}
+
+/* Close the streamed files (each once); the first error in detail. */
+static rs_error close_streams(rs_outset *set, compare_files *cf, rs_error_detail *detail)
+{
     rs_error err = RS_OK;
-    int written = 0;
-    for (; written < NFILES && err == RS_OK; written++) {
-        snprintf(final[written], sizeof final[0], "%s/%s", dir, file_names[written]);
-        rs_temp_path(final[written], temp[written], sizeof temp[0]);
-        rs_cli_track_temp(temp[written]);
-        err = write_one(written, temp[written], sc, r, detail);
+    for (int i = 0; i < NSTREAMED; i++) {
+        rs_error_detail d;
+        const rs_error e = cf->f[i] ? rs_outset_close(set, cf->f[i], streamed_names[i], &d) : RS_OK;
+        cf->f[i] = NULL;
+        if (e != RS_OK && err == RS_OK) {
+            err = e;
+            *detail = d;
+        }
     }
-    if (err != RS_OK) {
-        for (int i = 0; i < written; i++)
-            unlink(temp[i]);
-        rs_cli_untrack_temps();
-        return err;
-    }
-    char kept[1200];
-    snprintf(kept, sizeof kept, "%s was being replaced: it holds no complete set now (no "
-             "summary.json); run the comparison again", dir);
-    rs_cli_on_interrupt(kept);
-    unlink(final[NFILES - 1]); /* the old set is incomplete from here on */
-    for (int i = 0; i < NFILES && err == RS_OK; i++)
-        err = rs_rename_into_place(temp[i], final[i], detail);
-    for (int i = 0; i < NFILES; i++) /* after a failed rename: no temporary file stays behind */
-        unlink(temp[i]);
-    rs_cli_untrack_temps();
     return err;
+}
+
+/* summary.json and the capsules into the set; the first error in detail. A capsule that cannot
+ * be made is said on stderr and left out of the list (summary.json). */
+static rs_error write_ends(rs_outset *set, const rs_scenario *sc, const rs_cli_scenario_args *a,
+                           rs_compare_result *r, rs_error_detail *detail)
+{
+    int kept = 0;
+    for (int i = 0; i < r->ncapsules; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "capsules/step_%d.json", r->capsules[i].step);
+        rs_error_detail d = {{0}};
+        FILE *f = rs_outset_create(set, name, detail);
+        if (!f)
+            return RS_ERR_IO;
+        const rs_error e = rs_write_capsule(f, sc, a->sets, a->nsets, r, &r->capsules[i], &d);
+        if (rs_outset_close(set, f, name, detail) != RS_OK)
+            return RS_ERR_IO;
+        if (e == RS_OK) {
+            r->capsules[kept++] = r->capsules[i];
+            continue;
+        }
+        rs_outset_drop(set, name);
+        fprintf(stderr, "relaxsim: compare: the capsule of step %d was not written: %s\n",
+                r->capsules[i].step, d.message[0] ? d.message : rs_error_string(e));
+        free(r->capsules[i].M);
+        r->capsules_omitted++;
+    }
+    r->ncapsules = kept;
+    FILE *f = rs_outset_create(set, "summary.json", detail);
+    if (!f)
+        return RS_ERR_IO;
+    const rs_error e = rs_write_json_stream(f, rs_summary_json_text(sc, r));
+    const rs_error c = rs_outset_close(set, f, "summary.json", detail);
+    if (e != RS_OK)
+        return rs_detail_set(detail, e, "%s/summary.json: %s", rs_outset_dir(set),
+                             rs_error_string(e));
+    return c;
 }
 
 /* The steps of --capsule STEP (repeatable), compare's own option (rs_cli_load_scenario_with). */
@@ -96,48 +137,12 @@ static int capsule_option(void *ctx, int argc, char **argv, int *i)
     if (strcmp(argv[*i], "--capsule") != 0)
         return 0;
     const char *v = rs_cli_option_value(argc, argv, i);
-    if (!v || !rs_cli_parse_long("--capsule", v, 0, RS_RUN_MAX_STEPS, &c->step[c->n]))
+    if (!v || !rs_cli_parse_long("--capsule", v, 0, RS_SCENARIO_MAX_STEPS, &c->step[c->n]))
         return -1;
     if (++c->n == RS_SCENARIO_MAX_CAPSULE_STEPS)
         return rs_cli_usage_error("--capsule: at most %d steps", RS_SCENARIO_MAX_CAPSULE_STEPS - 1),
                -1;
     return 1;
-}
-
-/* DIR/capsules/ emptied of an earlier run's capsules, then this run's written into it. A capsule
- * that cannot be written is said on stderr and left out of the list (summary.json). */
-static void write_capsules(const char *dir, const rs_scenario *sc, const char *scenario_text,
-                           const char *scene_text, const rs_cli_scenario_args *a,
-                           rs_compare_result *r)
-{
-    char cdir[1100];
-    snprintf(cdir, sizeof cdir, "%s/capsules", dir);
-    DIR *d = opendir(cdir);
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (strncmp(e->d_name, "step_", 5) == 0) {
-            char path[1400];
-            snprintf(path, sizeof path, "%s/%s", cdir, e->d_name);
-            unlink(path);
-        }
-    if (d)
-        closedir(d);
-    int kept = 0;
-    for (int i = 0; i < r->ncapsules; i++) {
-        char name[64];
-        rs_error_detail detail = {{0}};
-        if (scenario_text &&
-            rs_write_capsule(cdir, sc, scenario_text, scene_text, a->sets, a->nsets, r,
-                             &r->capsules[i], name, sizeof name, &detail) == RS_OK) {
-            r->capsules[kept++] = r->capsules[i];
-            continue;
-        }
-        fprintf(stderr, "relaxsim: compare: the capsule of step %d was not written: %s\n",
-                r->capsules[i].step,
-                scenario_text ? detail.message : "the scenario file could not be read");
-        free(r->capsules[i].M);
-        r->capsules_omitted++;
-    }
-    r->ncapsules = kept;
 }
 
 int rs_cmd_compare(int argc, char **argv)
@@ -162,25 +167,53 @@ int rs_cmd_compare(int argc, char **argv)
     else
         default_out_dir(a.scenario, dir, sizeof dir);
     /* the output directory must be writable before a long simulation, not after it */
-    if (rs_check_writable_directory(dir, &detail) != RS_OK)
+    rs_outset *set;
+    if (rs_outset_begin(dir, "summary.json", &set, &detail) != RS_OK) {
+        rs_scenario_release(&sc);
         return rs_cli_usage_error("-o: %s", detail.message);
+    }
     char kept[1200];
     snprintf(kept, sizeof kept, "nothing written; the previous outputs in %s are unchanged", dir);
     rs_cli_on_interrupt(kept);
-    /* the files as this run reads them, for its capsules (read now: a file edited while the run
-     * goes on would no longer be the one that ran) */
-    char *scenario_text = rs_read_text_file(sc.path);
-    char *scene_text = sc.scene ? rs_read_text_file(sc.scene_path) : NULL;
-    rs_compare_result r;
-    rs_error err = rs_compare_run(&sc, RS_RUN_COMPARE, a.quiet ? NULL : rs_cli_progress, NULL, &r);
-    if (err == RS_OK)
-        write_capsules(dir, &sc, scenario_text, scene_text, &a, &r);
-    free(scenario_text);
-    free(scene_text);
-    if (err != RS_OK)
-        return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
-    if (write_all(dir, &sc, &r, &detail) != RS_OK) {
+    compare_files cf = {&sc, {NULL}, 0};
+    static rs_compare_result r; /* static: its checks table is large */
+    rs_error err = RS_ERR_IO;
+    if (open_streams(set, &cf, &detail)) {
+        rs_compare_options opt;
+        rs_compare_options_default(&opt);
+        opt.keep_steps = 0;
+        opt.sink = write_step;
+        opt.sink_ctx = &cf;
+        opt.progress = a.quiet ? NULL : rs_cli_progress;
+        err = rs_compare_run_with(&sc, RS_RUN_COMPARE, &opt, &r);
+        if (err != RS_OK) { /* the scenario could not be run: a usage error, nothing written */
+            close_streams(set, &cf, &detail);
+            rs_outset_abort(set);
+            rs_scenario_release(&sc);
+            return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
+        }
+        err = close_streams(set, &cf, &detail);
+        if (err == RS_OK && cf.failed)
+            err = rs_detail_set(&detail, RS_ERR_NOMEM, "%s/steps.jsonl: out of memory", dir);
+        if (err == RS_OK)
+            err = write_ends(set, &sc, &a, &r, &detail);
+    } else {
+        close_streams(set, &cf, &detail);
+    }
+    static const char *const owned[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
+                                        "shadow.csv", "steps.jsonl", "summary.json",
+                                        "capsules/step_*"};
+    if (err != RS_OK) {
+        rs_outset_abort(set);
+        fprintf(stderr, "relaxsim: %s; nothing written, the previous outputs in %s are "
+                        "unchanged\n", detail.message, dir);
         rs_compare_free(&r);
+        rs_scenario_release(&sc);
+        return RS_EXIT_USAGE;
+    }
+    if (rs_outset_commit(set, owned, 6, &detail) != RS_OK) {
+        rs_compare_free(&r);
+        rs_scenario_release(&sc);
         return rs_cli_usage_error("%s", detail.message);
     }
     if (!a.quiet) {

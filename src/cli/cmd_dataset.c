@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "io/dataset_csv.h"
+#include "io/outset.h"
 #include "io/output.h"
 #include "io/scenario.h"
 
@@ -45,18 +46,20 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
                           const rs_scenario *sc)
 {
     rs_error_detail detail;
+    if (!rs_cli_steps_kept_fit("dataset", sc))
+        return RS_EXIT_USAGE;
     if (!a->out)
         return rs_cli_usage_error("dataset: -o FILE.csv is required (usage: %s)", usage);
-    struct stat stt;
-    if (stat(a->out, &stt) == 0 && S_ISDIR(stt.st_mode))
-        return rs_cli_usage_error("-o %s: is a directory (give a file name)", a->out);
-    char dir[1100];
-    const char *slash = strrchr(a->out, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
-    if (rs_check_writable_directory(dir[0] ? dir : "/", &detail) != RS_OK)
+    rs_outfile *out; /* checked before the run; written whole at its end */
+    if (rs_outfile_begin(a->out, &out, &detail) != RS_OK)
         return rs_cli_usage_error("-o: %s", detail.message);
+    char kept[1200];
+    snprintf(kept, sizeof kept, "nothing written; %s is unchanged", a->out);
+    rs_cli_on_interrupt(kept);
     rs_dataset d;
     const rs_error err = rs_dataset_record(sc, g->noise, g->seed, &d);
+    if (err != RS_OK)
+        rs_outfile_abort(out);
     if (err == RS_ERR_BAD_ARG)
         return rs_cli_usage_error("dataset: %s: model %s does not name its LCP's components "
                                   "(datasets: falling_block, sliding_block_forward, "
@@ -65,15 +68,8 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
                                   a->scenario, sc->model->name);
     if (err != RS_OK)
         return rs_cli_usage_error("dataset: %s: %s", a->scenario, rs_error_string(err));
-    char temp[1200];
-    rs_temp_path(a->out, temp, sizeof temp);
-    rs_cli_track_temp(temp);
-    rs_error werr = rs_write_dataset_csv(temp, sc, &d, &detail);
-    if (werr == RS_OK)
-        werr = rs_rename_into_place(temp, a->out, &detail);
-    else
-        unlink(temp);
-    rs_cli_untrack_temps();
+    rs_write_dataset_csv(rs_outfile_stream(out), sc, &d);
+    const rs_error werr = rs_outfile_commit(out, &detail);
     const int rows = d.rows, failed = d.failed_step, ncol = d.ncol;
     rs_dataset_free(&d);
     if (werr != RS_OK)

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/cli_report.h"
 #include "io/grad_output.h"
+#include "io/outset.h"
 #include "io/output.h"
 #include "sim/gradient.h"
 
@@ -179,29 +180,35 @@ static void default_out_dir(const char *scenario, char *buf, size_t n)
     snprintf(buf, n, "out/%.*s_grad", len, base);
 }
 
-/* Write one file of the set under a temporary name, then rename it into place. */
-static int write_file(const char *dir, const char *name, int which, const rs_scenario *sc,
+/* One file of the set (0: gradients.csv, 1: tangents.csv, 2: grad.json) into the staging
+ * directory; 0 (message printed) on failure. */
+static int write_file(rs_outset *set, const char *name, int which, const rs_scenario *sc,
                       const rs_grad_config *cfg, const rs_grad_result *r)
 {
-    char path[1100], temp[1200];
     rs_error_detail detail;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    rs_temp_path(path, temp, sizeof temp);
-    rs_cli_track_temp(temp);
-    rs_error err = which == 0   ? rs_write_gradients_csv(temp, cfg, r, &detail)
-                   : which == 1 ? rs_write_tangents_csv(temp, sc, cfg, r, &detail)
-                                : rs_write_grad_json(temp, sc, cfg, r, &detail);
-    if (err == RS_OK)
-        err = rs_rename_into_place(temp, path, &detail);
-    unlink(temp);
-    rs_cli_untrack_temps();
+    FILE *f = rs_outset_create(set, name, &detail);
+    if (!f)
+        return rs_cli_usage_error("%s", detail.message), 0;
+    rs_error err = RS_OK;
+    if (which == 0)
+        rs_write_gradients_csv(f, cfg, r);
+    else if (which == 1)
+        rs_write_tangents_csv(f, sc, cfg, r);
+    else
+        err = rs_write_grad_json(f, sc, cfg, r);
+    const rs_error closed = rs_outset_close(set, f, name, &detail);
     if (err != RS_OK)
-        rs_cli_usage_error("%s", detail.message);
-    return err == RS_OK;
+        return rs_cli_usage_error("%s/%s: %s", rs_outset_dir(set), name, rs_error_string(err)), 0;
+    if (closed != RS_OK)
+        return rs_cli_usage_error("%s", detail.message), 0;
+    return 1;
 }
 
 /* --sweep KEY=LO:HI:N: the gradients at N evenly spaced values of KEY into DIR/sweep.csv. */
-static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir, int quiet)
+/* Returns an exit code; on 0 or 1, sweep.csv is staged in set and wrote holds the line to print
+ * once the set is committed (the caller commits or aborts the set). */
+static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, int quiet,
+                     char *wrote, size_t wrote_len)
 {
     char spec[256];
     snprintf(spec, sizeof spec, "%s", g->sweep);
@@ -238,14 +245,10 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
         !rs_cli_parse_double("--sweep HI", parts[1], -1e300, 1e300, &hi) ||
         !rs_cli_parse_long("--sweep N", parts[2], 2, 1000, &npts))
         return RS_EXIT_USAGE;
-    char path[1100], temp[1200];
     rs_error_detail detail;
-    snprintf(path, sizeof path, "%s/sweep.csv", dir);
-    rs_temp_path(path, temp, sizeof temp);
-    FILE *f = rs_open_for_writing(temp, &detail);
+    FILE *f = rs_outset_create(set, "sweep.csv", &detail);
     if (!f)
         return rs_cli_usage_error("%s", detail.message);
-    rs_cli_track_temp(temp);
     rs_sweep_csv_header(f, key.name);
     int all_passed = 1;
     static rs_scenario point;
@@ -256,40 +259,36 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, const char *dir,
         const char *invalid = rs_grad_scenario_valid(&point);
         if (invalid) {
             fclose(f);
-            unlink(temp);
-            rs_cli_untrack_temps();
             return rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid);
         }
         rs_grad_result r;
         rs_error err = rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
         if (err != RS_OK) {
             fclose(f);
-            unlink(temp);
-            rs_cli_untrack_temps();
             return rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
                                       rs_error_string(err));
         }
         rs_sweep_csv_rows(f, v, &g->cfg, &r);
         all_passed &= r.contract_passed;
-        if (!quiet)
+        if (!quiet && isatty(STDERR_FILENO))
             fprintf(stderr, "\r  sweep %ld/%ld (%s = %g)   ", i + 1, npts, key.name, v);
         rs_grad_free(&r);
     }
-    if (!quiet)
+    if (!quiet && isatty(STDERR_FILENO))
         fputc('\n', stderr);
-    rs_error err = rs_commit_written(f, temp, path, &detail);
-    rs_cli_untrack_temps();
-    if (err != RS_OK)
+    if (rs_outset_close(set, f, "sweep.csv", &detail) != RS_OK)
         return rs_cli_usage_error("%s", detail.message);
-    if (!quiet)
-        printf("  %ld gradients of %s: wrote %s (contract %s at every point: %s)\n", npts, key.name,
-               path, all_passed ? "passed" : "FAILED", all_passed ? "yes" : "no");
+    snprintf(wrote, wrote_len, "  %ld gradients of %s: wrote %s/sweep.csv (contract %s at every "
+             "point: %s)\n", npts, key.name, rs_outset_dir(set),
+             all_passed ? "passed" : "FAILED", all_passed ? "yes" : "no");
     return all_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
 }
 
 /* grad on a loaded scenario: an exit code (the caller releases the scenario). */
 static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario *sc)
 {
+    if (!rs_cli_steps_kept_fit("grad", sc))
+        return RS_EXIT_USAGE;
     if (!parse_keys_outputs(sc, g, &g->cfg))
         return RS_EXIT_USAGE;
     const char *why = rs_grad_check_scenario(sc, &g->cfg);
@@ -301,20 +300,40 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
         snprintf(dir, sizeof dir, "%s", a->out);
     else
         default_out_dir(a->scenario, dir, sizeof dir);
-    if (rs_check_writable_directory(dir, &detail) != RS_OK)
+    rs_outset *set;
+    if (rs_outset_begin(dir, g->sweep ? NULL : "grad.json", &set, &detail) != RS_OK)
         return rs_cli_usage_error("-o: %s", detail.message);
     char kept[1200];
     snprintf(kept, sizeof kept, "the previous outputs in %s are unchanged", dir);
     rs_cli_on_interrupt(kept);
-    if (g->sweep)
-        return run_sweep(sc, g, dir, a->quiet);
+    if (g->sweep) {
+        char wrote[1400] = "";
+        static const char *const owned_sweep[] = {"sweep.csv"};
+        const int code = run_sweep(sc, g, set, a->quiet, wrote, sizeof wrote);
+        if (code == RS_EXIT_USAGE) {
+            rs_outset_abort(set);
+            return code;
+        }
+        if (rs_outset_commit(set, owned_sweep, 1, &detail) != RS_OK)
+            return rs_cli_usage_error("%s", detail.message);
+        if (!a->quiet)
+            fputs(wrote, stdout);
+        return code;
+    }
     rs_grad_result r;
     rs_error err = rs_grad_run(sc, &g->cfg, a->quiet ? NULL : rs_cli_progress, NULL, &r);
-    if (err != RS_OK)
+    if (err != RS_OK) {
+        rs_outset_abort(set);
         return rs_cli_usage_error("%s: %s", a->scenario, rs_error_string(err));
-    const int written = write_file(dir, "gradients.csv", 0, sc, &g->cfg, &r) &&
-                        write_file(dir, "tangents.csv", 1, sc, &g->cfg, &r) &&
-                        write_file(dir, "grad.json", 2, sc, &g->cfg, &r);
+    }
+    static const char *const owned[] = {"gradients.csv", "tangents.csv", "grad.json"};
+    int written = write_file(set, "gradients.csv", 0, sc, &g->cfg, &r) &&
+                  write_file(set, "tangents.csv", 1, sc, &g->cfg, &r) &&
+                  write_file(set, "grad.json", 2, sc, &g->cfg, &r);
+    if (!written)
+        rs_outset_abort(set);
+    else if (rs_outset_commit(set, owned, 3, &detail) != RS_OK)
+        written = rs_cli_usage_error("%s", detail.message) && 0;
     if (written && !a->quiet) {
         printf("  gradients of %s (%s, %d steps)\n", a->scenario, sc->model->name, sc->steps);
         print_table(stdout, sc, &g->cfg, &r);

@@ -59,11 +59,15 @@ static void plot_columns(FILE *g, const rs_model *m, const char *unit)
         /* each column drawn thinner than the one before: equal curves show as a line inside a
          * wider one instead of one hiding the other */
         const double lw = fmax(1.0, 3.5 - 1.0 * drawn++);
-        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' title '%s NLP', "
+        char nlp[200], lemke[200], text[160];
+        snprintf(text, sizeof text, "%s NLP", column_name(m, c));
+        rs_gnuplot_string(nlp, sizeof nlp, text);
+        snprintf(text, sizeof text, "%s Lemke", column_name(m, c));
+        rs_gnuplot_string(lemke, sizeof lemke, text);
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' title %s, "
                    "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw %.1f lc rgb '%s' "
-                   "title '%s Lemke'",
-                first ? "" : ", \\\n     ", csv_col, lw, colour, column_name(m, c), csv_col, lw,
-                colour, column_name(m, c));
+                   "title %s",
+                first ? "" : ", \\\n     ", csv_col, lw, colour, nlp, csv_col, lw, colour, lemke);
         first = 0;
     }
     if (first)
@@ -172,44 +176,15 @@ static void plot_forces(FILE *g, const rs_model *m, const char *dir)
     fprintf(g, "unset multiplot\nunset arrow 1\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n");
 }
 
-/* DIR/plot.gp opened for writing, with the settings every plot shares; NULL (message printed)
- * if it cannot be written. pngcairo: lines and dashes drawn as asked (the png terminal ignores
- * dash types). */
-FILE *rs_plot_open_script(const char *dir)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/plot.gp", dir);
-    FILE *g = fopen(path, "w");
-    if (!g) {
-        rs_cli_usage_error("plot: %s: cannot write", path);
-        return NULL;
-    }
-    fprintf(g, "# written by relaxsim plot; run from this directory: gnuplot plot.gp\n"
-               "set datafile separator ','\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n"
-               "set termoption noenhanced\nset grid\nset key outside right\n");
-    return g;
-}
-
-/* Run DIR/plot.gp from DIR, gnuplot's messages into DIR/plot.log; 0 (message printed) if
- * gnuplot failed. */
-int rs_plot_run_gnuplot(const char *dir)
-{
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp >plot.log 2>&1", dir);
-    if (system(cmd) == 0)
-        return 1;
-    fprintf(stderr, "relaxsim: plot: gnuplot failed on %s/plot.gp (its messages: %s/plot.log)\n",
-            dir, dir);
-    return 0;
-}
-
 /* A batch kept with --keep (DIR/runs/<run>/) of a model with obstacles: scene.png with every
- * kept run's paths, one colour per run, labelled by its varied keys. 0 if there is none. */
-static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
+ * kept run's paths, one colour per run, labelled by its varied keys. 0 if there is none. The
+ * scene is the one each run's summary.json carries (scene_text); runs on another scene than the
+ * first run's are left out. */
+static int batch_scene(FILE *g, rs_outset *set, const char *dir, const cJSON *summary)
 {
     static rs_plot_run runs[RS_PLOT_MAX_RUNS];
     int n = 0;
-    char scene[1200] = "", model[64] = "";
+    char *scene = NULL, model[64] = "";
     int other_scene = 0; /* runs on another scene than the first run's: left out */
     const cJSON *results = cJSON_GetObjectItem(summary, "results");
     int beyond = 0; /* runs past RS_PLOT_MAX_RUNS: not drawn */
@@ -219,19 +194,17 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
             continue;
         }
         const cJSON *run = cJSON_GetObjectItem(o, "run");
-        if (!cJSON_IsNumber(run))
+        if (!cJSON_IsNumber(run) || !(run->valuedouble >= 0 && run->valuedouble < 1e9))
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/runs/%ld/summary.json", dir, (long)run->valuedouble);
-        char *text = rs_read_text_file(path);
-        cJSON *rs = text ? cJSON_Parse(text) : NULL;
-        free(text);
-        const cJSON *sc = cJSON_GetObjectItem(rs, "scene");
-        if (cJSON_IsString(sc) && scene[0] && strcmp(sc->valuestring, scene) != 0) {
+        cJSON *rs = rs_read_json_file(path);
+        const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(rs, "scene_text"));
+        if (text && scene && strcmp(text, scene) != 0) {
             other_scene++; /* drawn over the first run's scene, its path would mean nothing */
-        } else if (cJSON_IsString(sc) && !strchr(sc->valuestring, '\'')) {
-            if (!scene[0]) {
-                snprintf(scene, sizeof scene, "%s", sc->valuestring);
+        } else if (text) {
+            if (!scene) {
+                scene = strdup(text);
                 const cJSON *m = cJSON_GetObjectItem(rs, "model");
                 snprintf(model, sizeof model, "%s", cJSON_IsString(m) ? m->valuestring : "?");
             }
@@ -251,30 +224,31 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
                     snprintf(value, sizeof value, "%g", k->valuedouble);
                 const size_t len = strlen(p->label);
                 snprintf(p->label + len, sizeof p->label - len, "%s%s=%s", len ? " " : "",
-                         k->string, value);
+                         k->string ? k->string : "?", value);
             }
-            for (char *c = p->label; *c; c++) /* a quote would end gnuplot's title string */
-                if (*c == '\'')
-                    *c = ' ';
         }
         cJSON_Delete(rs);
     }
-    if (n == 0)
+    if (n == 0) {
+        free(scene);
         return 0;
+    }
     char title[320];
     snprintf(title, sizeof title,
              "%s, %d runs: NLP solid, Lemke dashed, one colour per run; a dot where each ends%s",
              model, n, other_scene ? " (runs on other scenes left out)" : "");
     if (other_scene)
-        fprintf(stderr, "relaxsim: plot: scene.png shows the %d runs on %s; %d runs on other scenes "
-                        "are left out\n", n, scene, other_scene);
+        fprintf(stderr, "relaxsim: plot: scene.png shows the %d runs on the first run's scene; %d "
+                        "runs on other scenes are left out\n", n, other_scene);
     if (beyond)
         fprintf(stderr, "relaxsim: plot: scene.png shows the first %d runs; %d more are left out\n",
                 n, beyond);
     if (n > RS_PLOT_PALETTE_SIZE)
         fprintf(stderr, "relaxsim: plot: scene.png has %d runs and %d colours: colours repeat (the "
                         "legend names each run)\n", n, RS_PLOT_PALETTE_SIZE);
-    return rs_plot_scene(g, dir, scene, 0, title, runs, n);
+    const int drawn = rs_plot_scene(g, set, dir, scene, 0, title, runs, n);
+    free(scene);
+    return drawn;
 }
 
 /* A batch: the worst shadow difference of each run against each varied key (results.csv:
@@ -284,11 +258,20 @@ static int batch_scene(FILE *g, const char *dir, const cJSON *summary)
  * differences that are exactly 0 get their own marker at the floor of the log axis. */
 static int check_results_csv(const char *dir, const char *name);
 
-static int plot_batch(const char *dir, const cJSON *summary)
+static int plot_batch(const char *dir, const cJSON *summary, rs_outset *set, char *wrote,
+                      size_t wrote_len)
 {
     if (!check_results_csv(dir, "results.csv"))
         return RS_EXIT_USAGE;
     const cJSON *keys = cJSON_GetObjectItem(summary, "keys");
+    const int nkeys = cJSON_GetArraySize(keys);
+    for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next)
+        if (!cJSON_IsString(key))
+            return rs_cli_usage_error("plot: %s/summary.json: keys: expected the names of the "
+                                      "varied keys (strings)", dir);
+    if (!cJSON_IsArray(keys) || nkeys < 1 || nkeys > RS_PLOT_MAX_KEYS)
+        return rs_cli_usage_error("plot: %s/summary.json: keys: expected 1 to %d varied keys", dir,
+                                  RS_PLOT_MAX_KEYS);
     char path[1200], header[4096] = "";
     snprintf(path, sizeof path, "%s/results.csv", dir);
     FILE *csv = fopen(path, "r");
@@ -313,8 +296,7 @@ static int plot_batch(const char *dir, const cJSON *summary)
                     col_unit[ncols] = u;
         ncols++;
     }
-    const int nkeys = cJSON_GetArraySize(keys);
-    FILE *g = rs_plot_open_script(dir);
+    FILE *g = rs_plot_open_script(set);
     if (!g)
         return RS_EXIT_USAGE;
     fprintf(g, "set terminal pngcairo noenhanced size 1100,1000 font ',11'\n"
@@ -322,25 +304,35 @@ static int plot_batch(const char *dir, const cJSON *summary)
                "set offsets graph 0.06, graph 0.06, graph 0.08, graph 0.08\n");
     int k = 0;
     const cJSON *choices = cJSON_GetObjectItem(summary, "choices");
-    for (const cJSON *key = keys ? keys->child : NULL; key; key = key->next, k++) {
-        fprintf(g, "set output 'batch_%d.png'\nset multiplot layout 3,1 title 'worst per-step "
-                   "|NLP - Lemke| of each run against %s (runs at one value spread sideways)'\n"
-                   "set xlabel '%s'\n", k, key->valuestring, key->valuestring);
+    char pictures[RS_PLOT_MAX_KEYS + 1][32];
+    const char *picture_names[RS_PLOT_MAX_KEYS + 1];
+    for (const cJSON *key = keys->child; key; key = key->next, k++) {
+        char title[400], text[300], xlabel[200];
+        snprintf(text, sizeof text, "worst per-step |NLP - Lemke| of each run against %s (runs at "
+                 "one value spread sideways)", key->valuestring);
+        snprintf(pictures[k], sizeof pictures[k], "batch_%d.png", k);
+        picture_names[k] = pictures[k];
+        fprintf(g, "set output '%s'\nset multiplot layout 3,1 title %s\nset xlabel %s\n",
+                pictures[k], rs_gnuplot_string(title, sizeof title, text),
+                rs_gnuplot_string(xlabel, sizeof xlabel, key->valuestring));
         /* a key of words (model.formulation): categories at 0, 1, ..., the word as tick label */
         const cJSON *words = cJSON_GetObjectItem(choices, key->valuestring);
         char xexpr[64];
         snprintf(xexpr, sizeof xexpr, "%d", 2 + k);
         if (cJSON_IsArray(words)) {
+            char word_text[200];
             fprintf(g, "word_%d(s) = ", k);
             int w = 0;
             for (const cJSON *word = words->child; word; word = word->next, w++)
-                if (cJSON_IsString(word) && !strchr(word->valuestring, '\''))
-                    fprintf(g, "s eq '%s' ? %d : ", word->valuestring, w);
+                if (cJSON_IsString(word))
+                    fprintf(g, "s eq %s ? %d : ",
+                            rs_gnuplot_string(word_text, sizeof word_text, word->valuestring), w);
             fprintf(g, "NaN\nset xtics (");
             w = 0;
             for (const cJSON *word = words->child; word; word = word->next, w++)
-                if (cJSON_IsString(word) && !strchr(word->valuestring, '\''))
-                    fprintf(g, "%s'%s' %d", w ? ", " : "", word->valuestring, w);
+                if (cJSON_IsString(word))
+                    fprintf(g, "%s%s %d", w ? ", " : "",
+                            rs_gnuplot_string(word_text, sizeof word_text, word->valuestring), w);
             fprintf(g, ")\nset xrange [-0.5:%d.5]\n", w - 1);
             snprintf(xexpr, sizeof xexpr, "(word_%d(strcol(%d)))", k, 2 + k);
         } else {
@@ -355,12 +347,15 @@ static int plot_batch(const char *dir, const cJSON *summary)
                     continue;
                 const int gc = c + 1;
                 const char *colour = rs_plot_palette[c % RS_PLOT_PALETTE_SIZE];
+                char name[140], zero[160];
+                snprintf(text, sizeof text, "%s = 0 exactly", names[c] + 15);
                 fprintf(g, "%s'results.csv' every ::1 using %s:($%d > 0 ? ($%d > 1e-17 ? $%d : "
-                           "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title '%s', \\\n"
+                           "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title %s, \\\n"
                            "     'results.csv' every ::1 using %s:($%d == 0 ? 1e-17 : NaN) with "
-                           "points pt 6 ps 1.1 lc rgb '%s' title '%s = 0 exactly'",
-                        any ? ", \\\n     " : "", xexpr, gc, gc, gc, colour, names[c] + 15, xexpr,
-                        gc, colour, names[c] + 15);
+                           "points pt 6 ps 1.1 lc rgb '%s' title %s",
+                        any ? ", \\\n     " : "", xexpr, gc, gc, gc, colour,
+                        rs_gnuplot_string(name, sizeof name, names[c] + 15), xexpr, gc, colour,
+                        rs_gnuplot_string(zero, sizeof zero, text));
                 any = 1;
             }
             if (!any)
@@ -369,15 +364,18 @@ static int plot_batch(const char *dir, const cJSON *summary)
         }
         fprintf(g, "unset multiplot\n");
     }
-    const int with_scene = batch_scene(g, dir, summary);
-    fclose(g);
-    if (!rs_plot_run_gnuplot(dir))
+    const int with_scene = batch_scene(g, set, dir, summary);
+    int npictures = nkeys;
+    if (with_scene)
+        picture_names[npictures++] = "scene.png";
+    if (!rs_plot_run_gnuplot(set, g, picture_names, npictures))
         return RS_EXIT_FAILED;
     if (nkeys == 1)
-        printf("wrote %s/batch_0.png%s\n", dir, with_scene ? " and scene.png (one colour per run)" : "");
+        snprintf(wrote, wrote_len, "wrote %s/batch_0.png%s\n", dir,
+                 with_scene ? " and scene.png (one colour per run)" : "");
     else
-        printf("wrote %s/batch_0.png .. batch_%d.png (one per varied key)%s\n", dir, nkeys - 1,
-               with_scene ? " and scene.png (one colour per run)" : "");
+        snprintf(wrote, wrote_len, "wrote %s/batch_0.png .. batch_%d.png (one per varied key)%s\n",
+                 dir, nkeys - 1, with_scene ? " and scene.png (one colour per run)" : "");
     return RS_EXIT_OK;
 }
 
@@ -455,49 +453,23 @@ static int check_results_csv(const char *dir, const char *name)
     return ok;
 }
 
-int rs_cmd_plot(int argc, char **argv)
+/* A comparison (relaxsim compare -o DIR): positions, velocities, forces, differences and, for a
+ * model with obstacles, the scene. */
+static int plot_comparison(const char *dir, const cJSON *summary, const rs_model *m,
+                           rs_outset *set, char *wrote, size_t wrote_len)
 {
-    if (argc != 2 || argv[1][0] == '-')
-        return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
-                                  "relaxsim compare, batch, or grad --sweep)");
-    const char *dir = argv[1];
-    if (strchr(dir, '\''))
-        return rs_cli_usage_error("plot: %s: a directory name with a quote is not supported", dir);
-    char path[1200];
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *text = rs_read_text_file(path);
-    cJSON *summary = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        cJSON_Delete(summary);
-        return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
-    }
-    char sweep_csv[1200];
-    snprintf(sweep_csv, sizeof sweep_csv, "%s/sweep.csv", dir);
-    if (!summary && access(sweep_csv, R_OK) == 0) /* relaxsim grad --sweep */
-        return rs_plot_grad_sweep(dir);
-    if (cJSON_GetObjectItem(summary, "sweep")) {
-        const int code = plot_batch(dir, summary);
-        cJSON_Delete(summary);
-        return code;
-    }
-    const cJSON *name = cJSON_GetObjectItem(summary, "model");
-    const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
-    if (!m || !cJSON_GetObjectItem(summary, "shadow")) {
-        cJSON_Delete(summary);
-        return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
-                                  "relaxsim compare or relaxsim batch)", dir);
-    }
     if (!check_results_csv(dir, "trajectory_nlp.csv") ||
-        !check_results_csv(dir, "trajectory_lemke.csv") || !check_results_csv(dir, "shadow.csv")) {
-        cJSON_Delete(summary);
+        !check_results_csv(dir, "trajectory_lemke.csv") || !check_results_csv(dir, "shadow.csv"))
         return RS_EXIT_USAGE;
-    }
-    FILE *g = rs_plot_open_script(dir);
-    if (!g) {
-        cJSON_Delete(summary);
+    const cJSON *scene = cJSON_GetObjectItem(summary, "scene");
+    const char *scene_text = cJSON_GetStringValue(cJSON_GetObjectItem(summary, "scene_text"));
+    if (scene && !scene_text)
+        return rs_cli_usage_error("plot: %s/summary.json: a model with obstacles but no "
+                                  "scene_text (written by an older relaxsim: run the comparison "
+                                  "again)", dir);
+    FILE *g = rs_plot_open_script(set);
+    if (!g)
         return RS_EXIT_USAGE;
-    }
     fprintf(g, "set xlabel 't (s)'\n");
     plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
     plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
@@ -511,12 +483,13 @@ int rs_cmd_plot(int argc, char **argv)
                "set title 'per-step |NLP - Lemke| from the same state'\nunset xlabel\n"
                "set format x ''\nset ylabel '|difference| (below 1e-17, zeros included, at "
                "1e-17)'\nset logscale y\nset yrange [1e-18:*]\nset format y '%%.0e'\nplot ");
-    for (int c = 0; c < ncol; c++)
+    for (int c = 0; c < ncol; c++) {
+        char name[140];
         fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines lw 1.5 "
-                   "lc rgb '%s' title '%s'",
-                c ? ", \\\n     " : "", 3 + c, 3 + c,
-                rs_plot_palette[c % RS_PLOT_PALETTE_SIZE],
-                column_name(m, c));
+                   "lc rgb '%s' title %s",
+                c ? ", \\\n     " : "", 3 + c, 3 + c, rs_plot_palette[c % RS_PLOT_PALETTE_SIZE],
+                rs_gnuplot_string(name, sizeof name, column_name(m, c)));
+    }
     fprintf(g, "\nset tmargin at screen 0.27\nset bmargin at screen 0.1\nunset title\n"
                "set format x '%%g'\nset xlabel 't (s)'\nunset logscale y\nset format y '%%g'\n"
                "set ylabel 'steps'\nset yrange [0.5:2.5]\nset ytics ('mode mismatch' 1, "
@@ -527,7 +500,6 @@ int rs_cmd_plot(int argc, char **argv)
                "ps 0.9 lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
             verdict_col, verdict_col, verdict_col);
     /* a model with obstacles: the scene with both paths */
-    const cJSON *scene = cJSON_GetObjectItem(summary, "scene");
     const cJSON *radius = cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "params"), "r");
     const cJSON *variant = cJSON_GetObjectItem(summary, "variant");
     char title[600];
@@ -536,22 +508,70 @@ int rs_cmd_plot(int argc, char **argv)
     rs_plot_run one = {"trajectory_nlp.csv", "trajectory_lemke.csv", "",
                        cJSON_IsNumber(radius) ? radius->valuedouble : 0.0};
     const int with_scene =
-        cJSON_IsString(scene) && !strchr(scene->valuestring, '\'') &&
-        rs_plot_scene(g, dir, scene->valuestring,
+        scene_text &&
+        rs_plot_scene(g, set, dir, scene_text,
                       cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
                       title, &one, 1);
-    /* a scene that cannot be drawn: rs_plot_scene said why, a quote is said here */
-    const int scene_missing = cJSON_IsString(scene) && !with_scene;
-    if (scene_missing && strchr(scene->valuestring, '\''))
-        rs_cli_usage_error("plot: %s: a scene path with a quote is not supported",
-                           scene->valuestring);
-    cJSON_Delete(summary);
-    fclose(g);
-    if (scene_missing)
+    if (scene_text && !with_scene) { /* rs_plot_scene said why */
+        fclose(g);
         return RS_EXIT_USAGE;
-    if (!rs_plot_run_gnuplot(dir))
+    }
+    static const char *const pictures[] = {"positions.png", "velocities.png", "forces.png",
+                                           "differences.png", "scene.png"};
+    if (!rs_plot_run_gnuplot(set, g, pictures, with_scene ? 5 : 4))
         return RS_EXIT_FAILED;
-    printf("wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,
-           with_scene ? ",scene" : "");
+    snprintf(wrote, wrote_len, "wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,
+             with_scene ? ",scene" : "");
     return RS_EXIT_OK;
+}
+
+int rs_cmd_plot(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
+                                  "relaxsim compare, batch, or grad --sweep)");
+    const char *dir = argv[1];
+    char path[1200], sweep_csv[1200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    snprintf(sweep_csv, sizeof sweep_csv, "%s/sweep.csv", dir);
+    cJSON *summary = rs_read_json_file(path);
+    const int grad_sweep = !summary && access(sweep_csv, R_OK) == 0; /* relaxsim grad --sweep */
+    const int batch = cJSON_GetObjectItem(summary, "sweep") != NULL;
+    const cJSON *name = cJSON_GetObjectItem(summary, "model");
+    const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
+    if (!grad_sweep && !batch && (!m || !cJSON_GetObjectItem(summary, "shadow"))) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
+                                  "relaxsim compare or relaxsim batch)", dir);
+    }
+    if (!rs_gnuplot_found()) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
+    }
+    rs_outset *set;
+    rs_error_detail detail;
+    if (rs_outset_begin(dir, NULL, &set, &detail) != RS_OK) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: %s", detail.message);
+    }
+    rs_cli_on_interrupt("the previous pictures are unchanged");
+    char wrote[1400] = "";
+    const int code = grad_sweep ? rs_plot_grad_sweep(dir, set, wrote, sizeof wrote)
+                     : batch    ? plot_batch(dir, summary, set, wrote, sizeof wrote)
+                                : plot_comparison(dir, summary, m, set, wrote, sizeof wrote);
+    cJSON_Delete(summary);
+    if (code == RS_EXIT_USAGE) {
+        rs_outset_abort(set);
+        return code;
+    }
+    /* the files plot writes: those the new pictures lack are removed with the old set */
+    static const char *const owned[] = {"plot.gp", "plot.log", "positions.png", "velocities.png",
+                                        "forces.png", "differences.png", "scene.png", "scene.dat",
+                                        "scene_lines.dat", "batch_*.png", "grad_sweep.png"};
+    const int nowned = code == RS_EXIT_OK ? (int)(sizeof owned / sizeof owned[0]) : 2;
+    if (rs_outset_commit(set, owned, nowned, &detail) != RS_OK) /* gnuplot failed: its script and
+                                                                   log, the old pictures stay */
+        return rs_cli_usage_error("plot: %s", detail.message);
+    fputs(wrote, stdout);
+    return code;
 }

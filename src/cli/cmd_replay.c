@@ -8,7 +8,6 @@
  * failed solve or another verdict), 2 for a malformed capsule or bad usage. With --continuation:
  * the step's relaxation-bias curve instead (replay_continuation.c).
  */
-#define _GNU_SOURCE /* mkdtemp */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -26,51 +25,6 @@
 
 static const char usage[] = "relaxsim replay CAPSULE [--set section.key=value ...] "
                             "[--ipopt-print-level N] [--json] [--continuation [-o DIR]]";
-
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
-/* The scenario text with every scene line ("scene = ...", the [model] key) pointing at
- * scene_path. */
-static char *with_scene(const char *text, const char *scene_path)
-{
-    size_t lines = 1;
-    for (const char *p = text; *p; p++)
-        lines += *p == '\n';
-    const size_t cap = strlen(text) + lines * (strlen(scene_path) + 16) + 1;
-    char *out = malloc(cap), *o = out;
-    if (!out)
-        return NULL;
-    for (const char *line = text; *line;) {
-        const char *end = strchr(line, '\n');
-        const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        int is_scene = strncmp(p, "scene", 5) == 0;
-        if (is_scene) {
-            const char *q = p + 5;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            is_scene = *q == '=';
-        }
-        if (is_scene) {
-            o += snprintf(o, cap - (size_t)(o - out), "scene = %s\n", scene_path);
-        } else {
-            memcpy(o, line, len);
-            o += len;
-        }
-        line += len;
-    }
-    *o = '\0';
-    return out;
-}
 
 typedef struct replay_args {
     const char *capsule;
@@ -117,8 +71,8 @@ static int parse_args(int argc, char **argv, replay_args *a)
     return a->capsule || (rs_cli_usage_error("replay: missing CAPSULE (usage: %s)", usage), 0);
 }
 
-/* Load the capsule's scenario (its text, scene and overrides, then the user's --set unless
- * as_recorded) into sc. */
+/* Load the capsule's scenario (its text, scene text and overrides, then the user's --set unless
+ * as_recorded) into sc, from the capsule alone: a file it names is never opened. */
 static int load_scenario(const char *capsule, const cJSON *o, const replay_args *a, int as_recorded,
                          rs_scenario *sc)
 {
@@ -128,35 +82,25 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
     const cJSON *ov = cJSON_GetObjectItem(scen, "overrides");
     if (!text || !cJSON_IsArray(ov))
         return rs_cli_usage_error("%s: scenario: expected its text and overrides", capsule), 0;
-    char dir[] = "/tmp/relaxsim-replay-XXXXXX", ini[64], scene_path[64];
-    if (!mkdtemp(dir))
-        return rs_cli_usage_error("replay: cannot make a temporary directory"), 0;
-    snprintf(ini, sizeof ini, "%s/scenario.ini", dir);
-    snprintf(scene_path, sizeof scene_path, "%s/scene.scene", dir);
-    char *body = scene ? with_scene(text, scene_path) : strdup(text);
-    int ok = body && write_text(ini, body) && (!scene || write_text(scene_path, scene));
-    free(body);
     const char *sets[2 * RS_CLI_MAX_SETS];
     int nsets = 0;
     const cJSON *s;
-    cJSON_ArrayForEach(s, ov) if (cJSON_IsString(s) && nsets < RS_CLI_MAX_SETS &&
-                                  strncmp(s->valuestring, "model.scene=", 12) != 0) sets[nsets++] =
-        s->valuestring;
+    cJSON_ArrayForEach(s, ov)
+    {
+        if (!cJSON_IsString(s) || nsets == RS_CLI_MAX_SETS)
+            return rs_cli_usage_error("%s: scenario.overrides: expected at most %d strings",
+                                      capsule, RS_CLI_MAX_SETS), 0;
+        if (strncmp(s->valuestring, "model.scene=", 12) == 0) /* the scene is its text */
+            continue;
+        sets[nsets++] = s->valuestring;
+    }
     for (int i = 0; !as_recorded && i < a->nsets; i++)
         sets[nsets++] = a->sets[i];
+    char name[1100];
+    snprintf(name, sizeof name, "%s: scenario.text", capsule);
     rs_error_detail detail = {{0}};
-    ok = ok && rs_scenario_load(ini, sets, nsets, sc, &detail) == RS_OK;
-    remove(ini);
-    if (scene)
-        remove(scene_path);
-    rmdir(dir);
-    if (!ok) { /* the temporary file's name means nothing to the user: scenario.text instead */
-        const size_t len = strlen(ini);
-        const char *msg = detail.message[0] ? detail.message : "cannot be written";
-        if (strncmp(msg, ini, len) == 0)
-            return rs_cli_usage_error("%s: scenario.text%s", capsule, msg + len), 0;
-        return rs_cli_usage_error("%s: its scenario: %s", capsule, msg), 0;
-    }
+    if (rs_scenario_load_text(name, text, scene, sets, nsets, sc, &detail) != RS_OK)
+        return rs_cli_usage_error("%s", detail.message), 0;
     return 1;
 }
 

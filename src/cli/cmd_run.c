@@ -7,15 +7,26 @@
 #include <stdio.h>
 
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_report.h"
+#include "io/outset.h"
 #include "io/output.h"
 
 static const char usage[] =
     "relaxsim run SCENARIO [--backend nlp|lemke] [--set section.key=value ...] [-o traj.csv] [-q]";
+
+typedef struct run_file {
+    const rs_scenario *sc;
+    rs_backend backend;
+    FILE *f;
+} run_file;
+
+static void write_row(void *ctx, int k, const rs_compare_step *st)
+{
+    const run_file *rf = ctx;
+    rs_trajectory_csv_row(rf->f, rf->sc, rf->backend, k, st);
+}
 
 int rs_cmd_run(int argc, char **argv)
 {
@@ -27,38 +38,37 @@ int rs_cmd_run(int argc, char **argv)
     if (a.backend >= 0)
         sc.backend_lemke = a.backend;
     const rs_backend backend = sc.backend_lemke ? RS_BACKEND_LEMKE : RS_BACKEND_NLP;
-    char temp[1200] = "";
-    if (a.out) { /* -o must be writable before a long simulation, not after it */
-        char dir[1100];
-        const char *slash = strrchr(a.out, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a.out) : 1, slash ? a.out : ".");
-        struct stat st;
-        if (stat(a.out, &st) == 0 && S_ISDIR(st.st_mode))
-            return rs_cli_usage_error("-o %s: is a directory (give a file name)", a.out);
-        if (rs_check_writable_directory(dir[0] ? dir : "/", &detail) != RS_OK)
-            return rs_cli_usage_error("-o: %s", detail.message);
-        rs_temp_path(a.out, temp, sizeof temp);
+    rs_outfile *out = NULL; /* -o: checked before a long simulation, written as it goes */
+    if (a.out && rs_outfile_begin(a.out, &out, &detail) != RS_OK) {
+        rs_scenario_release(&sc);
+        return rs_cli_usage_error("-o: %s", detail.message);
+    }
+    if (out) {
         char kept[1200];
         snprintf(kept, sizeof kept, "nothing written; %s is unchanged", a.out);
         rs_cli_on_interrupt(kept);
     }
-    rs_compare_result r;
-    rs_error err = rs_compare_run(&sc, backend == RS_BACKEND_LEMKE ? RS_RUN_LEMKE : RS_RUN_NLP,
-                                  a.quiet ? NULL : rs_cli_progress, NULL, &r);
-    if (err != RS_OK)
+    run_file rf = {&sc, backend, out ? rs_outfile_stream(out) : NULL};
+    if (rf.f)
+        rs_trajectory_csv_header(rf.f, &sc, backend);
+    rs_compare_options opt;
+    rs_compare_options_default(&opt);
+    opt.keep_steps = 0;
+    opt.sink = rf.f ? write_row : NULL;
+    opt.sink_ctx = &rf;
+    opt.progress = a.quiet ? NULL : rs_cli_progress;
+    static rs_compare_result r; /* static: its checks table is large */
+    rs_error err = rs_compare_run_with(&sc, backend == RS_BACKEND_LEMKE ? RS_RUN_LEMKE : RS_RUN_NLP,
+                                       &opt, &r);
+    if (err != RS_OK) {
+        rs_outfile_abort(out);
+        rs_scenario_release(&sc);
         return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
-    if (a.out) { /* the whole file under a temporary name, then renamed into place */
-        rs_cli_track_temp(temp);
-        err = rs_write_trajectory_csv(temp, &sc, &r, backend, &detail);
-        if (err == RS_OK)
-            err = rs_rename_into_place(temp, a.out, &detail);
-        else
-            unlink(temp);
-        rs_cli_untrack_temps();
-        if (err != RS_OK) {
-            rs_compare_free(&r);
-            return rs_cli_usage_error("%s", detail.message);
-        }
+    }
+    if (out && rs_outfile_commit(out, &detail) != RS_OK) {
+        rs_compare_free(&r);
+        rs_scenario_release(&sc);
+        return rs_cli_usage_error("%s", detail.message);
     }
     if (!a.quiet)
         rs_cli_print_summary(stdout, &sc, &r);

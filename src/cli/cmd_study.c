@@ -25,6 +25,7 @@
 #include "cli/plot_palette.h"
 #include "cli/plot_script.h"
 #include "cli/study_cli.h"
+#include "io/outset.h"
 #include "io/output.h"
 #include "study/noisy_sticking.h"
 #include "study/unknown_friction.h"
@@ -48,36 +49,77 @@ int rs_study_common_option(int argc, char **argv, int *i, const char **dir, int 
            0;
 }
 
+/* The study's outputs, one set (io/outset.h): staged as they are written, put in place by
+ * rs_study_commit once the study is done. */
+static rs_outset *study_set;
+
 int rs_study_output_ready(const char *dir)
 {
     rs_error_detail detail;
     if (!dir)
         return rs_cli_usage_error("study: -o DIR is required (usage: %s)", rs_study_usage), 0;
-    if (rs_check_writable_directory(dir, &detail) != RS_OK)
+    if (rs_outset_begin(dir, "summary.json", &study_set, &detail) != RS_OK)
         return rs_cli_usage_error("-o: %s", detail.message), 0;
+    static char kept[1200];
+    snprintf(kept, sizeof kept, "nothing written; the previous outputs in %s are unchanged", dir);
+    rs_cli_on_interrupt(kept);
     return 1;
 }
 
-FILE *rs_study_open_report(const char *dir)
+FILE *rs_study_create(const char *name)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    FILE *f = fopen(path, "w");
+    rs_error_detail detail;
+    FILE *f = rs_outset_create(study_set, name, &detail);
     if (!f)
-        rs_cli_usage_error("study: cannot write %s", path);
+        rs_cli_usage_error("study: %s", detail.message);
     return f;
 }
 
-int rs_study_write_summary(const char *dir, cJSON *o, int passed, double time_s)
+int rs_study_close(FILE *f, const char *name)
+{
+    rs_error_detail detail;
+    if (rs_outset_close(study_set, f, name, &detail) != RS_OK)
+        return rs_cli_usage_error("study: %s", detail.message), 0;
+    return 1;
+}
+
+FILE *rs_study_open_report(void)
+{
+    return rs_study_create("report.md");
+}
+
+int rs_study_write_summary(cJSON *o, int passed, double time_s)
 {
     cJSON_AddBoolToObject(o, "expectations_met", passed);
     cJSON_AddNumberToObject(o, "time_s", time_s);
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
-    char path[1200];
+    FILE *f = rs_study_create("summary.json");
+    if (!f) {
+        free(text);
+        return 0;
+    }
+    const rs_error err = rs_write_json_stream(f, text);
+    return rs_study_close(f, "summary.json") &&
+           (err == RS_OK || (rs_cli_usage_error("study: summary.json: out of memory"), 0));
+}
+
+FILE *rs_study_open_script(void)
+{
+    return rs_plot_open_script(study_set);
+}
+
+int rs_study_run_plot(FILE *g, const char *picture)
+{
+    return rs_plot_run_gnuplot(study_set, g, &picture, 1);
+}
+
+int rs_study_commit(const char *const *owned, int nowned)
+{
     rs_error_detail detail;
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    if (rs_write_json_text(path, text, &detail) != RS_OK)
+    const rs_error err = rs_outset_commit(study_set, owned, nowned, &detail);
+    study_set = NULL;
+    if (err != RS_OK)
         return rs_cli_usage_error("study: %s", detail.message), 0;
     return 1;
 }
@@ -109,10 +151,10 @@ static void write_table(FILE *f, const rs_stick_config *cfg, const rs_stick_resu
                 r->b[i].unsolved);
 }
 
-static int write_report(const char *dir, const rs_stick_config *cfg, const rs_stick_result *r,
+static int write_report(const rs_stick_config *cfg, const rs_stick_result *r,
                         int passed)
 {
-    FILE *f = rs_study_open_report(dir);
+    FILE *f = rs_study_open_report();
     if (!f)
         return 0;
     fprintf(f,
@@ -160,10 +202,10 @@ static int write_report(const char *dir, const rs_stick_config *cfg, const rs_st
             "f2 >= 0 is solved by z = 0 at once.\n\nExpectations: %s.\n\n"
             "![sticking against sigma](sticking.png)\n",
             passed ? "met" : "NOT met (marked (!))");
-    return fclose(f) == 0;
+    return rs_study_close(f, "report.md");
 }
 
-static int write_summary(const char *dir, const rs_stick_config *cfg, const rs_stick_result *r,
+static int write_summary(const rs_stick_config *cfg, const rs_stick_result *r,
                          int passed)
 {
     cJSON *o = cJSON_CreateObject();
@@ -186,16 +228,14 @@ static int write_summary(const char *dir, const rs_stick_config *cfg, const rs_s
         }
         cJSON_AddItemToArray(rows, row);
     }
-    return rs_study_write_summary(dir, o, passed, r->time_s);
+    return rs_study_write_summary(o, passed, r->time_s);
 }
 
 /* sticking.png: the two cases' fractions against sigma with their intervals, over the note's
  * values as wide grey lines. */
-static int plot(const char *dir, const rs_stick_config *cfg, const rs_stick_result *r)
+static int plot(const rs_stick_config *cfg, const rs_stick_result *r)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/sticking.dat", dir);
-    FILE *d = fopen(path, "w");
+    FILE *d = rs_study_create("sticking.dat");
     if (!d)
         return 0;
     fprintf(d, "# sigma a_pct a_lo a_hi b_pct b_lo b_hi\n");
@@ -203,8 +243,9 @@ static int plot(const char *dir, const rs_stick_config *cfg, const rs_stick_resu
         fprintf(d, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", cfg->sigma[i], 100 * r->a[i].fraction,
                 100 * r->a[i].lo, 100 * r->a[i].hi, 100 * r->b[i].fraction, 100 * r->b[i].lo,
                 100 * r->b[i].hi);
-    fclose(d);
-    FILE *g = rs_plot_open_script(dir);
+    if (!rs_study_close(d, "sticking.dat"))
+        return 0;
+    FILE *g = rs_study_open_script();
     if (!g)
         return 0;
     fprintf(g,
@@ -222,8 +263,7 @@ static int plot(const char *dir, const rs_stick_config *cfg, const rs_stick_resu
             "'sticking.dat' using 1:5:6:7 with yerrorlines pt 5 lc rgb '%s' title 'B: v = %g m/s "
             "(relaxsim)'\nunset multiplot\n",
             cfg->samples, rs_plot_palette[0], rs_plot_palette[1], cfg->v_b);
-    fclose(g);
-    return rs_plot_run_gnuplot(dir);
+    return rs_study_run_plot(g, "sticking.png");
 }
 
 int rs_study_parse_list(const char *option, const char *text, double lo, double hi, double *v,
@@ -279,11 +319,11 @@ static int start_at_twice(const rs_fit_result *r)
 
 /* DIR/fit_curveN.dat (mu, loss) and DIR/fit_pathN.dat (iteration, then each method's relative
  * error, "-" once it stopped; exact zeros drawn at 1e-17 on the log axis) of one observation. */
-static int write_fit_data(const char *dir, int which, const rs_fit_result *r)
+static int write_fit_data(int which, const rs_fit_result *r)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/fit_curve%d.dat", dir, which);
-    FILE *d = fopen(path, "w");
+    char name[64];
+    snprintf(name, sizeof name, "fit_curve%d.dat", which);
+    FILE *d = rs_study_create(name);
     if (!d)
         return 0;
     fprintf(d, "# mu loss_m2\n");
@@ -292,9 +332,10 @@ static int write_fit_data(const char *dir, int which, const rs_fit_result *r)
             fprintf(d, "%.10g -\n", r->curve_mu[i]);
         else
             fprintf(d, "%.10g %.10g\n", r->curve_mu[i], r->curve_loss[i]);
-    fclose(d);
-    snprintf(path, sizeof path, "%s/fit_path%d.dat", dir, which);
-    if (!(d = fopen(path, "w")))
+    if (!rs_study_close(d, name))
+        return 0;
+    snprintf(name, sizeof name, "fit_path%d.dat", which);
+    if (!(d = rs_study_create(name)))
         return 0;
     const int s = start_at_twice(r);
     int n = 0;
@@ -312,16 +353,16 @@ static int write_fit_data(const char *dir, int which, const rs_fit_result *r)
         }
         fputc('\n', d);
     }
-    return fclose(d) == 0;
+    return rs_study_close(d, name);
 }
 
 /* unknown_friction.png: per observation, the loss against mu (with the truth and the start) and
  * each method's relative error against its iterations from that start. */
-static int plot_fits(const char *dir, const rs_fit_result *r, const rs_fit_result *rest)
+static int plot_fits(const rs_fit_result *r, const rs_fit_result *rest)
 {
-    if (!write_fit_data(dir, 1, r) || !write_fit_data(dir, 2, rest))
+    if (!write_fit_data(1, r) || !write_fit_data(2, rest))
         return 0;
-    FILE *g = rs_plot_open_script(dir);
+    FILE *g = rs_study_open_script();
     if (!g)
         return 0;
     fprintf(g, "set datafile separator whitespace\nset datafile missing '-'\n"
@@ -360,8 +401,7 @@ static int plot_fits(const char *dir, const rs_fit_result *r, const rs_fit_resul
                 o->start[s], i + 1, rs_plot_palette[0], rs_plot_palette[1], rs_plot_palette[2]);
     }
     fprintf(g, "unset multiplot\n");
-    fclose(g);
-    return rs_plot_run_gnuplot(dir);
+    return rs_study_run_plot(g, "unknown_friction.png");
 }
 
 static int run_unknown_friction(int argc, char **argv)
@@ -401,7 +441,7 @@ static int run_unknown_friction(int argc, char **argv)
                                   scen, why);
     int checked;
     const int passed = fit_expectation(&r, &checked);
-    FILE *f = rs_study_open_report(dir);
+    FILE *f = rs_study_open_report();
     if (!f)
         return RS_EXIT_USAGE;
     fprintf(f,
@@ -438,7 +478,8 @@ static int run_unknown_friction(int argc, char **argv)
             !checked ? "not checked (no start at twice the truth)"
             : passed ? "met"
                      : "NOT met");
-    fclose(f);
+    if (!rs_study_close(f, "report.md"))
+        return RS_EXIT_USAGE;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "study", "unknown-friction");
     cJSON_AddNumberToObject(o, "mu_true", r.mu_true);
@@ -457,9 +498,15 @@ static int run_unknown_friction(int argc, char **argv)
             cJSON_AddStringToObject(row, "stop", fo->stop);
             cJSON_AddItemToArray(rows, row);
         }
-    if (!rs_study_write_summary(dir, o, passed, r.time_s))
+    if (!rs_study_write_summary(o, passed, r.time_s))
         return RS_EXIT_USAGE;
-    const int pictured = plot_fits(dir, &r, &rest);
+    const int pictured = plot_fits(&r, &rest);
+    static const char *const owned[] = {"report.md",      "summary.json",   "plot.gp",
+                                        "plot.log",       "fit_curve1.dat", "fit_curve2.dat",
+                                        "fit_path1.dat",  "fit_path2.dat",
+                                        "unknown_friction.png"};
+    if (!rs_study_commit(owned, pictured ? 9 : 4))
+        return RS_EXIT_USAGE;
     if (!quiet) {
         printf("  unknown-friction: true mu %g, %.1f s\n\n", r.mu_true, r.time_s);
         fit_table(stdout, &r);
@@ -519,9 +566,13 @@ int rs_cmd_study(int argc, char **argv)
     int passed = 1;
     for (int i = 0; i < r.nsigma; i++)
         passed &= expect_a(&r.a[i]) && expect_b(&r.b[i]);
-    if (!write_report(dir, &cfg, &r, passed) || !write_summary(dir, &cfg, &r, passed))
-        return rs_cli_usage_error("study: cannot write to %s", dir);
-    const int pictured = plot(dir, &cfg, &r);
+    if (!write_report(&cfg, &r, passed) || !write_summary(&cfg, &r, passed))
+        return RS_EXIT_USAGE;
+    const int pictured = plot(&cfg, &r);
+    static const char *const owned[] = {"report.md", "summary.json", "plot.gp", "plot.log",
+                                        "sticking.dat", "sticking.png"};
+    if (!rs_study_commit(owned, pictured ? 6 : 4))
+        return RS_EXIT_USAGE;
     if (!quiet) {
         printf("  noisy-sticking: %ld samples per sigma and case, %.1f s\n\n", cfg.samples,
                r.time_s);

@@ -75,7 +75,7 @@ static FILE *fit_study(int argc, char **argv, fit_args *a, rs_kf_result *r)
 {
     if (!parse_fit_args(argc, argv, a) || !run_fits(a, r))
         return NULL;
-    return rs_study_open_report(a->dir);
+    return rs_study_open_report();
 }
 
 static int run_fits(fit_args *a, rs_kf_result *r)
@@ -147,7 +147,7 @@ static int kf_passed(const rs_kf_config *cfg, const rs_kf_result *r)
 }
 
 /* summary.json of either study: the setting, the truth and every fit. */
-static int write_summary(const char *dir, const char *study, const rs_kf_config *cfg,
+static int write_summary(const char *study, const rs_kf_config *cfg,
                          const rs_kf_result *r, int passed)
 {
     cJSON *o = cJSON_CreateObject();
@@ -186,21 +186,15 @@ static int write_summary(const char *dir, const char *study, const rs_kf_config 
                     cJSON_AddItemToArray(th, cJSON_CreateDoubleArray(x->theta[i], RS_KF_FEATURES));
                 cJSON_AddItemToArray(fits, j);
             }
-    return rs_study_write_summary(dir, o, passed, r->time_s);
+    return rs_study_write_summary(o, passed, r->time_s);
 }
+
 
 /* A picture against the noise level, one categorical x position per sigma (0 included): the
- * data file DIR/NAME.dat has one row per sigma, its columns given by the caller. */
-static FILE *open_dat(const char *dir, const char *name)
+ * data file NAME.dat has one row per sigma. */
+static int kf_plot(const rs_kf_config *cfg, const rs_kf_result *r)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s.dat", dir, name);
-    return fopen(path, "w");
-}
-
-static int kf_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result *r)
-{
-    FILE *d = open_dat(dir, "known_friction");
+    FILE *d = rs_study_create("known_friction.dat");
     if (!d)
         return 0;
     fprintf(d, "# sigma, then per (variant, weighting): coefficient error, held-out RMS error\n");
@@ -218,8 +212,9 @@ static int kf_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result 
             }
         fputc('\n', d);
     }
-    fclose(d);
-    FILE *g = rs_plot_open_script(dir);
+    if (!rs_study_close(d, "known_friction.dat"))
+        return 0;
+    FILE *g = rs_study_open_script();
     if (!g)
         return 0;
     fprintf(g,
@@ -250,8 +245,7 @@ static int kf_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result 
         fputc('\n', g);
     }
     fprintf(g, "unset multiplot\n");
-    fclose(g);
-    return rs_plot_run_gnuplot(dir);
+    return rs_study_run_plot(g, "known_friction.png");
 }
 
 int rs_study_known_friction(int argc, char **argv)
@@ -329,10 +323,14 @@ int rs_study_known_friction(int argc, char **argv)
             "Expectations (noise-free coefficients within 1e-6 wherever the truth minimises "
             "the cost, marked (!) where not): %s.\n\n![errors against noise](known_friction.png)\n",
             passed ? "met" : "NOT met");
-    fclose(f);
-    if (!write_summary(a.dir, "known-friction", cfg, &r, passed))
+    if (!rs_study_close(f, "report.md") ||
+        !write_summary("known-friction", cfg, &r, passed))
         return RS_EXIT_USAGE;
-    const int pictured = kf_plot(a.dir, cfg, &r);
+    const int pictured = kf_plot(cfg, &r);
+    static const char *const owned[] = {"report.md", "summary.json", "plot.gp", "plot.log",
+                                        "known_friction.dat", "known_friction.png"};
+    if (!rs_study_commit(owned, pictured ? 6 : 4))
+        return RS_EXIT_USAGE;
     if (!a.quiet) {
         printf("  known-friction: %d training steps, %d held out, %.1f s\n", r.train_steps,
                r.test_steps, r.time_s);
@@ -397,9 +395,9 @@ static int variants_alike(const rs_kf_config *cfg, const rs_kf_result *r)
     return 1;
 }
 
-static int dv_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result *r)
+static int dv_plot(const rs_kf_config *cfg, const rs_kf_result *r)
 {
-    FILE *d = open_dat(dir, "decomposed");
+    FILE *d = rs_study_create("decomposed.dat");
     if (!d)
         return 0;
     fprintf(d, "# sigma, per variant: sticking predicted affine, clamped (%% of sticking steps)\n");
@@ -412,8 +410,9 @@ static int dv_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result 
         }
         fputc('\n', d);
     }
-    fclose(d);
-    FILE *g = rs_plot_open_script(dir);
+    if (!rs_study_close(d, "decomposed.dat"))
+        return 0;
+    FILE *g = rs_study_open_script();
     if (!g)
         return 0;
     fprintf(
@@ -430,8 +429,7 @@ static int dv_plot(const char *dir, const rs_kf_config *cfg, const rs_kf_result 
         "'' using 0:5 with linespoints dt 2 pt 6 ps 1.5 lw 2 lc rgb '%s' "
         "title 'clamped at 0 (slack friction; direct: the same fit)'\n",
         r->test_stuck, rs_plot_palette[0], rs_plot_palette[1]);
-    fclose(g);
-    return rs_plot_run_gnuplot(dir);
+    return rs_study_run_plot(g, "decomposed_velocities.png");
 }
 
 int rs_study_decomposed_velocities(int argc, char **argv)
@@ -484,10 +482,14 @@ int rs_study_decomposed_velocities(int argc, char **argv)
                 : "");
     dv_table(f, cfg, &r);
     fprintf(f, "\n![sticking against noise](decomposed_velocities.png)\n");
-    fclose(f);
-    if (!write_summary(a.dir, "decomposed-velocities", cfg, &r, passed))
+    if (!rs_study_close(f, "report.md") ||
+        !write_summary("decomposed-velocities", cfg, &r, passed))
         return RS_EXIT_USAGE;
-    const int pictured = dv_plot(a.dir, cfg, &r);
+    const int pictured = dv_plot(cfg, &r);
+    static const char *const owned[] = {"report.md", "summary.json", "plot.gp", "plot.log",
+                                        "decomposed.dat", "decomposed_velocities.png"};
+    if (!rs_study_commit(owned, pictured ? 6 : 4))
+        return RS_EXIT_USAGE;
     if (!a.quiet) {
         printf("  decomposed-velocities: %d training steps, %d held out (%d stick), %.1f s\n\n",
                r.train_steps, r.test_steps, r.test_stuck, r.time_s);

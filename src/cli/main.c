@@ -1,9 +1,11 @@
 /* main.c: the relaxsim command: dispatches to one subcommand per file. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "relaxsim/relaxsim.h"
 #include "cli/cli.h"
+#include "io/outset.h"
 
 /* Each command's synopsis and what it does: `relaxsim --help` prints them all, `relaxsim CMD
  * --help` (or `relaxsim --help CMD`) those of CMD. The README has each command in full. */
@@ -110,6 +112,8 @@ static int print_command_help(const char *first, const char *second)
 
 int main(int argc, char **argv)
 {
+    /* a command that returns early (an error) leaves no staged output behind */
+    atexit(rs_outset_remove_staged);
     if (argc < 2) {
         print_usage(stderr);
         return RS_EXIT_USAGE;

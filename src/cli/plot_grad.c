@@ -63,30 +63,34 @@ static int read_pairs(const char *path, sweep_pairs *p)
     return p->n > 0;
 }
 
-int rs_plot_grad_sweep(const char *dir)
+int rs_plot_grad_sweep(const char *dir, rs_outset *set, char *wrote, size_t wrote_len)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     sweep_pairs p;
     if (!read_pairs(path, &p))
         return rs_cli_usage_error("plot: %s: no gradient sweep rows", path);
-    FILE *g = rs_plot_open_script(dir);
+    FILE *g = rs_plot_open_script(set);
     if (!g)
         return RS_EXIT_USAGE;
+    char key[160], title[400], text[300];
+    snprintf(text, sizeof text, "gradients against %s: LCP (forward mode), NLP (relaxation, KKT "
+             "sensitivity), central differences", p.key);
     /* sweep.csv columns: 1 swept value, 2 output, 3 key, 5 lcp, 6 nlp, 7 fd, 12 verdict,
      * 13 fd_nlp */
     fprintf(g,
             "set output 'grad_sweep.png'\nset terminal pngcairo noenhanced size 1100,%d "
-            "font ',11'\nset multiplot layout %d,1 title 'gradients against %s: LCP (forward "
-            "mode), NLP (relaxation, KKT sensitivity), central differences'\n",
-            300 + 260 * p.n, p.n, p.key);
-    fprintf(g, "set xlabel '%s'\nset key outside right\n", p.key);
+            "font ',11'\nset multiplot layout %d,1 title %s\n",
+            300 + 260 * p.n, p.n, rs_gnuplot_string(title, sizeof title, text));
+    fprintf(g, "set xlabel %s\nset key outside right\n", rs_gnuplot_string(key, sizeof key, p.key));
     for (int i = 0; i < p.n; i++) {
         /* each swept value has one row per pair, in the same order: pair i is every total-th
          * row from row i */
         char rows[64];
         snprintf(rows, sizeof rows, "skip 1 every %d::%d", p.total, i);
-        fprintf(g, "set ylabel 'd %s / d %s'\n", p.output[i], p.wrt[i]);
+        char ylabel[200];
+        snprintf(text, sizeof text, "d %s / d %s", p.output[i], p.wrt[i]);
+        fprintf(g, "set ylabel %s\n", rs_gnuplot_string(ylabel, sizeof ylabel, text));
         fprintf(g,
                 "plot 'sweep.csv' %s using 1:6 with lines lw 2 lc rgb '%s' title 'NLP', \\\n"
                 "     '' %s using 1:5 with points pt 7 ps 1.2 lc rgb '%s' title 'LCP', \\\n"
@@ -106,10 +110,11 @@ int rs_plot_grad_sweep(const char *dir)
         fputc('\n', g);
     }
     fprintf(g, "unset multiplot\n");
-    fclose(g);
-    if (!rs_plot_run_gnuplot(dir))
+    static const char *const pictures[] = {"grad_sweep.png"};
+    if (!rs_plot_run_gnuplot(set, g, pictures, 1))
         return RS_EXIT_FAILED;
-    printf("wrote %s/grad_sweep.png (%d panel%s%s)\n", dir, p.n, p.n == 1 ? "" : "s",
-           p.total > p.n ? "; more pairs in sweep.csv than panels: the first are drawn" : "");
+    snprintf(wrote, wrote_len, "wrote %s/grad_sweep.png (%d panel%s%s)\n", dir, p.n,
+             p.n == 1 ? "" : "s",
+             p.total > p.n ? "; more pairs in sweep.csv than panels: the first are drawn" : "");
     return RS_EXIT_OK;
 }

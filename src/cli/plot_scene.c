@@ -13,6 +13,7 @@
 
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
+#include "cli/plot_script.h"
 #include "io/scene_file.h"
 
 /* 1-based columns of x_m, z_m and mode in a trajectory CSV header; 0 if absent. */
@@ -105,11 +106,10 @@ static int clip_to_box(double (*v)[2], int n, const double *box)
 
 /* DIR/scene.dat: one block per obstacle (closed outline), blocks separated by two blank lines
  * (gnuplot's index). Returns the number of blocks, -1 if the file cannot be written. */
-static int write_scene_dat(const char *dir, const rs_scene *sc, const double *box)
+static int write_scene_dat(rs_outset *set, const rs_scene *sc, const double *box)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/scene.dat", dir);
-    FILE *f = fopen(path, "w");
+    rs_error_detail detail;
+    FILE *f = rs_outset_create(set, "scene.dat", &detail);
     if (!f)
         return -1;
     int blocks = 0;
@@ -137,18 +137,16 @@ static int write_scene_dat(const char *dir, const rs_scene *sc, const double *bo
             fprintf(f, "%.17g,%.17g\n", v[i % nv][0], v[i % nv][1]);
         blocks++;
     }
-    const int failed = fclose(f) != 0;
-    return failed ? -1 : blocks;
+    return rs_outset_close(set, f, "scene.dat", &detail) == RS_OK ? blocks : -1;
 }
 
 /* DIR/scene_lines.dat: each polygon edge's line continued beyond both ends by len (dotted in the
  * picture: the half-planes Stewart-Trinkle enforces, whose intersection near a convex corner is
  * the virtual edge). Returns 0 if the file cannot be written. */
-static int write_edge_lines(const char *dir, const rs_scene *sc, double len)
+static int write_edge_lines(rs_outset *set, const rs_scene *sc, double len)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/scene_lines.dat", dir);
-    FILE *f = fopen(path, "w");
+    rs_error_detail detail;
+    FILE *f = rs_outset_create(set, "scene_lines.dat", &detail);
     if (!f)
         return 0;
     for (int i = 0; i < sc->nedges; i++) {
@@ -160,11 +158,11 @@ static int write_edge_lines(const char *dir, const rs_scene *sc, double len)
         fprintf(f, "%.17g,%.17g\n%.17g,%.17g\n\n%.17g,%.17g\n%.17g,%.17g\n\n", e->a[0] - ux,
                 e->a[1] - uz, e->a[0], e->a[1], e->b[0], e->b[1], e->b[0] + ux, e->b[1] + uz);
     }
-    return fclose(f) == 0;
+    return rs_outset_close(set, f, "scene_lines.dat", &detail) == RS_OK;
 }
 
-int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lines,
-                  const char *title, const rs_plot_run *runs, int nruns)
+int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_text,
+                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns)
 {
     double radius = 0.0; /* the largest: room around the paths */
     for (int k = 0; k < nruns && k < RS_PLOT_MAX_RUNS; k++)
@@ -172,7 +170,7 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lin
     rs_scene sc;
     rs_scene_init(&sc);
     rs_error_detail why;
-    if (rs_scene_read(scene_path, &sc, &why) != RS_OK) {
+    if (rs_scene_read_text("summary.json: scene_text", scene_text, &sc, &why) != RS_OK) {
         fprintf(stderr, "relaxsim: plot: no scene.png: %s\n", why.message);
         return 0;
     }
@@ -206,19 +204,21 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lin
         *lo -= grow;
         *hi += grow;
     }
-    const int blocks = write_scene_dat(dir, &sc, box);
-    edge_lines = edge_lines && write_edge_lines(dir, &sc, fmax(box[1] - box[0], box[3] - box[2]));
+    const int blocks = write_scene_dat(set, &sc, box);
+    edge_lines = edge_lines && write_edge_lines(set, &sc, fmax(box[1] - box[0], box[3] - box[2]));
     rs_scene_free(&sc);
     if (blocks < 0) {
         fprintf(stderr, "relaxsim: plot: no scene.png: cannot write %s/scene.dat\n", dir);
         return 0;
     }
+    char quoted_title[800];
     fprintf(g, "reset\nset datafile separator ','\n"
                "set terminal pngcairo noenhanced size 1000,900 font ',11'\nset output 'scene.png'\n"
                "set size ratio -1\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
-               "set xlabel 'x (m)'\nset ylabel 'z (m)'\nset title '%s'\n"
+               "set xlabel 'x (m)'\nset ylabel 'z (m)'\nset title %s\n"
                "set key outside bottom center horizontal\nset grid\nplot ",
-            box[0], box[1], box[2], box[3], title);
+            box[0], box[1], box[2], box[3],
+            rs_gnuplot_string(quoted_title, sizeof quoted_title, title));
     int any = 0; /* plot elements written so far: the next one needs a separator */
     if (blocks > 0) {
         fprintf(g, "for [i=0:%d] 'scene.dat' index i with filledcurves closed fc rgb '#d0d0d0' "
@@ -244,11 +244,12 @@ int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lin
             const char *colour =
                 nruns == 1 ? two[t] : rs_plot_palette[k % RS_PLOT_PALETTE_SIZE];
             const char *file = t ? runs[k].lemke : runs[k].nlp;
-            char label[300];
+            char label[300], quoted[700];
             snprintf(label, sizeof label, "%s%s%s path", runs[k].label, runs[k].label[0] ? ", " : "",
                      name[t]);
-            fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw 2 dt %s lc rgb '%s' title '%s'",
-                    any ? ", \\\n     " : "", file, cols[i].x, cols[i].z, dash[t], colour, label);
+            fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw 2 dt %s lc rgb '%s' title %s",
+                    any ? ", \\\n     " : "", file, cols[i].x, cols[i].z, dash[t], colour,
+                    rs_gnuplot_string(quoted, sizeof quoted, label));
             any = 1;
             if (nruns == 1)
                 fprintf(g, ", \\\n     '%s' every ::1 using %d:(strcol(%d) eq 'separating' ? NaN : "

@@ -6,9 +6,11 @@
 
 #include <stdio.h>
 
+#include "io/outset.h"
+
 /*
- * Append to the gnuplot script g the commands that draw DIR/scene.png: the obstacles of the scene
- * file (written to DIR/scene.dat), the NLP (solid) and Lemke (dashed) paths of each run (at most
+ * Append to the gnuplot script g the commands that draw scene.png: the obstacles of the scene
+ * (its text, as summary.json carries it; written to scene.dat of the set), the NLP (solid) and Lemke (dashed) paths of each run (at most
  * RS_PLOT_MAX_RUNS; one run: its steps with a contact force marked), and a disc's outline (a
  * run's radius > 0) at its first and last step;
  * with edge_lines, every edge's line continued beyond its ends, dotted (Stewart-Trinkle's
@@ -25,7 +27,7 @@ typedef struct rs_plot_run {
     double radius; /* the disc's radius (0: a point) */
 } rs_plot_run;
 
-int rs_plot_scene(FILE *g, const char *dir, const char *scene_path, int edge_lines,
-                  const char *title, const rs_plot_run *runs, int nruns);
+int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_text,
+                  int edge_lines, const char *title, const rs_plot_run *runs, int nruns);
 
 #endif

@@ -41,14 +41,13 @@ static double distance(const rs_model *m, const rs_step_result *a, const rs_step
     return isfinite(d) ? d : NAN;
 }
 
-static int plot(const char *dir, const double *r, const double *d, const int *ok,
+static int plot(rs_outset *set, const double *r, const double *d, const int *ok,
                 const int *certified, int step, double slope, double intercept)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/continuation.dat", dir);
-    FILE *f = fopen(path, "w");
+    rs_error_detail detail;
+    FILE *f = rs_outset_create(set, "continuation.dat", &detail);
     if (!f)
-        return 0;
+        return fprintf(stderr, "relaxsim: replay: %s\n", detail.message), 0;
     fprintf(f, "# relaxation, distance (natural units), the same for certified answers and for "
                "those the certificate refused (- : none)\n");
     for (int i = 0; i < NRELAX; i++) {
@@ -58,8 +57,9 @@ static int plot(const char *dir, const double *r, const double *d, const int *ok
         fprintf(f, has && certified[i] ? "%.10g " : "- ", d[i]);
         fprintf(f, has && !certified[i] ? "%.10g\n" : "-\n", d[i]);
     }
-    fclose(f);
-    FILE *g = rs_plot_open_script(dir);
+    if (rs_outset_close(set, f, "continuation.dat", &detail) != RS_OK)
+        return fprintf(stderr, "relaxsim: replay: %s\n", detail.message), 0;
+    FILE *g = rs_plot_open_script(set);
     if (!g)
         return 0;
     fprintf(g,
@@ -78,14 +78,18 @@ static int plot(const char *dir, const double *r, const double *d, const int *ok
             "exp(%.17g) * x**%.17g with lines dt 2 lw 2 lc rgb '%s' title 'fitted: slope %.2f'\n",
             step, rs_plot_palette[0], rs_plot_palette[0], rs_plot_palette[0], intercept, slope,
             rs_plot_palette[1], slope);
-    fclose(g);
-    return rs_plot_run_gnuplot(dir);
+    static const char *const pictures[] = {"continuation.png"};
+    return rs_plot_run_gnuplot(set, g, pictures, 1);
 }
 
 int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, const double *state,
                            const double *input, int step, const char *dir)
 {
     const rs_model *m = sc->model;
+    rs_outset *set = NULL; /* -o DIR: begun before the work, so that a bad DIR is said at once */
+    rs_error_detail detail;
+    if (dir && rs_outset_begin(dir, NULL, &set, &detail) != RS_OK)
+        return rs_cli_usage_error("-o: %s", detail.message);
     double r[NRELAX], d[NRELAX];
     int ok[NRELAX], certified[NRELAX], iters[NRELAX];
     const char *status[NRELAX];
@@ -100,6 +104,7 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         rs_stepper *st;
         if (rs_stepper_create(&cfg, &st) != RS_OK || !rs_stepper_restore(st, snap)) {
             rs_stepper_destroy(st);
+            rs_outset_abort(set);
             return rs_cli_usage_error("replay: the step cannot be set up here");
         }
         rs_step_result a;
@@ -150,13 +155,15 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
                "too few points): this disagreement is not relaxation bias\n");
     else
         printf("  the distance shrinks with the relaxation: relaxation bias\n");
-    if (dir) {
-        rs_error_detail detail;
-        if (rs_check_writable_directory(dir, &detail) != RS_OK)
+    if (set) {
+        static const char *const owned[] = {"continuation.dat", "continuation.png", "plot.gp",
+                                            "plot.log"};
+        const int drawn = n >= 2 && plot(set, r, d, ok, certified, step, slope, intercept);
+        if (rs_outset_commit(set, owned, 4, &detail) != RS_OK)
             return rs_cli_usage_error("-o: %s", detail.message);
         if (n < 2)
             printf("  no picture: fewer than two points to draw\n");
-        else if (plot(dir, r, d, ok, certified, step, slope, intercept))
+        else if (drawn)
             printf("  wrote %s/{continuation.dat, continuation.png}\n", dir);
         else
             printf("  no picture: gnuplot failed (%s/plot.log)\n", dir);

@@ -15,20 +15,33 @@ extern const char rs_study_usage[];
  * (the message printed) if it is unknown or lacks its value. */
 int rs_study_common_option(int argc, char **argv, int *i, const char **dir, int *quiet);
 
-/* DIR given and writable (made if missing); 0 with the message printed otherwise. */
+/* DIR given and writable (made if missing): the study's output set begins there (every file
+ * below is staged in it); 0 with the message printed otherwise. */
 int rs_study_output_ready(const char *dir);
+
+/* A file of the set created for writing, and closed (0 / NULL: message printed). */
+FILE *rs_study_create(const char *name);
+int rs_study_close(FILE *f, const char *name);
+
+/* plot.gp of the set, and its run drawing picture (0: gnuplot failed, message printed). */
+FILE *rs_study_open_script(void);
+int rs_study_run_plot(FILE *g, const char *picture);
+
+/* Put the set in place; owned: the files of this study that a new set replaces (those it lacks
+ * are removed). 0 (message printed) if it cannot be. */
+int rs_study_commit(const char *const *owned, int nowned);
 
 /* Parse a comma-separated list of at most max numbers in [lo, hi] into v; returns the count, 0
  * (message printed) on a bad list. */
 int rs_study_parse_list(const char *option, const char *text, double lo, double hi, double *v,
                         int max);
 
-/* DIR/report.md opened for writing; NULL (message printed) if it cannot be. */
-FILE *rs_study_open_report(const char *dir);
+/* report.md of the set opened for writing; NULL (message printed) if it cannot be. */
+FILE *rs_study_open_report(void);
 
-/* Finish a study's summary o (expectations_met, time_s), write it to DIR/summary.json and free
- * it; 0 (message printed) if it cannot be written. */
-int rs_study_write_summary(const char *dir, cJSON *o, int passed, double time_s);
+/* Finish a study's summary o (expectations_met, time_s), write it to summary.json of the set and
+ * free it; 0 (message printed) if it cannot be written. */
+int rs_study_write_summary(cJSON *o, int passed, double time_s);
 
 /* The known-friction (note 000 section 3.1) and decomposed-velocities (Remark 4) studies. */
 int rs_study_known_friction(int argc, char **argv);

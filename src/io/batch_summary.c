@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "io/batch_summary.h"
+#include "io/outset.h"
 #include "io/output.h"
 #include "io/ini_entries.h"
 #include "core/detail.h"
@@ -132,15 +133,14 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
             cJSON_AddItemToArray(list, cJSON_CreateString(sw->keys[k].words[v]));
     }
     cJSON *results = cJSON_AddArrayToObject(sum, "results");
-    /* results.csv and summary.json are written under temporary names and renamed into place
-     * (output.h): never torn, also on a full disk */
-    char csv_path[1200], csv_temp[1300];
+    /* results.csv and summary.json are written whole and put in place (io/outset.h), the
+     * summary last: never torn, also on a full disk */
+    char csv_path[1200];
     snprintf(csv_path, sizeof csv_path, "%s/results.csv", dir);
-    rs_temp_path(csv_path, csv_temp, sizeof csv_temp);
-    FILE *csv = err == RS_OK ? fopen(csv_temp, "w") : NULL;
-    if (err == RS_OK && !csv)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", csv_path,
-                            strerror(errno));
+    rs_outfile *csv_out = NULL;
+    if (err == RS_OK)
+        err = rs_outfile_begin(csv_path, &csv_out, detail);
+    FILE *csv = csv_out ? rs_outfile_stream(csv_out) : NULL;
     if (csv) {
         fprintf(csv, "run");
         for (int k = 0; k < sw->nkeys; k++)
@@ -194,26 +194,21 @@ rs_error rs_batch_summarize(const char *dir, const rs_sweep *sw, rs_batch_summar
     cJSON_AddNumberToObject(c, "contract_failed", (double)out->contract_failed);
     cJSON_AddNumberToObject(c, "bad_input", (double)out->bad_input);
     cJSON_AddNumberToObject(c, "crashed", (double)out->crashed);
-    if (csv && err == RS_OK) {
-        err = rs_commit_written(csv, csv_temp, csv_path, detail);
-    } else if (csv) {
-        fclose(csv);
-        unlink(csv_temp);
-    }
+    if (csv_out && err == RS_OK)
+        err = rs_outfile_commit(csv_out, detail);
+    else
+        rs_outfile_abort(csv_out);
     if (err == RS_OK) {
-        char sum_temp[1300];
         snprintf(path, sizeof path, "%s/summary.json", dir);
-        rs_temp_path(path, sum_temp, sizeof sum_temp);
-        char *text = cJSON_Print(sum);
-        FILE *sf = text ? fopen(sum_temp, "w") : NULL;
-        if (!sf)
-            err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
-                                text ? strerror(errno) : "out of memory");
-        else {
-            fprintf(sf, "%s\n", text);
-            err = rs_commit_written(sf, sum_temp, path, detail);
+        rs_outfile *sum_out;
+        err = rs_outfile_begin(path, &sum_out, detail);
+        if (err == RS_OK) {
+            err = rs_write_json_stream(rs_outfile_stream(sum_out), cJSON_Print(sum));
+            if (err == RS_OK)
+                err = rs_outfile_commit(sum_out, detail);
+            else
+                rs_outfile_abort(sum_out);
         }
-        free(text);
     }
     cJSON_Delete(sum);
     for (size_t i = 0; i < n; i++)

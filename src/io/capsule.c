@@ -8,6 +8,7 @@
 #include "io/capsule.h"
 #include "io/output.h"
 #include "relaxsim/lcp_file.h"
+#include "lcp/lcp_internal.h"
 #include "relaxsim/relaxsim.h"
 
 /* An array of doubles written with 17 significant digits: each reads back to the same double
@@ -138,23 +139,19 @@ cJSON *rs_capsule_settings_json(const rs_scenario *sc)
     cJSON *cmp = cJSON_AddObjectToObject(o, "run");
     cJSON_AddNumberToObject(cmp, "agree_atol", sc->agree_atol);
     cJSON_AddNumberToObject(cmp, "agree_rtol", sc->agree_rtol);
+    cJSON_AddNumberToObject(cmp, "agree_force_rtol", sc->agree_force_rtol);
     return o;
 }
 
-rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *scenario_text,
-                          const char *scene_text, const char *const *overrides, int noverrides,
-                          const rs_compare_result *r, const rs_capsule *c, char *written,
-                          size_t written_len, rs_error_detail *detail)
+rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *overrides,
+                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
+                          rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
-    const rs_compare_step *st = &r->step[c->step];
-    rs_error err = rs_make_directory(dir, detail);
-    if (err != RS_OK)
-        return err;
-    char path[1300], dat[1300];
-    snprintf(written, written_len, "step_%d.json", c->step);
-    snprintf(path, sizeof path, "%s/step_%d.json", dir, c->step);
-    snprintf(dat, sizeof dat, "%s/step_%d.dat", dir, c->step);
+    const rs_compare_step *st = &c->record;
+    if (!sc->text)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "step %d: the scenario has no text to keep",
+                             c->step);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "relaxsim", rs_version());
     cJSON_AddNumberToObject(o, "step", c->step);
@@ -162,12 +159,12 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *sc
     cJSON_AddStringToObject(o, "why", c->requested ? "requested" : rs_verdict_name(st->verdict));
     cJSON *scen = cJSON_AddObjectToObject(o, "scenario");
     cJSON_AddStringToObject(scen, "path", sc->path);
-    cJSON_AddStringToObject(scen, "text", scenario_text);
+    cJSON_AddStringToObject(scen, "text", sc->text);
     cJSON *ov = cJSON_AddArrayToObject(scen, "overrides");
     for (int i = 0; i < noverrides; i++)
         cJSON_AddItemToArray(ov, cJSON_CreateString(overrides[i]));
-    if (sc->scene && scene_text)
-        cJSON_AddStringToObject(scen, "scene_text", scene_text);
+    if (sc->scene && sc->scene_text)
+        cJSON_AddStringToObject(scen, "scene_text", sc->scene_text);
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
     cJSON *state = cJSON_AddObjectToObject(o, "state");
@@ -183,15 +180,29 @@ rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *sc
     cJSON *diff = cJSON_AddObjectToObject(o, "diff");
     for (int k = 0; k < r->ncol; k++)
         cJSON_AddNumberToObject(diff, r->col_names[k], st->diff[k]);
-    if (c->lcp_n > 0) { /* the LCP of the shadow solve, as a Siconos file and inline */
+    rs_error err = RS_OK;
+    if (c->lcp_n > 0) { /* the LCP of the shadow solve, as a Siconos .dat text */
         rs_lcp lcp = {.n = c->lcp_n, .M = c->M, .q = c->q};
-        err = rs_lcp_write_file(dat, &lcp, RS_LCP_STORAGE_DENSE, 0, NULL, detail);
-        char *dat_text = err == RS_OK ? rs_read_text_file(dat) : NULL;
-        if (dat_text)
-            cJSON_AddStringToObject(o, "lcp_dat", dat_text);
-        free(dat_text);
+        char *dat = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&dat, &len);
+        if (!mem)
+            err = RS_ERR_NOMEM;
+        else {
+            err = rs_lcp_write_stream(mem, "lcp_dat", &lcp, RS_LCP_STORAGE_DENSE, 0, NULL, detail);
+            if (fclose(mem) != 0 && err == RS_OK)
+                err = RS_ERR_NOMEM;
+        }
+        if (err == RS_OK)
+            cJSON_AddStringToObject(o, "lcp_dat", dat);
+        free(dat);
     }
-    char *json = cJSON_Print(o);
+    char *json = err == RS_OK ? cJSON_Print(o) : NULL;
     cJSON_Delete(o);
-    return err == RS_OK ? rs_write_json_text(path, json, detail) : (free(json), err);
+    if (err == RS_OK && !json)
+        err = RS_ERR_NOMEM;
+    if (json)
+        fprintf(f, "%s\n", json);
+    free(json);
+    return err;
 }

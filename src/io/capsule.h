@@ -18,17 +18,17 @@
 #define RS_IO_CAPSULE_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "relaxsim/error.h"
 #include "sim/compare.h"
 
-/* Write capsule c of run r to dir/step_<k>.json (dir made if missing). scenario_text and
- * scene_text (NULL for a model without obstacles) are the files as the run read them. *written:
- * the file's name. */
-rs_error rs_write_capsule(const char *dir, const rs_scenario *sc, const char *scenario_text,
-                          const char *scene_text, const char *const *overrides, int noverrides,
-                          const rs_compare_result *r, const rs_capsule *c, char *written,
-                          size_t written_len, rs_error_detail *detail);
+/* Write capsule c of run r into f (the caller's file step_<k>.json): the scenario and scene
+ * texts as the run read them (sc->text, sc->scene_text), the overrides of the run. Write
+ * errors are f's (the caller checks them on close). */
+rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *overrides,
+                          int noverrides, const rs_compare_result *r, const rs_capsule *c,
+                          rs_error_detail *detail);
 
 /* Read an exact array of exactly n numbers (null: NaN) into v; 0 otherwise. */
 int rs_capsule_read_array(const cJSON *a, double *v, int n);

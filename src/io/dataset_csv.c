@@ -4,13 +4,9 @@
 #include "io/dataset_csv.h"
 #include "io/output.h"
 
-rs_error rs_write_dataset_csv(const char *path, const rs_scenario *sc, const rs_dataset *d,
-                              rs_error_detail *detail)
+void rs_write_dataset_csv(FILE *f, const rs_scenario *sc, const rs_dataset *d)
 {
     const rs_model *m = sc->model;
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
     fprintf(f, "# relaxsim dataset of %s\n# model %s (%s):", sc->path, m->name,
             m->variants[sc->variant]);
     for (int i = 0; i < m->nparams; i++)
@@ -43,5 +39,4 @@ rs_error rs_write_dataset_csv(const char *path, const rs_scenario *sc, const rs_
             fprintf(f, ",%.17g", d->values[(size_t)k * d->ncol + c]);
         fputc('\n', f);
     }
-    return rs_close_written(f, path, detail);
 }

@@ -10,7 +10,7 @@
 #include "relaxsim/error.h"
 #include "sim/dataset.h"
 
-rs_error rs_write_dataset_csv(const char *path, const rs_scenario *sc, const rs_dataset *d,
-                              rs_error_detail *detail);
+/* Into the caller's open file (write errors are the file's, checked when it is closed). */
+void rs_write_dataset_csv(FILE *f, const rs_scenario *sc, const rs_dataset *d);
 
 #endif

@@ -37,15 +37,10 @@ static void gradient_rows(FILE *f, const char *lead, const rs_grad_config *cfg,
         }
 }
 
-rs_error rs_write_gradients_csv(const char *path, const rs_grad_config *cfg,
-                                const rs_grad_result *r, rs_error_detail *detail)
+void rs_write_gradients_csv(FILE *f, const rs_grad_config *cfg, const rs_grad_result *r)
 {
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
     fprintf(f, "%s\n", gradient_columns);
     gradient_rows(f, "", cfg, r);
-    return rs_close_written(f, path, detail);
 }
 
 void rs_sweep_csv_header(FILE *f, const char *swept_key)
@@ -61,12 +56,9 @@ void rs_sweep_csv_rows(FILE *f, double swept_value, const rs_grad_config *cfg,
     gradient_rows(f, lead, cfg, r);
 }
 
-rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
-                               const rs_grad_result *r, rs_error_detail *detail)
+void rs_write_tangents_csv(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
+                           const rs_grad_result *r)
 {
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
     fprintf(f, "step,t_s,key,method,status");
     for (int c = 0; c < r->ncol; c++)
         fprintf(f, ",d_%s", r->col_names[c]);
@@ -97,11 +89,10 @@ rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs
                 fputc('\n', f);
             }
     }
-    return rs_close_written(f, path, detail);
 }
 
-rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
-                            const rs_grad_result *r, rs_error_detail *detail)
+rs_error rs_write_grad_json(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
+                            const rs_grad_result *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "scenario", sc->path);
@@ -145,5 +136,5 @@ rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_gr
     cJSON_AddBoolToObject(o, "contract_passed", r->contract_passed);
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
-    return rs_write_json_text(path, text, detail);
+    return rs_write_json_stream(f, text);
 }

@@ -16,12 +16,13 @@
 #include "relaxsim/error.h"
 #include "sim/gradient.h"
 
-rs_error rs_write_gradients_csv(const char *path, const rs_grad_config *cfg,
-                                const rs_grad_result *r, rs_error_detail *detail);
-rs_error rs_write_tangents_csv(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
-                               const rs_grad_result *r, rs_error_detail *detail);
-rs_error rs_write_grad_json(const char *path, const rs_scenario *sc, const rs_grad_config *cfg,
-                            const rs_grad_result *r, rs_error_detail *detail);
+/* Into the caller's open file (write errors are the file's, checked when it is closed). */
+void rs_write_gradients_csv(FILE *f, const rs_grad_config *cfg, const rs_grad_result *r);
+void rs_write_tangents_csv(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
+                           const rs_grad_result *r);
+/* RS_ERR_NOMEM if the document could not be made. */
+rs_error rs_write_grad_json(FILE *f, const rs_scenario *sc, const rs_grad_config *cfg,
+                            const rs_grad_result *r);
 
 /* sweep.csv: the header, then one block of rows per swept value. */
 void rs_sweep_csv_header(FILE *f, const char *swept_key);

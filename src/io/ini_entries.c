@@ -95,20 +95,13 @@ static int collect(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, int *count,
-                             rs_error_detail *detail)
+/* The entries of an open stream; name is what messages call it (a path, "CAPSULE: scenario"). */
+static rs_error read_stream(FILE *f, const char *path, rs_ini_entry *entries, int max, int *count,
+                            rs_error_detail *detail)
 {
-    struct stat st;
-    *count = 0;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return rs_detail_set(detail, RS_ERR_IO, "%s: is a directory, not a file", path);
-    reader r = {fopen(path, "r"), 0, entries, max, 0, 0, 0, 0, 0, 0, 0, 0};
-    if (!r.f)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    reader r = {f, 0, entries, max, 0, 0, 0, 0, 0, 0, 0, 0};
     const int bad_line = ini_parse_stream(read_line, &r, collect, &r);
-    const int read_failed = ferror(r.f);
-    fclose(r.f);
-    if (read_failed)
+    if (ferror(r.f))
         return rs_detail_set(detail, RS_ERR_IO, "%s: read error", path);
     if (r.nul)
         return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: a NUL byte (not a text file?)", path,
@@ -131,6 +124,34 @@ rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, i
                              max);
     *count = r.count;
     return RS_OK;
+}
+
+rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, int *count,
+                             rs_error_detail *detail)
+{
+    struct stat st;
+    *count = 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: is a directory, not a file", path);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    const rs_error err = read_stream(f, path, entries, max, count, detail);
+    fclose(f);
+    return err;
+}
+
+rs_error rs_ini_read_entries_text(const char *name, const char *text, rs_ini_entry *entries,
+                                  int max, int *count, rs_error_detail *detail)
+{
+    *count = 0;
+    const size_t len = strlen(text);
+    FILE *f = fmemopen((void *)(len ? text : " "), len ? len : 1, "r");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "%s: cannot be read", name);
+    const rs_error err = read_stream(f, name, entries, max, count, detail);
+    fclose(f);
+    return err;
 }
 
 int rs_parse_real(const char *text, double *out)

@@ -24,6 +24,10 @@ typedef struct rs_ini_entry {
 rs_error rs_ini_read_entries(const char *path, rs_ini_entry *entries, int max, int *count,
                              rs_error_detail *detail);
 
+/* The same from text in memory (NUL-terminated); name stands for the file in messages. */
+rs_error rs_ini_read_entries_text(const char *name, const char *text, rs_ini_entry *entries,
+                                  int max, int *count, rs_error_detail *detail);
+
 /* A decimal real (no hexadecimal), the whole text but blanks: 1 and *out if it is a finite one,
  * -1 if it is infinite or not a number (inf, nan, 1e999), 0 if it is no number. */
 int rs_parse_real(const char *text, double *out);

@@ -36,50 +36,9 @@ rs_error rs_make_directory(const char *path, rs_error_detail *detail)
     return RS_OK;
 }
 
-void rs_temp_path(const char *path, char *tmp, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    const int dir_len = slash ? (int)(slash - path + 1) : 0;
-    snprintf(tmp, len, "%.*s.%s.tmp-%ld", dir_len, path, slash ? slash + 1 : path,
-             (long)getpid());
-}
 
-rs_error rs_rename_into_place(const char *tmp, const char *path, rs_error_detail *detail)
-{
-    if (rename(tmp, path) != 0) {
-        const int e = errno;
-        unlink(tmp);
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-    }
-    return RS_OK;
-}
 
-rs_error rs_commit_written(FILE *f, const char *temp, const char *path, rs_error_detail *detail)
-{
-    rs_error err = rs_close_written(f, path, detail);
-    if (err == RS_OK)
-        err = rs_rename_into_place(temp, path, detail);
-    unlink(temp);
-    return err;
-}
 
-rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        return rs_detail_set(detail, RS_ERR_IO, "%s: is a file, not a directory", dir);
-    const rs_error err = rs_make_directory(dir, detail);
-    if (err != RS_OK)
-        return err;
-    char probe[1200];
-    snprintf(probe, sizeof probe, "%s/.relaxsim-probe-%ld", dir, (long)getpid());
-    FILE *f = fopen(probe, "w");
-    if (!f)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write there: %s", dir, strerror(errno));
-    fclose(f);
-    unlink(probe);
-    return RS_OK;
-}
 
 char *rs_read_text_file(const char *path)
 {
@@ -110,15 +69,6 @@ cJSON *rs_read_json_file(const char *path)
     return o;
 }
 
-/* The writers below write to the path given (the caller's temporary name). */
-FILE *rs_open_for_writing(const char *path, rs_error_detail *detail)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
-    return f;
-}
-
 /* Flush and close, naming the OS error of a failed write (a full disk: ENOSPC). */
 rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
 {
@@ -144,66 +94,63 @@ static void put_number(FILE *f, double v)
     fprintf(f, ",%s", rs_format_real(v, buf, sizeof buf));
 }
 
-rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
-                                 const rs_compare_result *r, rs_backend backend,
-                                 rs_error_detail *detail)
+void rs_trajectory_csv_header(FILE *f, const rs_scenario *sc, rs_backend backend)
 {
     const rs_model *m = sc->model;
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
     fprintf(f, "step,t_s");
     for (int i = 0; i < m->ninput; i++)
         fprintf(f, ",%s", m->input_names[i]);
-    for (int c = 0; c < r->ncol; c++)
-        fprintf(f, ",%s", r->col_names[c]);
+    for (int i = 0; i < m->nstate; i++)
+        fprintf(f, ",%s", m->state_names[i]);
+    for (int i = 0; i < m->nforce; i++)
+        fprintf(f, ",%s", m->force_names[i]);
     for (int i = 0; i < m->ncontacts; i++)
         fprintf(f, m->ncontacts == 1 ? ",mode" : ",mode_%d", i);
     fprintf(f, ",status,%s,primal,complementarity\n",
             backend == RS_BACKEND_NLP ? "iterations" : "pivots");
-    for (int k = 0; k < r->steps; k++) {
-        const rs_compare_step *st = &r->step[k];
-        const rs_step_result *s = backend == RS_BACKEND_NLP ? &st->nlp : &st->lemke;
-        fprintf(f, "%d", k);
-        put_number(f, (k + 1) * sc->dt);
-        for (int i = 0; i < m->ninput; i++)
-            put_number(f, st->input[i]);
-        for (int i = 0; i < m->nstate; i++)
-            put_number(f, s->state_next[i]);
-        for (int i = 0; i < m->nforce; i++)
-            put_number(f, s->forces[i]);
-        for (int i = 0; i < m->ncontacts; i++)
-            fprintf(f, ",%s", rs_contact_mode_name(s->modes[i]));
-        fprintf(f, ",%s,%d", rs_step_status_name(backend, s), s->iterations);
-        put_number(f, s->primal);
-        put_number(f, s->complementarity);
-        fputc('\n', f);
-    }
-    return rs_close_written(f, path, detail);
 }
 
-rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                             rs_error_detail *detail)
+void rs_trajectory_csv_row(FILE *f, const rs_scenario *sc, rs_backend backend, int k,
+                           const rs_compare_step *st)
 {
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
+    const rs_model *m = sc->model;
+    const rs_step_result *s = backend == RS_BACKEND_NLP ? &st->nlp : &st->lemke;
+    fprintf(f, "%d", k);
+    put_number(f, (k + 1) * sc->dt);
+    for (int i = 0; i < m->ninput; i++)
+        put_number(f, st->input[i]);
+    for (int i = 0; i < m->nstate; i++)
+        put_number(f, s->state_next[i]);
+    for (int i = 0; i < m->nforce; i++)
+        put_number(f, s->forces[i]);
+    for (int i = 0; i < m->ncontacts; i++)
+        fprintf(f, ",%s", rs_contact_mode_name(s->modes[i]));
+    fprintf(f, ",%s,%d", rs_step_status_name(backend, s), s->iterations);
+    put_number(f, s->primal);
+    put_number(f, s->complementarity);
+    fputc('\n', f);
+}
+
+void rs_shadow_csv_header(FILE *f, const rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
     fprintf(f, "step,t_s");
-    for (int c = 0; c < r->ncol; c++)
-        fprintf(f, ",diff_%s", r->col_names[c]);
+    for (int c = 0; c < m->nstate + m->nforce; c++)
+        fprintf(f, ",diff_%s", c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate]);
     fprintf(f, ",verdict,verdict_code,nlp_ok,lemke_ok,nlp_iterations,nlp_time_us\n");
-    for (int k = 0; k < r->steps; k++) {
-        const rs_compare_step *st = &r->step[k];
-        fprintf(f, "%d", k);
-        put_number(f, (k + 1) * sc->dt);
-        for (int c = 0; c < r->ncol; c++)
-            put_number(f, st->diff[c]);
-        fprintf(f, ",%s,%d,%d,%d,%d", rs_verdict_name(st->verdict), (int)st->verdict, st->nlp.ok,
-                st->shadow.ok, st->nlp.iterations);
-        put_number(f, 1e6 * st->nlp.time_s);
-        fputc('\n', f);
-    }
-    return rs_close_written(f, path, detail);
+}
+
+void rs_shadow_csv_row(FILE *f, const rs_scenario *sc, int k, const rs_compare_step *st)
+{
+    const rs_model *m = sc->model;
+    fprintf(f, "%d", k);
+    put_number(f, (k + 1) * sc->dt);
+    for (int c = 0; c < m->nstate + m->nforce; c++)
+        put_number(f, st->diff[c]);
+    fprintf(f, ",%s,%d,%d,%d,%d", rs_verdict_name(st->verdict), (int)st->verdict, st->nlp.ok,
+            st->shadow.ok, st->nlp.iterations);
+    put_number(f, 1e6 * st->nlp.time_s);
+    fputc('\n', f);
 }
 
 cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_result *s)
@@ -251,35 +198,30 @@ cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_
     return o;
 }
 
-rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                              rs_error_detail *detail)
+rs_error rs_steps_jsonl_row(FILE *f, const rs_scenario *sc, int k, const rs_compare_step *st)
 {
     const rs_model *m = sc->model;
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f)
-        return RS_ERR_IO;
-    for (int k = 0; k < r->steps; k++) {
-        const rs_compare_step *st = &r->step[k];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "step", k);
-        cJSON_AddNumberToObject(o, "t_s", (k + 1) * sc->dt);
-        cJSON *in = cJSON_AddObjectToObject(o, "input");
-        for (int i = 0; i < m->ninput; i++)
-            cJSON_AddNumberToObject(in, m->input_names[i], st->input[i]);
-        cJSON_AddItemToObject(o, "nlp", rs_step_result_json(m, RS_BACKEND_NLP, &st->nlp));
-        cJSON_AddItemToObject(o, "lemke", rs_step_result_json(m, RS_BACKEND_LEMKE, &st->shadow));
-        cJSON *diff = cJSON_AddObjectToObject(o, "diff");
-        for (int c = 0; c < r->ncol; c++)
-            cJSON_AddNumberToObject(diff, r->col_names[c], st->diff[c]);
-        cJSON_AddStringToObject(o, "verdict", rs_verdict_name(st->verdict));
-        cJSON_AddBoolToObject(o, "fallback", st->fallback);
-        char *text = cJSON_PrintUnformatted(o);
-        if (text)
-            fprintf(f, "%s\n", text);
-        free(text);
-        cJSON_Delete(o);
-    }
-    return rs_close_written(f, path, detail);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "step", k);
+    cJSON_AddNumberToObject(o, "t_s", (k + 1) * sc->dt);
+    cJSON *in = cJSON_AddObjectToObject(o, "input");
+    for (int i = 0; i < m->ninput; i++)
+        cJSON_AddNumberToObject(in, m->input_names[i], st->input[i]);
+    cJSON_AddItemToObject(o, "nlp", rs_step_result_json(m, RS_BACKEND_NLP, &st->nlp));
+    cJSON_AddItemToObject(o, "lemke", rs_step_result_json(m, RS_BACKEND_LEMKE, &st->shadow));
+    cJSON *diff = cJSON_AddObjectToObject(o, "diff");
+    for (int c = 0; c < m->nstate + m->nforce; c++)
+        cJSON_AddNumberToObject(diff, c < m->nstate ? m->state_names[c]
+                                                    : m->force_names[c - m->nstate],
+                                st->diff[c]);
+    cJSON_AddStringToObject(o, "verdict", rs_verdict_name(st->verdict));
+    cJSON_AddBoolToObject(o, "fallback", st->fallback);
+    char *text = cJSON_PrintUnformatted(o);
+    if (text)
+        fprintf(f, "%s\n", text);
+    free(text);
+    cJSON_Delete(o);
+    return text ? RS_OK : RS_ERR_NOMEM; /* out of memory: the file must not count as whole */
 }
 
 static cJSON *columns_json(const rs_compare_result *r, const double *values)
@@ -323,10 +265,13 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (int i = 0; i < m->nparams; i++)
         cJSON_AddNumberToObject(params, m->params[i].name, sc->params[i]);
-    if (sc->scene) { /* absolute, so that relaxsim plot finds it from anywhere */
+    if (sc->scene) { /* where it came from, and its text (what relaxsim plot draws: a file a
+                        results directory names is never opened) */
         char *abs = realpath(sc->scene_path, NULL);
         cJSON_AddStringToObject(o, "scene", abs ? abs : sc->scene_path);
         free(abs);
+        if (sc->scene_text)
+            cJSON_AddStringToObject(o, "scene_text", sc->scene_text);
     }
     cJSON_AddNumberToObject(o, "steps", r->steps);
     cJSON_AddNumberToObject(o, "dt_s", sc->dt);
@@ -402,22 +347,11 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     return text;
 }
 
-rs_error rs_write_json_text(const char *path, char *text, rs_error_detail *detail)
+rs_error rs_write_json_stream(FILE *f, char *text)
 {
     if (!text)
         return RS_ERR_NOMEM;
-    FILE *f = rs_open_for_writing(path, detail);
-    if (!f) {
-        free(text);
-        return RS_ERR_IO;
-    }
     fprintf(f, "%s\n", text);
     free(text);
-    return rs_close_written(f, path, detail);
-}
-
-rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                               rs_error_detail *detail)
-{
-    return rs_write_json_text(path, rs_summary_json_text(sc, r), detail);
+    return RS_OK;
 }

@@ -22,15 +22,16 @@ typedef enum rs_backend { RS_BACKEND_NLP, RS_BACKEND_LEMKE } rs_backend;
 /* Status name of a step result of that backend. */
 const char *rs_step_status_name(rs_backend backend, const rs_step_result *s);
 
-rs_error rs_write_trajectory_csv(const char *path, const rs_scenario *sc,
-                                 const rs_compare_result *r, rs_backend backend,
-                                 rs_error_detail *detail);
-rs_error rs_write_shadow_csv(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                             rs_error_detail *detail);
-rs_error rs_write_steps_jsonl(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                              rs_error_detail *detail);
-rs_error rs_write_summary_json(const char *path, const rs_scenario *sc, const rs_compare_result *r,
-                               rs_error_detail *detail);
+/* The files are written a row at a time, as the run goes (a header, then one row per step from
+ * the run's step sink, sim/compare.h): nothing per step is kept. Write errors are the stream's
+ * (the caller checks them when it closes the file). */
+void rs_trajectory_csv_header(FILE *f, const rs_scenario *sc, rs_backend backend);
+void rs_trajectory_csv_row(FILE *f, const rs_scenario *sc, rs_backend backend, int k,
+                           const rs_compare_step *st);
+void rs_shadow_csv_header(FILE *f, const rs_scenario *sc);
+void rs_shadow_csv_row(FILE *f, const rs_scenario *sc, int k, const rs_compare_step *st);
+/* One line of steps.jsonl (RS_ERR_NOMEM: the line could not be made). */
+rs_error rs_steps_jsonl_row(FILE *f, const rs_scenario *sc, int k, const rs_compare_step *st);
 
 /* A whole file as a NUL-terminated string (malloc'd), or NULL if it cannot be read whole. */
 char *rs_read_text_file(const char *path);
@@ -42,8 +43,8 @@ cJSON *rs_read_json_file(const char *path);
  * state, forces). */
 cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_result *s);
 
-/* Write text (a cJSON-printed document, freed here; NULL: out of memory) and a newline to path. */
-rs_error rs_write_json_text(const char *path, char *text, rs_error_detail *detail);
+/* Write text (a cJSON-printed document, freed here; NULL: out of memory) and a newline to f. */
+rs_error rs_write_json_stream(FILE *f, char *text);
 
 /* The summary as a cJSON-printed string (caller frees), as written to summary.json. */
 char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
@@ -51,24 +52,9 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
 /* Create a directory and its parents (like mkdir -p). */
 rs_error rs_make_directory(const char *path, rs_error_detail *detail);
 
-/*
- * Outputs are never torn: each is written under a temporary name in its own directory
- * (DIR/.NAME.tmp-PID) and renamed into place once complete, so a reader sees the previous file
- * or the new one, never a part. Messages name the OS error ("No space left on device").
- */
-/* fopen(path, "w"), the failure's message naming path and the OS error. */
-FILE *rs_open_for_writing(const char *path, rs_error_detail *detail);
+/* Files are opened for writing only through io/outset.h: in a staging directory or under an
+ * unpredictable temporary name, never through a link, put in place whole. */
 /* Flush and close a written file; on failure the message names path and the OS error. */
 rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail);
-/* Close f, written under temp, and rename it onto path if every write succeeded; temp is gone
- * afterwards either way. */
-rs_error rs_commit_written(FILE *f, const char *temp, const char *path, rs_error_detail *detail);
-/* The temporary twin of path. */
-void rs_temp_path(const char *path, char *tmp, size_t len);
-/* Rename tmp onto path (the same directory: atomic). */
-rs_error rs_rename_into_place(const char *tmp, const char *path, rs_error_detail *detail);
-/* Fail early, before any work, if no file can be created in dir (made if missing): a probe file
- * is created and removed. */
-rs_error rs_check_writable_directory(const char *dir, rs_error_detail *detail);
 
 #endif

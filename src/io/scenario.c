@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "io/output.h"
 #include "io/scenario.h"
 #include "io/scene_file.h"
 #include "io/ini_entries.h"
@@ -31,6 +34,8 @@ typedef struct parse_ctx {
     const char *path;
     rs_error_detail *detail;
     const entry *e; /* the entry being interpreted */
+    int from_text;  /* the scenario came as text (rs_scenario_load_text): its scene too */
+    const char *scene_text; /* that scene's text, or NULL */
 } parse_ctx;
 
 static rs_error fail(const parse_ctx *c, const char *fmt, ...)
@@ -135,28 +140,63 @@ static rs_error get_list(const parse_ctx *c, double *out, int max, int *count)
 
 /* ---- sections ------------------------------------------------------------------------------ */
 
-/* [model] scene = FILE: a scene file, relative to the scenario's directory (scene_file.h). */
+/* Drop the scene a scenario holds (a later --set model.scene replaces the file's). */
+static void drop_scene(rs_scenario *sc)
+{
+    if (sc->scene)
+        rs_scene_free(sc->scene);
+    free(sc->scene);
+    free(sc->scene_text);
+    sc->scene = NULL;
+    sc->scene_text = NULL;
+}
+
+/* The scene of text (owned by sc from here on), named sc->scene_path in messages. */
+static rs_error parse_scene(const parse_ctx *c, rs_scenario *sc, char *text)
+{
+    sc->scene_text = text;
+    if (!text || !(sc->scene = malloc(sizeof *sc->scene))) {
+        drop_scene(sc);
+        return RS_ERR_NOMEM;
+    }
+    rs_error_detail why;
+    if (rs_scene_read_text(sc->scene_path, text, sc->scene, &why) != RS_OK) {
+        drop_scene(sc);
+        return fail(c, "%s", why.message);
+    }
+    return RS_OK;
+}
+
+/* [model] scene = FILE: a scene file, relative to the scenario's directory (scene_file.h). A
+ * scenario given as text takes its scene as text too: the file it names is never opened (a
+ * --set model.scene=FILE of the caller's still is). */
 static rs_error load_scene(const parse_ctx *c, rs_scenario *sc)
 {
     const char *value = c->e->value, *slash = strrchr(c->path, '/');
     if (value[0] == '\0')
         return fail(c, "empty (expected the path of a scene file)");
-    const int dir_len = value[0] == '/' || !slash ? 0 : (int)(slash - c->path + 1);
+    drop_scene(sc);
+    if (c->from_text && c->e->line != 0) {
+        if (!c->scene_text)
+            return fail(c, "names a scene file, but a scenario given as text carries its scene "
+                           "as text (a capsule's scenario.scene_text); the file is not opened");
+        snprintf(sc->scene_path, sizeof sc->scene_path, "%.400s: scene_text", c->path);
+        return parse_scene(c, sc, strdup(c->scene_text));
+    }
+    const int dir_len = value[0] == '/' || !slash || c->from_text ? 0
+                                                                 : (int)(slash - c->path + 1);
     const int len = snprintf(sc->scene_path, sizeof sc->scene_path, "%.*s%s", dir_len, c->path,
                              value);
     if (len < 0 || (size_t)len >= sizeof sc->scene_path)
         return fail(c, "the path is longer than %zu characters", sizeof sc->scene_path - 1);
-    rs_scenario_release(sc); /* a later --set model.scene replaces the file's */
-    sc->scene = malloc(sizeof *sc->scene);
-    if (!sc->scene)
-        return RS_ERR_NOMEM;
-    rs_error_detail why;
-    const rs_error err = rs_scene_read(sc->scene_path, sc->scene, &why);
-    if (err != RS_OK) {
-        rs_scenario_release(sc);
-        return fail(c, "%s", why.message);
-    }
-    return RS_OK;
+    struct stat st;
+    if (stat(sc->scene_path, &st) != 0 || !S_ISREG(st.st_mode))
+        return fail(c, "%s: cannot open the scene file: %s", sc->scene_path,
+                    errno && stat(sc->scene_path, &st) != 0 ? strerror(errno) : "not a file");
+    char *text = rs_read_text_file(sc->scene_path);
+    if (!text)
+        return fail(c, "%s: cannot read the scene file", sc->scene_path);
+    return parse_scene(c, sc, text);
 }
 
 static rs_error apply_model(const parse_ctx *c, rs_scenario *sc)
@@ -251,11 +291,6 @@ static rs_error apply_run(const parse_ctx *c, rs_scenario *sc)
 {
     const char *key = c->e->key;
     if (strcmp(key, "steps") == 0) {
-        long v;
-        if (rs_parse_count(c->e->value, 1, RS_SCENARIO_MAX_STEPS, &v) && v > RS_RUN_MAX_STEPS)
-            return fail(c, "%ld steps: at most %d (a run keeps every step's record in memory, "
-                           "about 0.9 KB per step: 1.7 GB at the limit); split a longer "
-                           "simulation into runs", v, RS_RUN_MAX_STEPS);
         return get_int(c, 1, RS_SCENARIO_MAX_STEPS, &sc->steps);
     }
     if (strcmp(key, "dt") == 0) {
@@ -280,6 +315,8 @@ static rs_error apply_run(const parse_ctx *c, rs_scenario *sc)
         return get_real(c, 0.0, 1e6, &sc->agree_atol);
     if (strcmp(key, "agree_rtol") == 0)
         return get_real(c, 0.0, 1.0, &sc->agree_rtol);
+    if (strcmp(key, "agree_force_rtol") == 0)
+        return get_real(c, 0.0, 1.0, &sc->agree_force_rtol);
     if (strcmp(key, "on_nlp_failure") == 0) {
         static const char *const p[] = {"continue", "lemke"};
         int v = 0;
@@ -288,7 +325,7 @@ static rs_error apply_run(const parse_ctx *c, rs_scenario *sc)
         return RS_OK;
     }
     return fail(c, "unknown key (expected steps, dt, backend, contact_force_tol, speed_tol, "
-                   "rest_speed, agree_atol, agree_rtol, on_nlp_failure)");
+                   "rest_speed, agree_atol, agree_rtol, agree_force_rtol, on_nlp_failure)");
 }
 
 static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
@@ -525,6 +562,7 @@ static void scenario_defaults(rs_scenario *sc, const rs_model *m)
     sc->rest_speed = 1e-6;
     sc->agree_atol = 1e-6;
     sc->agree_rtol = 1e-6;
+    sc->agree_force_rtol = 0.01;
     sc->on_nlp_failure = RS_ON_FAILURE_CONTINUE;
 }
 
@@ -668,12 +706,13 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
     return RS_OK;
 }
 
-static rs_error interpret(const char *path, entry *entries, int count, rs_scenario *sc,
-                          rs_error_detail *detail)
+static rs_error interpret(const char *path, const char *const *scene_text, entry *entries,
+                          int count, rs_scenario *sc, rs_error_detail *detail)
 {
     static const entry model_section = {"model", "name", "", -1};
     static const entry input_section = {"input", "type", "", -1};
-    parse_ctx c = {path, detail, &model_section};
+    parse_ctx c = {path, detail, &model_section, scene_text != NULL,
+                   scene_text ? *scene_text : NULL};
     /* The model first: it decides which keys exist. The last name given wins (--set). */
     const entry *name = NULL;
     for (int i = 0; i < count; i++)
@@ -753,8 +792,57 @@ static rs_error interpret(const char *path, entry *entries, int count, rs_scenar
     return RS_OK;
 }
 
-rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
-                          rs_scenario *out, rs_error_detail *detail)
+/* The whole file at path as text (malloc'd); a NUL byte inside is named with its line. */
+static rs_error read_scenario_file(const char *path, char **text, rs_error_detail *detail)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: is a directory, not a file", path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
+        len += got;
+        if (cap - len < 2) {
+            char *more = cap < ((size_t)1 << 26) ? realloc(buf, 2 * cap) : NULL;
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+    }
+    const int failed = ferror(f);
+    fclose(f);
+    if (!buf)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: too large for a scenario (64 MB)", path);
+    if (failed) {
+        free(buf);
+        return rs_detail_set(detail, RS_ERR_IO, "%s: read error", path);
+    }
+    buf[len] = '\0';
+    const size_t nul = strlen(buf);
+    if (nul < len) {
+        int line = 1;
+        for (size_t i = 0; i < nul; i++)
+            line += buf[i] == '\n';
+        free(buf);
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: a NUL byte (not a text file?)", path,
+                             line);
+    }
+    *text = buf;
+    return RS_OK;
+}
+
+/* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
+ * as *scene_text. */
+static rs_error load(const char *path, const char *text, const char *const *scene_text,
+                     const char *const *overrides, int noverrides, rs_scenario *out,
+                     rs_error_detail *detail)
 {
     rs_detail_clear(detail);
     if (!path || !out || (noverrides > 0 && !overrides))
@@ -765,7 +853,16 @@ rs_error rs_scenario_load(const char *path, const char *const *overrides, int no
     if (!entries)
         return RS_ERR_NOMEM;
     int count = 0;
-    rs_error err = rs_ini_read_entries(path, entries, MAX_ENTRIES, &count, detail);
+    rs_error err = RS_OK;
+    if (text) {
+        out->text = strdup(text);
+    } else { /* the file read once: what is parsed is what a capsule keeps */
+        err = read_scenario_file(path, &out->text, detail);
+    }
+    if (err == RS_OK && !out->text)
+        err = RS_ERR_NOMEM;
+    if (err == RS_OK)
+        err = rs_ini_read_entries_text(path, out->text, entries, MAX_ENTRIES, &count, detail);
     for (int k = 0; err == RS_OK && k < noverrides; k++) {
         const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');
         if (!dot || !eq || dot > eq || dot == o || eq == dot + 1 || count >= MAX_ENTRIES) {
@@ -780,10 +877,24 @@ rs_error rs_scenario_load(const char *path, const char *const *overrides, int no
         e->line = 0;
     }
     if (err == RS_OK)
-        err = interpret(path, entries, count, out, detail);
+        err = interpret(path, scene_text, entries, count, out, detail);
     free(entries);
     if (err != RS_OK)
         rs_scenario_release(out); /* a failed load owns nothing */
     return err;
 }
 
+rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
+                          rs_scenario *out, rs_error_detail *detail)
+{
+    return load(path, NULL, NULL, overrides, noverrides, out, detail);
+}
+
+rs_error rs_scenario_load_text(const char *name, const char *text, const char *scene_text,
+                               const char *const *overrides, int noverrides, rs_scenario *out,
+                               rs_error_detail *detail)
+{
+    if (!text)
+        return RS_ERR_NULL_ARG;
+    return load(name, text, &scene_text, overrides, noverrides, out, detail);
+}

@@ -39,4 +39,13 @@
 rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
                           rs_scenario *out, rs_error_detail *detail);
 
+/*
+ * The same from a scenario's text in memory, named name in messages ("step_3.json: scenario").
+ * A scene comes as text too (scene_text, NULL for a model without one): a scene file the text
+ * names is never opened, so text from elsewhere (a capsule) cannot make relaxsim read a file.
+ */
+rs_error rs_scenario_load_text(const char *name, const char *text, const char *scene_text,
+                               const char *const *overrides, int noverrides, rs_scenario *out,
+                               rs_error_detail *detail);
+
 #endif

@@ -49,14 +49,9 @@ static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *w
     return 1;
 }
 
-rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detail)
+/* The scene of an open stream; path is what messages call it. */
+static rs_error read_stream(FILE *f, const char *path, rs_scene *scene, rs_error_detail *detail)
 {
-    rs_scene_init(scene);
-    rs_detail_clear(detail);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open the scene file: %s", path,
-                             strerror(errno));
     char line[LINE_MAX_CHARS + 2];
     double xy[2 * (RS_SCENE_MAX_POLYGON_VERTICES + 1)];
     char why[256];
@@ -107,9 +102,35 @@ rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detai
     }
     if (err == RS_OK && ferror(f))
         err = rs_detail_set(detail, RS_ERR_IO, "%s: read error", path);
-    fclose(f);
     if (err == RS_OK && scene->nobstacles == 0)
         err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: the scene has no obstacle (expected "
                             "polygon or halfplane lines)", path, lineno);
+    return err;
+}
+
+rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detail)
+{
+    rs_scene_init(scene);
+    rs_detail_clear(detail);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open the scene file: %s", path,
+                             strerror(errno));
+    const rs_error err = read_stream(f, path, scene, detail);
+    fclose(f);
+    return err;
+}
+
+rs_error rs_scene_read_text(const char *name, const char *text, rs_scene *scene,
+                            rs_error_detail *detail)
+{
+    rs_scene_init(scene);
+    rs_detail_clear(detail);
+    const size_t len = strlen(text);
+    FILE *f = fmemopen((void *)(len ? text : "\n"), len ? len : 1, "r");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "%s: cannot be read", name);
+    const rs_error err = read_stream(f, name, scene, detail);
+    fclose(f);
     return err;
 }

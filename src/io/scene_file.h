@@ -23,4 +23,8 @@
  * also on failure). RS_ERR_IO when the file cannot be read, RS_ERR_PARSE for a defect. */
 rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detail);
 
+/* The same from a scene's text in memory; name stands for the file in messages. */
+rs_error rs_scene_read_text(const char *name, const char *text, rs_scene *scene,
+                            rs_error_detail *detail);
+
 #endif

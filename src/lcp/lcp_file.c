@@ -443,11 +443,11 @@ static void write_sparse_block(FILE *f, const rs_lcp *lcp, int bs)
             }
 }
 
-rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage storage,
-                           int block_size, const char *remark, rs_error_detail *detail)
+/* Check what a writer is given: a valid LCP and storage (name: for messages). */
+static rs_error check_writable(const char *name, const rs_lcp *lcp, rs_lcp_storage storage,
+                               int block_size, rs_error_detail *detail)
 {
-    rs_detail_clear(detail);
-    if (!path || !lcp || !lcp->M || !lcp->q)
+    if (!lcp || !lcp->M || !lcp->q)
         return RS_ERR_NULL_ARG;
     const int n = lcp->n;
     if (n < 1 || n > RS_LCP_FILE_MAX_N)
@@ -455,14 +455,22 @@ rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage s
     if (storage != RS_LCP_STORAGE_DENSE && storage != RS_LCP_STORAGE_SPARSE_BLOCK)
         return RS_ERR_BAD_ARG;
     if (storage == RS_LCP_STORAGE_SPARSE_BLOCK && (block_size < 1 || block_size > n))
-        return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: block size %d not in [1, %d]", path,
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: block size %d not in [1, %d]", name,
                              block_size, n);
     if (!rs_all_finite(lcp->M, (size_t)n * (size_t)n) || !rs_all_finite(lcp->q, (size_t)n))
-        return rs_detail_set(detail, RS_ERR_NONFINITE, "%s: M or q has a non-finite entry", path);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
-                             strerror(errno));
+        return rs_detail_set(detail, RS_ERR_NONFINITE, "%s: M or q has a non-finite entry", name);
+    return RS_OK;
+}
+
+rs_error rs_lcp_write_stream(FILE *f, const char *name, const rs_lcp *lcp,
+                             rs_lcp_storage storage, int block_size, const char *remark,
+                             rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    const rs_error err = check_writable(name, lcp, storage, block_size, detail);
+    if (err != RS_OK)
+        return err;
+    const int n = lcp->n;
     fprintf(f, "%d\n%d\n%d %d\n", n, (int)storage, n, n);
     if (storage == RS_LCP_STORAGE_DENSE) {
         fprintf(f, "%d %d\n", n, n);
@@ -475,8 +483,25 @@ rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage s
     fputc('\n', f);
     if (remark)
         fprintf(f, "\n%s\n", remark);
+    return RS_OK;
+}
+
+rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage storage,
+                           int block_size, const char *remark, rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    if (!path)
+        return RS_ERR_NULL_ARG;
+    rs_error err = check_writable(path, lcp, storage, block_size, detail);
+    if (err != RS_OK)
+        return err;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
+                             strerror(errno));
+    err = rs_lcp_write_stream(f, path, lcp, storage, block_size, remark, detail);
     const int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
-    return RS_OK;
+    return err;
 }

@@ -10,10 +10,12 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "relaxsim/lcp.h"
+#include "relaxsim/lcp_file.h"
 
 /** 1 if all n entries of x are finite. */
 static inline int rs_all_finite(const double *x, size_t n)
@@ -124,7 +126,9 @@ static inline double rs_cert_relative(double x, double scale)
 /**
  * Certificate of (z, w) for LCP(M, q); w must already be M z + q. The relative measures are
  * taken in the units of the equilibrated problem (rs_lcp_equilibrate: D M C, D q, z / C, D w),
- * relative to its ||D q||_inf and ||z / C||_inf, with no floor: a contact LCP's rows and columns
+ * w relative to its ||D q||_inf, z to the larger of ||z / C||_inf and the problem's own scale of
+ * z, ||D q||_inf / ||D M C||_inf (so that a solution z = 0 computed with rounding is certified),
+ * with no absolute floor: a contact LCP's rows and columns
  * carry different units (velocities and forces, impulses and a sliding speed), and these measures
  * do not depend on them, nor on the scale of the whole problem. scratch: 2 n doubles.
  */
@@ -161,6 +165,14 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
                     t += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
                 q_inf = rs_max2(q_inf, D[i] * t);
             }
+        /* z's unit never vanishes with z: at least the problem's own scale of z, the size that
+         * moves w by ||D q|| (||D q|| / ||D M C||): a solution z = 0 computed as 1e-15 is then
+         * 1e-15 of that scale, not 100% of itself */
+        double m_inf = 0.0;
+        for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
+            m_inf = rs_max2(m_inf, D[k % (size_t)n] * fabs(M[k]) * C[k / (size_t)n]);
+        if (m_inf > 0.0)
+            z_inf = rs_max2(z_inf, q_inf / m_inf);
         rel_min_z = rel_min_w = INFINITY;
         for (int i = 0; i < n; i++) {
             const double zr = rs_cert_relative(z[i] / C[i], z_inf);
@@ -184,5 +196,11 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
     cert->passed = finite && cert->rel_min_z >= -tol && cert->rel_min_w >= -tol &&
                    cert->rel_natural_residual <= tol && cert->rel_max_complementarity <= tol;
 }
+
+/* The Siconos .dat text of lcp into an open stream (rs_lcp_write_file's format and checks; name
+ * is what messages call it). Write errors are the stream's: the caller checks them on close. */
+rs_error rs_lcp_write_stream(FILE *f, const char *name, const rs_lcp *lcp,
+                             rs_lcp_storage storage, int block_size, const char *remark,
+                             rs_error_detail *detail);
 
 #endif

@@ -617,9 +617,13 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
     return err;
 }
 
+/* How far below zero a basic variable of a guessed basis may come out (relative to the largest
+ * basic value, at unit scale): rounding, about 100 ulp, and no more. */
+#define LEMKE_WARM_FEASIBILITY 1e-13
+
 /*
- * The guessed basis of a warm start (z_i basic where basis_guess[i], else w_i), solved by LU and
- * certified; 1 (info filled) if it solves the LCP. Always inlined, so that the guess is
+ * The guessed basis of a warm start (z_i basic where basis_guess[i], else w_i), solved by LU,
+ * feasible to rounding and certified; 1 (info filled) if it solves the LCP. Always inlined, so that the guess is
  * instantiated per small n like the cold solve (lemke_solve_core).
  */
 LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const double *d,
@@ -631,6 +635,17 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
         wk->basis[i] = basis_guess[i] ? n + i : i;
     if (!lemke_basis_solve(n, wk->M, wk->d, wk->basis, wk->q, wk->LU, wk->piv, wk->x))
         return 0;
+    /* Every basic variable nonnegative to rounding, not merely within the certificate's
+     * tolerance: a wrong basis whose answer is a little infeasible (a friction impulse of
+     * -1e-8 of the normal one, a creep at rest) passes a relative certificate, yet the cold
+     * solve gives another answer. The problem is at unit scale here, so the bound is relative
+     * to the basic values themselves. */
+    double xmax = 1.0;
+    for (int i = 0; i < n; i++)
+        xmax = rs_max2(xmax, fabs(wk->x[i]));
+    for (int i = 0; i < n; i++)
+        if (!(wk->x[i] >= -LEMKE_WARM_FEASIBILITY * xmax))
+            return 0;
     lemke_extract_z(n, wk->basis, wk->x, z);
     lemke_unscale_z(n, z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/compare.h"
+#include "sim/step_stats.h"
 #include "core/timer.h"
 
 const char *rs_verdict_name(rs_verdict v)
@@ -37,11 +38,7 @@ void rs_compare_free(rs_compare_result *r)
     r->ncapsules = 0;
 }
 
-/* Column c of a step result: the state components, then the forces. */
-static double column(const rs_model *m, const rs_step_result *s, int c)
-{
-    return c < m->nstate ? s->state_next[c] : s->forces[c - m->nstate];
-}
+#define column rs_step_column
 
 /* 1 if state column c is a velocity. */
 static int is_velocity(const rs_model *m, int c)
@@ -61,8 +58,8 @@ static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, do
     return is_velocity(m, c) ? sc->speed : rs_length_unit(sc, ref);
 }
 
-/* Same modes and every column within agree_atol (in the step's natural units) + agree_rtol
- * |Lemke|: agree. */
+/* Same modes, every column within agree_atol (in the step's natural units) + agree_rtol |Lemke|,
+ * and every force within agree_force_rtol of itself (below): agree. */
 /* Step k's verdict, from the state x before it. A model whose own NLP solves exact physics that
  * its LCP approximates (rs_model.shadow_bias) has this step's difference between the exact
  * answer and the LCP's added to each column's tolerance: within it, and with a mode pair the
@@ -83,12 +80,22 @@ rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol
     }
     int within = 1, within_bias = 1;
     for (int c = 0; c < ncol; c++) {
-        const double ref = column(m, &st->shadow, c);
+        const double ref = column(m, &st->shadow, c), value = column(m, &st->nlp, c);
         const double unit = column_unit(m, &st->shadow.scales, c, ref);
         const double tol = sc->agree_atol * unit + sc->agree_rtol * fabs(ref);
-        st->diff[c] = fabs(column(m, &st->nlp, c) - ref);
+        st->diff[c] = fabs(value - ref);
         within &= st->diff[c] <= tol;
         within_bias &= st->diff[c] <= tol + bias[c];
+        if (c >= m->nstate) { /* a force is also judged against itself: one that is small
+                                 beside the step's natural force F (a push of 1e-6 N held by
+                                 friction) and wrong by all of itself is not agreement; the
+                                 floor, a thousandth of the natural-unit tolerance, is the
+                                 rounding of a solve in F */
+            const double own = sc->agree_force_rtol * fmax(fabs(value), fabs(ref)) +
+                               1e-3 * sc->agree_atol * unit;
+            within &= st->diff[c] <= own;
+            within_bias &= st->diff[c] <= own + bias[c];
+        }
     }
     if (!st->nlp.ok)
         return RS_VERDICT_NLP_FAILED;
@@ -117,99 +124,6 @@ static double max_keep_nan(double a, double b)
     return (isnan(a) || isnan(b)) ? NAN : fmax(a, b);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorted in place); NaN if n = 0. */
-static double median(double *v, int n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Statistics of the trajectory made of the results at offset `which` in every step. */
-static rs_error trajectory_stats(const rs_scenario *sc, const rs_compare_result *r,
-                                 size_t which, rs_trajectory_stats *out)
-{
-    const rs_model *m = sc->model;
-    const int n = r->steps;
-    /* all steps, the IPOPT steps, the IPOPT steps that iterated */
-    double *times = malloc(sizeof(double) * 3 * (size_t)n);
-    if (!times)
-        return RS_ERR_NOMEM;
-    double *ipopt_times = times + n, *iterating_times = times + 2 * (size_t)n, ipopt_iters = 0.0;
-    int iterating = 0;
-    memset(out, 0, sizeof *out);
-    out->first_contact_step = -1;
-    for (int c = 0; c < r->ncol; c++) {
-        out->min[c] = INFINITY;
-        out->max[c] = -INFINITY;
-    }
-    double iters = 0.0, tsum = 0.0;
-    int rest_from = n; /* first step index from which the body stays at rest */
-    for (int k = 0; k < n; k++) {
-        const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
-        out->failed_steps += !s->ok;
-        out->retried_steps += s->attempts > 1;
-        out->warm_started_steps += s->warm_started;
-        out->at_start_steps += s->at_start;
-        out->stacked_steps += s->stacked;
-        out->split_steps += s->split;
-        if (s->status >= 0 && s->status < RS_STATUS_SLOTS)
-            out->status_counts[s->status]++;
-        if (s->path >= 0 && s->path < RS_PATH_COUNT)
-            out->path_counts[s->path]++;
-        const double step_iters = s->iterations + s->stack_iterations;
-        iters += step_iters;
-        times[k] = 1e6 * s->time_s;
-        tsum += times[k];
-        out->us_per_step_max = fmax(out->us_per_step_max, times[k]);
-        if (s->path != RS_PATH_NONE && !s->at_start) { /* an NLP step that called IPOPT */
-            ipopt_times[out->ipopt_steps++] = times[k];
-            ipopt_iters += step_iters;
-            if (step_iters > 0.0)
-                iterating_times[iterating++] = times[k];
-            out->warm_from_contact_free_steps += s->path_attempts[RS_PATH_IPOPT_WARM] > 0 &&
-                                                 s->warm_from == RS_PATH_START_CONTACT_FREE;
-        }
-        for (int c = 0; c < r->ncol; c++) { /* a NaN, once seen, stays: it fails every check */
-            const double v = column(m, s, c);
-            out->min[c] = isnan(out->min[c]) || isnan(v) ? NAN : fmin(out->min[c], v);
-            out->max[c] = isnan(out->max[c]) || isnan(v) ? NAN : fmax(out->max[c], v);
-        }
-        for (int i = 0; i < m->ncontacts && out->first_contact_step < 0; i++)
-            if (s->modes[i] != RS_MODE_SEPARATING)
-                out->first_contact_step = k;
-    }
-    for (int k = n - 1; k >= 0; k--) {
-        const rs_step_result *s = (const rs_step_result *)((const char *)&r->step[k] + which);
-        int at_rest = 1; /* rest_speed is in units of the step's natural speed */
-        for (int v = 0; v < m->nvelocity; v++)
-            at_rest &= fabs(s->state_next[m->velocity_index[v]]) <= sc->rest_speed * s->scales.speed;
-        if (!at_rest)
-            break;
-        rest_from = k;
-    }
-    out->rest_time_s = rest_from < n ? (rest_from + 1) * sc->dt : NAN;
-    const rs_step_result *last = (const rs_step_result *)((const char *)&r->step[n - 1] + which);
-    for (int c = 0; c < r->ncol; c++)
-        out->final[c] = column(m, last, c);
-    out->iterations_mean = iters / n;
-    out->us_per_step_mean = tsum / n;
-    out->us_per_step_median = median(times, n);
-    out->us_per_ipopt_step_median = median(ipopt_times, out->ipopt_steps);
-    out->ipopt_steps_no_iteration = out->ipopt_steps - iterating;
-    out->us_per_iterating_ipopt_step_median = median(iterating_times, iterating);
-    out->iterations_per_ipopt_step = out->ipopt_steps ? ipopt_iters / out->ipopt_steps : NAN;
-    free(times);
-    return RS_OK;
-}
-
 static int column_of(const rs_compare_result *r, const char *name)
 {
     for (int c = 0; c < r->ncol; c++)
@@ -233,8 +147,13 @@ int rs_check_passes(const rs_check *ck, double actual)
 static void record_check(rs_compare_result *r, const rs_check *ck, const char *which,
                          double actual, int passed)
 {
-    if (r->nchecks >= RS_SCENARIO_MAX_CHECKS)
+    if (r->nchecks >= RS_COMPARE_MAX_CHECK_RESULTS) { /* never: sized for every check twice and
+                                                         the implied gates; a result that has no
+                                                         room fails the contract, never passes */
+        r->contract_passed = 0;
+        r->checks_unrecorded++;
         return;
+    }
     rs_check_result *cr = &r->checks[r->nchecks++];
     cr->check = ck;
     cr->actual = actual;
@@ -330,26 +249,39 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
 struct rs_compare_session {
     const rs_scenario *sc;
     rs_compare_result *out;
+    rs_compare_options opt;
     rs_stepper *stepper;
     double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE]; /* the two trajectories */
     int run_nlp, run_lemke, compare;
     rs_stepper_snapshot before; /* the warm start before the step being solved */
     int kept_for_verdict;       /* capsules kept for their verdict (not asked for) */
     int agree_modes;
+    rs_compare_step cur;        /* the step being solved */
+    rs_trajectory_acc nlp_acc, lemke_acc;
     double t0;
 };
 
-rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_result *out,
-                          rs_compare_session **session)
+void rs_compare_options_default(rs_compare_options *opt)
 {
-    if (!sc || !out || !session || !sc->model)
+    memset(opt, 0, sizeof *opt);
+    opt->keep_steps = 1;
+}
+
+rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
+                               const rs_compare_options *opt, rs_compare_result *out,
+                               rs_compare_session **session)
+{
+    if (!sc || !out || !session || !sc->model || !opt)
         return RS_ERR_NULL_ARG;
     *session = NULL;
     memset(out, 0, sizeof *out);
+    if (opt->keep_steps && sc->steps > RS_RUN_MAX_STEPS)
+        return RS_ERR_DIMENSION; /* every step kept: bounded memory */
     const rs_model *m = sc->model;
     rs_compare_session *cs = calloc(1, sizeof *cs);
-    out->step = calloc((size_t)sc->steps, sizeof *out->step);
-    if (!cs || !out->step) {
+    if (opt->keep_steps)
+        out->step = calloc((size_t)sc->steps, sizeof *out->step);
+    if (!cs || (opt->keep_steps && !out->step)) {
         free(cs);
         rs_compare_free(out);
         return RS_ERR_NOMEM;
@@ -357,6 +289,7 @@ rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_re
     cs->t0 = rs_wall_seconds();
     cs->sc = sc;
     cs->out = out;
+    cs->opt = *opt;
     out->mode = mode;
     out->steps = sc->steps;
     out->ncol = m->nstate + m->nforce;
@@ -375,8 +308,18 @@ rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_re
     cs->run_nlp = mode != RS_RUN_LEMKE;
     cs->run_lemke = mode != RS_RUN_NLP;
     cs->compare = mode == RS_RUN_COMPARE;
+    rs_trajectory_acc_init(&cs->nlp_acc, out->ncol, &out->nlp);
+    rs_trajectory_acc_init(&cs->lemke_acc, out->ncol, &out->lemke);
     *session = cs;
     return RS_OK;
+}
+
+rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_result *out,
+                          rs_compare_session **session)
+{
+    rs_compare_options opt;
+    rs_compare_options_default(&opt);
+    return rs_compare_begin_with(sc, mode, &opt, out, session);
 }
 
 rs_stepper *rs_compare_stepper(rs_compare_session *cs)
@@ -391,9 +334,9 @@ const double *rs_compare_nlp_state(const rs_compare_session *cs)
 
 const double *rs_compare_input(rs_compare_session *cs, int k)
 {
-    double *input = cs->out->step[k].input;
-    rs_scenario_input(cs->sc, k, input);
-    return input;
+    memset(&cs->cur, 0, sizeof cs->cur);
+    rs_scenario_input(cs->sc, k, cs->cur.input);
+    return cs->cur.input;
 }
 
 /* Keep step k's capsule if it qualifies (rs_capsule): its verdict, or asked for. Called right
@@ -405,7 +348,7 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
     int requested = 0;
     for (int i = 0; i < sc->ncapsule_steps; i++)
         requested |= sc->capsule_steps[i] == k;
-    if (!requested && out->step[k].verdict == RS_VERDICT_AGREE)
+    if (!requested && cs->cur.verdict == RS_VERDICT_AGREE)
         return;
     if (!requested && cs->kept_for_verdict == RS_COMPARE_MAX_CAPSULES) {
         out->capsules_omitted++;
@@ -423,6 +366,7 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
     c->requested = requested;
     memcpy(c->state, x_before, sizeof c->state);
     c->before = cs->before;
+    c->record = cs->cur; /* the step as judged (its verdict, both answers, the input) */
     const double *M, *q, *z, *w;
     const int n = rs_stepper_step_lcp(cs->stepper, &M, &q, &z, &w);
     if (n > 0 && (c->M = malloc(sizeof(double) * (size_t)n * (size_t)(n + 1)))) {
@@ -440,7 +384,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     const rs_scenario *sc = cs->sc;
     const rs_model *m = sc->model;
     rs_compare_result *out = cs->out;
-    rs_compare_step *st = &out->step[k];
+    rs_compare_step *st = &cs->cur;
     const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
     double x_before[RS_MODEL_MAX_STATE];
     memcpy(x_before, cs->x_nlp, sizeof x_before);
@@ -469,11 +413,13 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             memcpy(cs->x_nlp, next->state_next, state_bytes);
         /* else: a failed step with no finite state (counted as failed): the trajectory goes
          * on from the last finite state, never from a made-up one */
+        rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
     }
     if (cs->run_lemke) {
         rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
+        rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);
     }
     if (cs->compare) {
         out->verdicts[st->verdict]++;
@@ -487,6 +433,12 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             out->drift_max_abs[c] = max_keep_nan(out->drift_max_abs[c], drift);
         }
     }
+    if (out->step)
+        out->step[k] = *st;
+    if (cs->opt.sink)
+        cs->opt.sink(cs->opt.sink_ctx, k, st);
+    if (cs->opt.progress && (k % 64 == 63 || k == sc->steps - 1))
+        cs->opt.progress(cs->opt.progress_ctx, k + 1, sc->steps);
 }
 
 void rs_compare_abort(rs_compare_session *cs)
@@ -502,33 +454,36 @@ rs_error rs_compare_end(rs_compare_session *cs)
     rs_compare_result *out = cs->out;
     rs_stepper_destroy(cs->stepper);
     out->mode_agreement = cs->compare ? (double)cs->agree_modes / sc->steps : NAN;
-    rs_error err = RS_OK;
     if (cs->run_nlp)
-        err = trajectory_stats(sc, out, offsetof(rs_compare_step, nlp), &out->nlp);
-    if (err == RS_OK && cs->run_lemke)
-        err = trajectory_stats(sc, out, offsetof(rs_compare_step, lemke), &out->lemke);
-    if (err == RS_OK) {
-        evaluate_contract(sc, out);
-        out->wall_time_s = rs_wall_seconds() - cs->t0;
-    } else {
-        rs_compare_free(out);
-    }
+        rs_trajectory_acc_finish(&cs->nlp_acc, sc->dt, &out->nlp);
+    if (cs->run_lemke)
+        rs_trajectory_acc_finish(&cs->lemke_acc, sc->dt, &out->lemke);
+    evaluate_contract(sc, out);
+    out->wall_time_s = rs_wall_seconds() - cs->t0;
     free(cs);
-    return err;
+    return RS_OK;
 }
 
-rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
-                        void *progress_ctx, rs_compare_result *out)
+rs_error rs_compare_run_with(const rs_scenario *sc, rs_run_mode mode,
+                             const rs_compare_options *opt, rs_compare_result *out)
 {
     rs_compare_session *cs;
-    const rs_error err = rs_compare_begin(sc, mode, out, &cs);
+    const rs_error err = rs_compare_begin_with(sc, mode, opt, out, &cs);
     if (err != RS_OK)
         return err;
     for (int k = 0; k < sc->steps; k++) {
         rs_compare_input(cs, k);
         rs_compare_advance(cs, k, NULL);
-        if (progress && (k % 64 == 63 || k == sc->steps - 1))
-            progress(progress_ctx, k + 1, sc->steps);
     }
     return rs_compare_end(cs);
+}
+
+rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
+                        void *progress_ctx, rs_compare_result *out)
+{
+    rs_compare_options opt;
+    rs_compare_options_default(&opt);
+    opt.progress = progress;
+    opt.progress_ctx = progress_ctx;
+    return rs_compare_run_with(sc, mode, &opt, out);
 }

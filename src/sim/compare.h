@@ -74,6 +74,10 @@ typedef struct rs_trajectory_stats {
     double max[RS_MAX_COLUMNS];
 } rs_trajectory_stats;
 
+/* A check applies to at most two trajectories (first_contact_step, rest_time_s: NLP and Lemke),
+ * and a contract gets two implied gates: room for every result of the largest contract. */
+#define RS_COMPARE_MAX_CHECK_RESULTS (2 * RS_SCENARIO_MAX_CHECKS + 2)
+
 typedef struct rs_check_result {
     const rs_check *check;
     int passed;
@@ -94,6 +98,7 @@ typedef struct rs_capsule {
     rs_stepper_snapshot before;       /* the warm start before the step */
     int lcp_n;                        /* the shadow solve's LCP (M, q), owned; 0: none */
     double *M, *q;
+    rs_compare_step record;           /* the step as judged: input, both answers, verdict */
 } rs_capsule;
 
 typedef struct rs_compare_result {
@@ -101,7 +106,8 @@ typedef struct rs_compare_result {
     int steps;
     int ncol;
     const char *col_names[RS_MAX_COLUMNS];
-    rs_compare_step *step;       /* steps entries, owned */
+    rs_compare_step *step;       /* steps entries, owned, when the run keeps its steps
+                                    (rs_compare_options.keep_steps), else NULL */
     rs_trajectory_stats nlp, lemke;
     int shadow_failed_steps;     /* shadow Lemke failures */
     int fallback_steps;
@@ -110,7 +116,8 @@ typedef struct rs_compare_result {
     double mode_agreement;       /* fraction of steps whose modes agree */
     int verdicts[RS_VERDICT_COUNT];
     int nchecks;
-    rs_check_result checks[RS_SCENARIO_MAX_CHECKS];
+    rs_check_result checks[RS_COMPARE_MAX_CHECK_RESULTS];
+    int checks_unrecorded;       /* results that found no room (never; each fails the contract) */
     int contract_passed;
     double wall_time_s;
     rs_capsule *capsules; /* ncapsules entries, owned */
@@ -127,6 +134,26 @@ int rs_check_passes(const rs_check *ck, double actual);
 /* Progress report: called every few steps; return nothing, never print in the library. */
 typedef void (*rs_progress_fn)(void *ctx, int done, int total);
 
+/* Each step as soon as it is solved and judged (st is valid during the call only). */
+typedef void (*rs_step_sink)(void *ctx, int k, const rs_compare_step *st);
+
+/* How a run reports its steps. */
+typedef struct rs_compare_options {
+    rs_step_sink sink;          /* NULL: none */
+    void *sink_ctx;
+    rs_progress_fn progress;    /* NULL: none */
+    void *progress_ctx;
+    int keep_steps;             /* 1: out->step holds every step (memory grows with the run);
+                                   0: nothing is kept per step, the statistics are gathered as
+                                   the run goes (sim/step_stats.h) */
+} rs_compare_options;
+
+/* No sink, no progress, keep_steps = 1. */
+void rs_compare_options_default(rs_compare_options *opt);
+
+rs_error rs_compare_run_with(const rs_scenario *sc, rs_run_mode mode,
+                             const rs_compare_options *opt, rs_compare_result *out);
+/* rs_compare_run_with with the defaults and this progress report (steps kept). */
 rs_error rs_compare_run(const rs_scenario *sc, rs_run_mode mode, rs_progress_fn progress,
                         void *progress_ctx, rs_compare_result *out);
 void rs_compare_free(rs_compare_result *r);
@@ -139,11 +166,15 @@ void rs_compare_free(rs_compare_result *r);
  */
 typedef struct rs_compare_session rs_compare_session;
 
+rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
+                               const rs_compare_options *opt, rs_compare_result *out,
+                               rs_compare_session **session);
+/* rs_compare_begin_with the defaults (steps kept). */
 rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_result *out,
                           rs_compare_session **session);
 rs_stepper *rs_compare_stepper(rs_compare_session *session);
 const double *rs_compare_nlp_state(const rs_compare_session *session);
-/* The input of step k (stored in out->step[k]). */
+/* The input of step k (the start of the step's record). */
 const double *rs_compare_input(rs_compare_session *session, int k);
 /* Step k: the NLP step is *nlp when given, else solved here; then the shadow and independent
  * Lemke steps and the verdict. */

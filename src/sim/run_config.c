@@ -6,7 +6,12 @@
 
 void rs_scenario_release(rs_scenario *sc)
 {
-    if (!sc || !sc->scene)
+    if (!sc)
+        return;
+    free(sc->text);
+    free(sc->scene_text);
+    sc->text = sc->scene_text = NULL;
+    if (!sc->scene)
         return;
     rs_scene_free(sc->scene);
     free(sc->scene);

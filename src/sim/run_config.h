@@ -17,8 +17,9 @@
 #define RS_SCENARIO_MAX_CHECKS 64
 #define RS_SCENARIO_MAX_CAPSULE_STEPS 16
 #define RS_SCENARIO_MAX_STEPS 100000000
-/* The longest run: a comparison keeps every step's record (rs_compare_step, about 0.9 KB) until
- * its end, 1.7 GB at this limit; a longer simulation is split into runs. */
+/* The longest run whose every step is kept in memory (a run with keep_steps, relaxsim grad and
+ * relaxsim dataset: about 0.9 KB per step, 1.7 GB at this limit). run and compare keep nothing
+ * per step and take RS_SCENARIO_MAX_STEPS. */
 #define RS_RUN_MAX_STEPS 2000000
 
 typedef enum rs_input_kind { RS_INPUT_CONSTANT, RS_INPUT_PIECEWISE, RS_INPUT_RANDOM } rs_input_kind;
@@ -62,6 +63,9 @@ typedef struct rs_scenario {
     rs_scene *scene;              /* the obstacles of a model with needs_scene ([model] scene =
                                      FILE), owned: rs_scenario_release frees it; else NULL */
     char scene_path[512];         /* as resolved (relative to the scenario's directory) */
+    char *text;                   /* the scenario file as it was read (what capsules keep), owned,
+                                     NUL-terminated; NULL for a scenario built in code */
+    char *scene_text;             /* the scene file as it was read, owned; NULL without a scene */
     double params[RS_MODEL_MAX_PARAMS];
     double initial[RS_MODEL_MAX_STATE];
     rs_input_schedule input;
@@ -74,6 +78,7 @@ typedef struct rs_scenario {
     rs_mode_tols mode_tols;
     double rest_speed;            /* m/s: at rest when every velocity is at most this */
     double agree_atol, agree_rtol;/* per-step agreement of the shadow comparison */
+    double agree_force_rtol;      /* and each force within this fraction of itself (compare.c) */
     rs_failure_policy on_nlp_failure;
     int ncheck;
     rs_check checks[RS_SCENARIO_MAX_CHECKS];
@@ -82,7 +87,7 @@ typedef struct rs_scenario {
     int capsule_steps[RS_SCENARIO_MAX_CAPSULE_STEPS];
 } rs_scenario;
 
-/* Free what the scenario owns (its scene); a loaded scenario is released before it is discarded
+/* Free what the scenario owns (its scene and texts); a loaded scenario is released before it is discarded
  * or loaded again. NULL is accepted. */
 void rs_scenario_release(rs_scenario *sc);
 

@@ -195,7 +195,8 @@ static void stack_free(stack *st)
 }
 
 rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run_mode mode,
-                                const rs_stack_options *opts, rs_compare_result *outs)
+                                const rs_stack_options *opts, const rs_compare_options *each,
+                                rs_compare_result *outs)
 {
     if (!scs || !outs)
         return RS_ERR_NULL_ARG;
@@ -222,7 +223,9 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
     rs_error err = st.runs && st.res && st.solver_member && st.blocks ? RS_OK : RS_ERR_NOMEM;
     int started = 0;
     for (; err == RS_OK && started < count; started++)
-        err = rs_compare_begin(scs[started], mode, &outs[started], &st.runs[started]);
+        err = each ? rs_compare_begin_with(scs[started], mode, &each[started], &outs[started],
+                                           &st.runs[started])
+                   : rs_compare_begin(scs[started], mode, &outs[started], &st.runs[started]);
     if (err == RS_OK) {
         const rs_nlp_problem *p = rs_stepper_nlp_problem(rs_compare_stepper(st.runs[0]));
         st.n = p->n;

@@ -44,9 +44,10 @@ typedef struct rs_stack_options {
 void rs_stack_options_default(rs_stack_options *opts);
 
 /* Run scenarios scs[0..count) (pairwise compatible, count >= 1) in lock-step with stacked NLP
- * solves (opts NULL: the defaults); outs[i] is what rs_compare_run(scs[i], mode) reports. On
- * error every out is freed. */
+ * solves (opts NULL: the defaults); outs[i] is what rs_compare_run_with(scs[i], mode, &each[i])
+ * reports (each NULL: rs_compare_run's defaults, steps kept). On error every out is freed. */
 rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run_mode mode,
-                                const rs_stack_options *opts, rs_compare_result *outs);
+                                const rs_stack_options *opts, const rs_compare_options *each,
+                                rs_compare_result *outs);
 
 #endif

@@ -78,6 +78,12 @@ typedef struct rs_step_result {
                                 a refused step */
 } rs_step_result;
 
+/* Column c of a step result: the state components, then the forces. */
+static inline double rs_step_column(const rs_model *m, const rs_step_result *s, int c)
+{
+    return c < m->nstate ? s->state_next[c] : s->forces[c - m->nstate];
+}
+
 /* The stepper's warm-start state between steps: the previous accepted NLP primal-dual point
  * (n, m: its size, the stepper's capacity) and the previous Lemke basis, with the keys of the
  * contact sets they belong to. What a replay needs to re-solve one step exactly (io/capsule.h). */

@@ -117,7 +117,7 @@ static double nlp_seconds_per_run_step(const rs_scenario *scs, int count, int st
     for (int i = 0; i < count; i++)
         group[i] = &scs[i];
     if (stacked) {
-        if (rs_compare_run_stacked(group, count, RS_RUN_NLP, NULL, out) != RS_OK)
+        if (rs_compare_run_stacked(group, count, RS_RUN_NLP, NULL, NULL, out) != RS_OK)
             exit(1);
     } else {
         for (int i = 0; i < count; i++)

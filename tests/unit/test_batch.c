@@ -184,8 +184,9 @@ static void test_choice_sweep(void **state)
         assert_int_equal(cJSON_GetObjectItem(run, "lemke_failed_steps")->valueint, 0);
     }
     cJSON_Delete(o);
-    /* a hand-edited line whose choice is a number (or a word not in the sweep) is in no group
-     * and leaves the key's cell empty: never an index out of the list */
+    /* a hand-edited line whose choice is a number (or a word not in the sweep) is not a result
+     * of this sweep: --resume drops it and runs its run again (never an index out of the
+     * list) */
     static char lines[1 << 16];
     const size_t len = slurp(TMP "forms/results.jsonl", lines, sizeof lines);
     assert_true(len > 0);
@@ -198,8 +199,11 @@ static void test_choice_sweep(void **state)
     write_file(TMP "forms/results.jsonl", edited);
     remove(TMP "forms/results.csv");
     assert_int_equal(relaxsim("batch " TMP "forms.ini -j 2 --resume -o " TMP "forms"), 1);
+    static char err[4096];
+    slurp(TMP "batch_err.txt", err, sizeof err);
+    assert_non_null(strstr(err, "1 line was not a run result, dropped (line 1)"));
     slurp(TMP "forms/results.csv", csv, sizeof csv);
-    assert_non_null(strstr(csv, "\n0,,contract_failed,"));
+    assert_non_null(strstr(csv, "\n0,stewart_trinkle,contract_failed,"));
     /* --keep: each run's trajectories, and the batch's scene picture with one colour per run */
     static char traj[1 << 16];
     assert_true(slurp(TMP "forms/runs/1/trajectory_lemke.csv", traj, sizeof traj) > 100);
@@ -471,8 +475,11 @@ static void test_resume_is_safe(void **state)
     int crashed;
     check_results(TMP "fp/results.jsonl", 3, &crashed); /* the two valid lines kept, run 1 redone */
     slurp(TMP "fp/results.jsonl", text, sizeof text);
-    char *run0_end = strchr(text, '\n');
-    snprintf(edited, sizeof edited, "{\"run\":0,\"params\":{},\"outcome\":\"crashed\"}%s", run0_end);
+    char *run0 = strstr(text, "{\"run\":0,");
+    assert_non_null(run0);
+    snprintf(edited, sizeof edited,
+             "%.*s{\"run\":0,\"params\":{\"model.m\":0.5,\"run.steps\":20},\"outcome\":"
+             "\"crashed\"}%s", (int)(run0 - text), text, strchr(run0, '\n'));
     write_file(TMP "fp/results.jsonl", edited);
     assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume -o " TMP "fp"), 1);
     check_results(TMP "fp/results.jsonl", 3, &crashed);
@@ -481,6 +488,31 @@ static void test_resume_is_safe(void **state)
     assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume --retry-crashed -o " TMP "fp"), 1);
     check_results(TMP "fp/results.jsonl", 3, &crashed);
     assert_int_equal(crashed, 0);
+    /* only strict, whole result lines of this sweep count: an outcome no batch gives, keys
+     * spelt otherwise, text after the object, parameters the sweep does not give the run */
+    const char *const not_results[] = {
+        "{\"run\":2,\"params\":{\"model.m\":2,\"run.steps\":20},\"outcome\":\"banana\"}",
+        "{\"RUN\":2,\"params\":{\"model.m\":2,\"run.steps\":20},\"Outcome\":\"crashed\"}",
+        "{\"run\":2,\"params\":{\"model.m\":2,\"run.steps\":20},\"outcome\":\"crashed\"} garbage",
+        "{\"run\":2,\"params\":{\"model.m\":7,\"run.steps\":20},\"outcome\":\"crashed\"}",
+        "{\"run\":2,\"params\":{\"model.m\":2,\"run.steps\":20},\"outcome\":\"passed\"}", /* no figures */
+        "{\"run\":2.5,\"params\":{\"model.m\":2,\"run.steps\":20},\"outcome\":\"crashed\"}"};
+    for (size_t i = 0; i < sizeof not_results / sizeof not_results[0]; i++) {
+        slurp(TMP "fp/results.jsonl", text, sizeof text);
+        char *line = strstr(text, "{\"run\":2,"); /* run 2's line replaced */
+        assert_non_null(line);
+        char *end = strchr(line, '\n');
+        snprintf(edited, sizeof edited, "%.*s%s%s", (int)(line - text), text, not_results[i], end);
+        write_file(TMP "fp/results.jsonl", edited);
+        assert_int_equal(relaxsim("batch " TMP "fp.ini -q --resume -o " TMP "fp"), 1);
+        slurp(TMP "batch_err.txt", err, sizeof err);
+        assert_non_null(strstr(err, "1 line was not a run result, dropped"));
+        check_results(TMP "fp/results.jsonl", 3, &crashed);
+        assert_int_equal(crashed, 0); /* run 2 ran again */
+    }
+    /* the same sweep named by another path (relative, through "..") resumes: its record is
+     * its content, not its path */
+    assert_int_equal(relaxsim("batch " TMP "../unit/fp.ini -q --resume -o " TMP "fp"), 1);
     /* the same sweep resumes, however long its record's lines (30 values of 17 digits), and
      * --resume into an empty directory records the sweep it starts */
     write_file(TMP "fp_long.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"

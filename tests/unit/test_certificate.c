@@ -37,12 +37,13 @@ static void test_measures_of_a_wrong_point(void **state)
     assert_close(c.min_w, -6.0, 0.0, 0.0);
     assert_close(c.max_complementarity, 3.5, 0.0, 1e-15); /* |1 * -3.5| vs |-0.5 * -6| = 3 */
     assert_close(c.natural_residual, 6.0, 0.0, 0.0);      /* |min(-0.5, -6)| */
-    /* z relative to ||z|| = 1; w to ||q|| = 6 (whole view) and to each row's unit r = (5 + 1 (2
-     * + 1), 6 + 1 (1 + 2)) = (8, 9) (row view): the worse of the two */
-    assert_close(c.rel_min_z, -0.5, 0.0, 0.0);
-    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);                    /* -6 / 6, not -6 / 9 */
-    assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);          /* |min(-0.5, -6 / 6)| */
-    assert_close(c.rel_max_complementarity, 3.5 / 6.0, 0.0, 1e-15); /* |1 * -3.5| / 6 */
+    /* in the equilibrated units (D = 1/2, C = 1: D M C = [[1, 1/2], [1/2, 1]], D q = (-2.5, -3)):
+     * w relative to ||D q|| = 3, z to the larger of ||z|| = 1 and the problem's own scale of z,
+     * ||D q|| / ||D M C|| = 3 */
+    assert_close(c.rel_min_z, -0.5 / 3.0, 0.0, 1e-15);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);                      /* -6 / 2 / 3 */
+    assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);            /* |min(-1/6, -1)| */
+    assert_close(c.rel_max_complementarity, 3.5 / 18.0, 0.0, 1e-15); /* 1/3 * 3.5 / 2 / 3 */
     assert_false(c.passed);
 }
 
@@ -193,6 +194,29 @@ static void test_zero_q(void **state)
     assert_true(c.passed);
 }
 
+/* A solution z = 0 computed with rounding (1e-15, or -1e-15) is certified: z is measured against
+ * the problem's own scale of z, which does not vanish with z; at every scale of the problem. */
+static void test_rounded_zero_solution_passes(void **state)
+{
+    (void)state;
+    static const double scales[] = {1e-12, 1.0, 1e12};
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+        const double M[1] = {scales[k]}, q[1] = {scales[k]};
+        const double noise[3] = {1e-15, -1e-15, 0.0};
+        for (int i = 0; i < 3; i++) {
+            rs_lcp_certificate c;
+            assert_int_equal(rs_lcp_certificate_compute(1, M, q, &noise[i], 1e-9, NULL, &c),
+                             RS_OK);
+            assert_true(c.passed);
+            assert_close(c.rel_min_z, noise[i], 1e-30, 1e-12); /* z unit: q / M = 1 */
+        }
+        const double wrong = -1e-6; /* and a negative z beyond rounding still fails */
+        rs_lcp_certificate c;
+        assert_int_equal(rs_lcp_certificate_compute(1, M, q, &wrong, 1e-9, NULL, &c), RS_OK);
+        assert_false(c.passed);
+    }
+}
+
 static void test_without_w_buffer_gives_same_certificate(void **state)
 {
     (void)state;
@@ -292,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_units_do_not_matter),
         cmocka_unit_test(test_nonfinite_data_refused),
         cmocka_unit_test(test_zero_q),
+        cmocka_unit_test(test_rounded_zero_solution_passes),
         cmocka_unit_test(test_nonfinite_candidate_fails),
         cmocka_unit_test(test_certificate_bad_arguments),
         cmocka_unit_test(test_classification),

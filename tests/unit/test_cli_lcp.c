@@ -91,6 +91,20 @@ static void test_not_solved_exits_1(void **state)
     assert_non_null(strstr(r->out, "\"status\":\"max_pivots\""));
 }
 
+/* The relaxation through IPOPT certifies a solution z = 0 (M = 1, q = 1: z = 1e-15 out of the
+ * barrier): it was not_certified, z measured against itself. */
+static void test_ipopt_certifies_a_zero_solution(void **state)
+{
+    (void)state;
+    FILE *f = fopen(RS_TEST_TMPDIR "/one.dat", "w");
+    assert_non_null(f);
+    fputs("1\n0\n1 1\n1 1\n1\n1\n", f);
+    fclose(f);
+    const run_result *r = run("lcp solve " RS_TEST_TMPDIR "/one.dat --solver ipopt --json");
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "\"certificate_passed\":true"));
+}
+
 static void test_bad_input_exits_2(void **state)
 {
     (void)state;
@@ -154,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_murty2_json),
         cmocka_unit_test(test_text_output),
         cmocka_unit_test(test_not_solved_exits_1),
+        cmocka_unit_test(test_ipopt_certifies_a_zero_solution),
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_gen_then_solve),
         cmocka_unit_test(test_help_and_version),

@@ -67,10 +67,16 @@ static void test_failed_steps(void **state)
                      1);
     cJSON *s = load(TMP "cap_blog/summary.json");
     const cJSON *caps = cJSON_GetObjectItem(s, "capsules");
+    /* every step that did not agree qualifies: the failed ones and, at step 36, the published
+     * NLP's phantom contact force in flight (fz = 0.004 N where Lemke has none: all of itself) */
+    const cJSON *verdicts = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "shadow"), "verdicts");
     const int failed = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "nlp"), "failed_steps")->valueint;
-    assert_int_equal(cJSON_GetArraySize(caps), failed < 20 ? failed : 20);
+    const int other = cJSON_GetObjectItem(verdicts, "relaxation_bias")->valueint;
+    assert_int_equal(other, 1);
+    const int qualified = failed + other;
+    assert_int_equal(cJSON_GetArraySize(caps), qualified < 20 ? qualified : 20);
     assert_int_equal(cJSON_GetObjectItem(s, "capsules_omitted")->valueint,
-                     failed > 20 ? failed - 20 : 0);
+                     qualified > 20 ? qualified - 20 : 0);
     for (int i = 0; i < 3; i++) {
         const char *name = cJSON_GetArrayItem(caps, i * 7)->valuestring;
         char path[512];

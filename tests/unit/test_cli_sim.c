@@ -353,6 +353,10 @@ static void test_grad(void **state)
                      0);
     assert_non_null(strstr(out_buf, "x_m@1199         model.mu"));
     assert_non_null(strstr(out_buf, "contract: passed"));
+    /* a gradient with respect to a push that friction holds: the differences' runs (ux = +-1e-6
+     * N) rest with friction -ux, never with a warm basis's fx = 0 (their difference was NaN) */
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt ux --of x -q -o " TMP "grad_ux"),
+                     0);
     static char csv[1 << 16];
     assert_true(slurp(TMP "grad1/gradients.csv", csv, sizeof csv) > 0);
     assert_non_null(strstr(csv, "output,key,value,lcp,nlp,fd,fd_step"));

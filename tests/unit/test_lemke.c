@@ -293,6 +293,36 @@ static void test_warm_start_from_a_basis(void **state)
     free(work);
 }
 
+/* The step LCP of point2d at rest pushed by 1e-6 N (a capsule of compare, step 1020): the
+ * previous step's basis gives the friction impulse z_3 = -1e-6 N of a 98.1 N normal one, which
+ * passes the relative certificate. A warm basis is taken only when it is feasible to rounding:
+ * here the cold solve runs, and its friction holds the push. */
+static void test_warm_basis_feasible_to_rounding_only(void **state)
+{
+    (void)state;
+    const double M[16] = {1e-4, 0, 0, 0,   0, 1e-4, -1e-4, 1,   0, -1e-4, 1e-4, 1,
+                          0.10000000000000001, -1, -1, 0}; /* column-major */
+    const double q[4] = {-0.0098099999998528514, -9.9849277909261434e-11,
+                         9.9849277909261434e-11, 0};
+    const unsigned char previous[4] = {1, 0, 1, 0};
+    const size_t bytes = rs_lemke_workspace_size(4);
+    void *work = malloc(bytes);
+    double z[4], w[4], zc[4], wc[4];
+    rs_lemke_info info, cold;
+    assert_int_equal(rs_lemke_solve_warm(4, M, q, NULL, NULL, previous, work, bytes, z, w, &info),
+                     RS_OK);
+    assert_int_equal(rs_lemke_solve(4, M, q, NULL, NULL, work, bytes, zc, wc, &cold), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.warm_started, 0); /* the guess was refused */
+    assert_memory_equal(z, zc, sizeof z);
+    for (int i = 0; i < 4; i++)
+        assert_true(z[i] >= 0.0 && w[i] >= -1e-15 && fabs(z[i] * w[i]) <= 1e-18);
+    /* the friction impulse holds the push: z_2 - z_3 = -q_2 / 1e-4, to the rounding of a solve
+     * whose largest unknown is the normal impulse z_1 */
+    assert_close(z[1] - z[2], -q[1] / 1e-4, 1e-15 * z[0], 0.0);
+    free(work);
+}
+
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
  * z it ends with passes its certificate, and the status says solved. */
@@ -476,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_covering_vector),
         cmocka_unit_test(test_refinement_settings),
         cmocka_unit_test(test_warm_start_from_a_basis),
+        cmocka_unit_test(test_warm_basis_feasible_to_rounding_only),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),

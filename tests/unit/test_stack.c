@@ -88,7 +88,7 @@ static stack_counts compare_stacked_with_alone(const char *const *extras, int wa
         group[r] = &scs[r];
         assert_int_equal(rs_compare_run(&scs[r], RS_RUN_COMPARE, NULL, NULL, &alone[r]), RS_OK);
     }
-    assert_int_equal(rs_compare_run_stacked(group, RUNS, RS_RUN_COMPARE, &opts, stack), RS_OK);
+    assert_int_equal(rs_compare_run_stacked(group, RUNS, RS_RUN_COMPARE, &opts, NULL, stack), RS_OK);
     stack_counts n = {0, 0, 0};
     for (int r = 0; r < RUNS; r++) {
         const rs_compare_result *a = &alone[r], *b = &stack[r];
@@ -205,8 +205,8 @@ static void test_incompatible_runs_are_refused(void **state)
     assert_true(rs_stack_compatible(&scs[0], &scs[4]));
     const rs_scenario *group[2] = {&scs[0], &scs[1]};
     rs_compare_result out[2];
-    assert_int_equal(rs_compare_run_stacked(group, 2, RS_RUN_COMPARE, NULL, out), RS_ERR_BAD_ARG);
-    assert_int_equal(rs_compare_run_stacked(group, 0, RS_RUN_COMPARE, NULL, out), RS_ERR_DIMENSION);
+    assert_int_equal(rs_compare_run_stacked(group, 2, RS_RUN_COMPARE, NULL, NULL, out), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_compare_run_stacked(group, 0, RS_RUN_COMPARE, NULL, NULL, out), RS_ERR_DIMENSION);
 }
 
 int main(void)
