@@ -154,13 +154,17 @@ typedef struct rs_lemke_info {
                                    Siconos count: Murty's example of size n takes 2^n - 1) */
     int refined;              /**< 1 if the final LU re-solve of the basis was kept */
     int warm_started;         /**< rs_lemke_solve_warm: 1 if the guessed basis was accepted */
+    int equilibrated;         /**< 1 if the problem as given failed (a ray, or an answer its
+                                   certificate refuses) and the answer comes from the same
+                                   problem balanced, S M S and S q with S a diagonal of powers
+                                   of two (then pivots counts both solves) */
     rs_lcp_certificate cert;  /**< certificate of the returned z (judged with cert_tol) */
 } rs_lemke_info;
 
 /**
  * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
- * It grows as 3 n^2 doubles: M at unit scale, the basis inverse and the LU factors of the final
- * re-solve (3 n^2 + 9 n doubles and 3 n ints).
+ * It grows as 4 n^2 doubles: M at unit scale, the basis inverse, the LU factors of the final
+ * re-solve and the balanced M of the second attempt (4 n^2 + 14 n doubles and 3 n ints).
  */
 RS_API size_t rs_lemke_workspace_size(int n);
 

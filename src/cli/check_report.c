@@ -10,8 +10,9 @@
 
 const char *rs_check_outcome_name(rs_check_outcome o)
 {
-    static const char *const names[] = {"passed", "failed", "bad_input", "crashed"};
-    return (int)o >= 0 && o <= RS_CHECK_CRASHED ? names[o] : "unknown";
+    static const char *const names[] = {"passed", "failed", "bad_input", "crashed",
+                                        "no_contract"};
+    return (int)o >= 0 && o < RS_CHECK_OUTCOMES ? names[o] : "unknown";
 }
 
 /* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
@@ -158,7 +159,7 @@ int rs_check_write_json(rs_outfile *out, const rs_check_file *files, int n, doub
 {
     char buf[8192];
     cJSON *o = cJSON_CreateObject();
-    int counts[4] = {0};
+    int counts[RS_CHECK_OUTCOMES] = {0};
     cJSON *arr = cJSON_AddArrayToObject(o, "files");
     for (int i = 0; i < n; i++) {
         const rs_check_file *cf = &files[i];
@@ -186,7 +187,7 @@ int rs_check_write_json(rs_outfile *out, const rs_check_file *files, int n, doub
     }
     cJSON *t = cJSON_AddObjectToObject(o, "totals");
     cJSON_AddNumberToObject(t, "files", n);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < RS_CHECK_OUTCOMES; k++)
         cJSON_AddNumberToObject(t, rs_check_outcome_name((rs_check_outcome)k), counts[k]);
     cJSON_AddNumberToObject(t, "time_s", time_s);
     char *text = cJSON_Print(o);

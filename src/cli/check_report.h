@@ -17,8 +17,11 @@ typedef enum rs_check_outcome {
     RS_CHECK_PASSED = 0,
     RS_CHECK_FAILED = 1,    /* a check of the contract failed (exit 1 of the child) */
     RS_CHECK_BAD_INPUT = 2, /* the file was refused (exit 2) */
-    RS_CHECK_CRASHED = 3    /* killed by a signal, or an exit code or output it may not give */
+    RS_CHECK_CRASHED = 3,   /* killed by a signal, or an exit code or output it may not give */
+    RS_CHECK_NO_CONTRACT = 4 /* it ran, but its scenario states no [expect] contract: nothing
+                                was checked beyond the implied gates (not a pass) */
 } rs_check_outcome;
+#define RS_CHECK_OUTCOMES 5
 
 const char *rs_check_outcome_name(rs_check_outcome o); /* "passed", "failed", ... */
 

@@ -202,17 +202,20 @@ static int add_case(rs_check_file *cf, const char *name, const char *failure, in
 }
 
 /* A scenario's cases: its contract's checks from summary.json; 0 if the file is missing or
- * malformed (the child did not finish as it should). */
-static int scenario_cases(const char *work, int index, rs_check_file *cf)
+ * malformed (the child did not finish as it should). *declared: the checks its [expect] states. */
+static int scenario_cases(const char *work, int index, rs_check_file *cf, int *declared)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%d/summary.json", work, index);
     cJSON *s = rs_read_json_file(path);
-    const cJSON *checks = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "contract"), "checks");
-    if (!cJSON_IsArray(checks)) {
+    const cJSON *contract = cJSON_GetObjectItem(s, "contract");
+    const cJSON *checks = cJSON_GetObjectItem(contract, "checks");
+    const cJSON *stated = cJSON_GetObjectItem(contract, "declared_checks");
+    if (!cJSON_IsArray(checks) || !cJSON_IsNumber(stated)) {
         cJSON_Delete(s);
         return 0;
     }
+    *declared = stated->valueint;
     const int n = cJSON_GetArraySize(checks);
     const cJSON *c;
     cJSON_ArrayForEach(c, checks)
@@ -237,8 +240,9 @@ static int scenario_cases(const char *work, int index, rs_check_file *cf)
     return 1;
 }
 
-/* A sweep's cases: its runs from results.jsonl; 0 if the file is missing. */
-static int sweep_cases(const char *work, int index, rs_check_file *cf)
+/* A sweep's cases: its runs from results.jsonl; 0 if the file is missing. *declared: the most
+ * checks any of its runs' contracts states. */
+static int sweep_cases(const char *work, int index, rs_check_file *cf, int *declared)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%d/results.jsonl", work, index);
@@ -279,6 +283,9 @@ static int sweep_cases(const char *work, int index, rs_check_file *cf)
                 snprintf(failure + fl, sizeof failure - (size_t)fl, "; %s", x->valuestring);
         }
         const cJSON *t = cJSON_GetObjectItem(o, "time_s");
+        const cJSON *stated = cJSON_GetObjectItem(o, "declared_checks");
+        if (cJSON_IsNumber(stated) && stated->valueint > *declared)
+            *declared = stated->valueint;
         add_case(cf, name, failure[0] ? failure : NULL, error,
                  cJSON_IsNumber(t) ? t->valuedouble : 0.0);
         cJSON_Delete(o);
@@ -297,8 +304,10 @@ static void collect(const char *work, int index, int status, rs_check_file *cf)
         add_case(cf, "load", cf->message ? cf->message : "refused", 1, cf->time_s);
         return;
     }
-    const int read = (code == 0 || code == 1) && (cf->is_sweep ? sweep_cases(work, index, cf)
-                                                               : scenario_cases(work, index, cf));
+    int declared = 0;
+    const int read = (code == 0 || code == 1) &&
+                     (cf->is_sweep ? sweep_cases(work, index, cf, &declared)
+                                   : scenario_cases(work, index, cf, &declared));
     if (!read) {
         char msg[512], *said = first_error_line(work, index);
         if (WIFSIGNALED(status))
@@ -316,13 +325,19 @@ static void collect(const char *work, int index, int status, rs_check_file *cf)
     if (code == 1 && cf->failures + cf->errors == 0) /* failed without naming a check */
         add_case(cf, "run", "the run failed (exit 1) without a failed check", 1, 0.0);
     cf->outcome = code == 0 && cf->failures + cf->errors == 0 ? RS_CHECK_PASSED : RS_CHECK_FAILED;
+    if (cf->outcome == RS_CHECK_PASSED && declared == 0) { /* nothing stated, nothing passed */
+        cf->outcome = RS_CHECK_NO_CONTRACT;
+        cf->message = strdup("no [expect] contract: only the implied gates (no failed step) "
+                             "were checked; state what the run must show");
+        add_case(cf, "contract", cf->message, 0, 0.0); /* a failure in the JUnit report */
+    }
 }
 
 static void print_line(const rs_check_file *cf, int done, int total, int quiet)
 {
     if (quiet && cf->outcome == RS_CHECK_PASSED)
         return;
-    static const char *const tags[] = {"PASS ", "FAIL ", "BAD  ", "CRASH"};
+    static const char *const tags[] = {"PASS ", "FAIL ", "BAD  ", "CRASH", "NONE "};
     char count[64] = "";
     if (cf->outcome <= RS_CHECK_FAILED)
         snprintf(count, sizeof count, "%d %s, ", cf->ncases,
@@ -566,14 +581,15 @@ int rs_cmd_check(int argc, char **argv)
                         "written\n");
         return 130;
     }
-    int counts[4] = {0};
+    int counts[RS_CHECK_OUTCOMES] = {0};
     for (int i = 0; i < n; i++)
         counts[files[i].outcome]++;
     int reports = 1;
     if (complete) {
-        printf("\n%d file%s: %d passed, %d failed, %d bad input, %d crashed (%.1f s)\n", n,
-               n == 1 ? "" : "s", counts[RS_CHECK_PASSED], counts[RS_CHECK_FAILED],
-               counts[RS_CHECK_BAD_INPUT], counts[RS_CHECK_CRASHED], elapsed);
+        printf("\n%d file%s: %d passed, %d failed, %d bad input, %d crashed, %d without a "
+               "contract (%.1f s)\n", n, n == 1 ? "" : "s", counts[RS_CHECK_PASSED],
+               counts[RS_CHECK_FAILED], counts[RS_CHECK_BAD_INPUT], counts[RS_CHECK_CRASHED],
+               counts[RS_CHECK_NO_CONTRACT], elapsed);
         if (junit)
             reports &= rs_check_write_junit(junit, files, n, elapsed);
         if (json)
@@ -586,6 +602,7 @@ int rs_cmd_check(int argc, char **argv)
     if (!complete || !reports)
         return RS_EXIT_USAGE;
     return counts[RS_CHECK_BAD_INPUT]                           ? RS_EXIT_USAGE
-           : counts[RS_CHECK_FAILED] + counts[RS_CHECK_CRASHED] ? RS_EXIT_FAILED
+           : counts[RS_CHECK_FAILED] + counts[RS_CHECK_CRASHED] + counts[RS_CHECK_NO_CONTRACT]
+               ? RS_EXIT_FAILED
                                                                 : RS_EXIT_OK;
 }

@@ -7,7 +7,7 @@
  *   noisy-sticking (note 001 section 3.1.3, src/study/noisy_sticking.h):
  *     relaxsim study noisy-sticking [--samples N] [--seed S] [--sigmas S1,S2,...] -o DIR [-q]
  *     Expectations: case A (u = v = 0) sticks 25% of the time, 0.25 inside every sigma's 95%
- *     interval; case B (v != 0) sticks in under 1% of the samples at every sigma.
+ *     interval; case B (v != 0): the whole 95% interval below the note's 0.1% at every sigma.
  *   unknown-friction (note 001 section 3.2, src/study/unknown_friction.h):
  *     relaxsim study unknown-friction [--starts MU1,...] [--scenario FILE] -o DIR [-q]
  *     (FILE default the shipped problems/scenarios/sliding_block_traditional.ini, see
@@ -130,25 +130,30 @@ static int expect_a(const rs_stick_case *c)
     return c->lo <= 0.25 && 0.25 <= c->hi;
 }
 
+/* Case B: the note's "about 0.1%" is not reproduced; the expectation is what is measured, the
+ * whole 95% interval below it. */
 static int expect_b(const rs_stick_case *c)
 {
-    return c->fraction < 0.01;
+    return c->hi < 0.001;
 }
 
 static void write_table(FILE *f, const rs_stick_config *cfg, const rs_stick_result *r)
 {
     fprintf(f,
             "| sigma | A: u = v = 0, sticking (95%% interval) | A unsolved | B: v = %g m/s, "
-            "sticking (95%% interval) | B unsolved |\n",
-            cfg->v_b);
+            "sticking (95%% interval) | B: stick_tol / sigma | B: |v'| <= %g m/s | B unsolved |\n",
+            cfg->v_b, cfg->near_tol);
     fprintf(f, "|------:|--------------------------------------:|-----------:|"
-               "----------------------------------------:|-----------:|\n");
+               "----------------------------------------:|------:|------:|-----------:|\n");
     for (int i = 0; i < r->nsigma; i++)
-        fprintf(f, "| %g | %.3f%% [%.3f, %.3f]%s | %ld | %.4f%% [%.4f, %.4f]%s | %ld |\n",
+        fprintf(f,
+                "| %g | %.3f%% [%.3f, %.3f]%s | %ld | %.4f%% [%.4f, %.4f]%s | %.3g%% | %.3g%% "
+                "| %ld |\n",
                 cfg->sigma[i], 100 * r->a[i].fraction, 100 * r->a[i].lo, 100 * r->a[i].hi,
                 expect_a(&r->a[i]) ? "" : " (!)", r->a[i].unsolved, 100 * r->b[i].fraction,
                 100 * r->b[i].lo, 100 * r->b[i].hi, expect_b(&r->b[i]) ? "" : " (!)",
-                r->b[i].unsolved);
+                cfg->sigma[i] > 0.0 ? 100 * fmin(1.0, cfg->stick_tol / cfg->sigma[i]) : 0.0,
+                100 * r->b[i].near_fraction, r->b[i].unsolved);
 }
 
 static int write_report(const rs_stick_config *cfg, const rs_stick_result *r,
@@ -187,15 +192,55 @@ static int write_report(const rs_stick_config *cfg, const rs_stick_result *r,
             "%.4f%% over the sigmas |\n\n",
             cfg->v_b, 100 * bmax);
     write_table(f, cfg, r);
+    /* case B in numbers: the measured fractions against the order stick_tol / sigma (a noisy
+     * v' spread over about sigma lands within stick_tol of 0 with a chance of that order), and
+     * the looser test's fractions */
+    double ratio_lo = INFINITY, ratio_hi = 0.0, near_lo = 1.0, near_hi = 0.0;
+    char near_note[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < r->nsigma; i++) {
+        const rs_stick_case *b = &r->b[i];
+        if (b->stuck > 0 && cfg->sigma[i] > 0.0) {
+            const double ratio = b->fraction / (cfg->stick_tol / cfg->sigma[i]);
+            ratio_lo = fmin(ratio_lo, ratio);
+            ratio_hi = fmax(ratio_hi, ratio);
+        }
+        near_lo = fmin(near_lo, b->near_fraction);
+        near_hi = fmax(near_hi, b->near_fraction);
+        double lo, hi; /* the note's 0.1% within the looser test's 95% interval? */
+        const double n = (double)cfg->samples, p = b->near_fraction, z = 1.96;
+        const double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+        const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+        lo = centre - half;
+        hi = centre + half;
+        if (lo <= 0.001 && 0.001 <= hi && len < sizeof near_note - 32)
+            len += (size_t)snprintf(near_note + len, sizeof near_note - len, "%s%g",
+                                    len ? ", " : "", cfg->sigma[i]);
+    }
+    char ratio_text[200];
+    if (ratio_hi > 0.0 && ratio_hi > 1.05 * ratio_lo)
+        snprintf(ratio_text, sizeof ratio_text, "the measured fractions are %.2g to %.2g times "
+                 "stick_tol / sigma where any step stuck", ratio_lo, ratio_hi);
+    else if (ratio_hi > 0.0)
+        snprintf(ratio_text, sizeof ratio_text, "the measured fraction is %.2g times "
+                 "stick_tol / sigma where any step stuck, none elsewhere", ratio_hi);
+    else
+        snprintf(ratio_text, sizeof ratio_text, "no step stuck at any of these sigmas");
     fprintf(f,
             "\nWhy. In case A, f1 = sigma n1 and f2 = sigma n2 are both >= 0 with probability "
             "1/4 for any sigma; Lemke then returns z = 0 at once, and v' = v = 0. Any other "
             "answer moves the block by c (lambda+ - lambda-), which is exactly 0 only by "
-            "chance. In case B the block stops only if the learned forces give exactly "
-            "lambda- - lambda+ = m v / dt to within the tolerance: with noise of size sigma, a "
-            "chance of the order of stick_tol / (c sigma), nil for these sigmas. The note's "
-            "0.1%% is not reproduced: a looser sticking test (say |v'| below 1e-3 m/s) would "
-            "count near-stops; the note does not state its test.\n\n"
+            "chance. In case B the block stops only if the learned forces give "
+            "lambda- - lambda+ = m v / dt to within the tolerance: the noise spreads v' over "
+            "about sigma, so |v'| <= stick_tol has a chance of the order of stick_tol / sigma "
+            "(the table); %s. The note's 0.1%% is not reproduced with this test. A looser test "
+            "(|v'| <= %g m/s, the table's last but one column) counts %.3g%% to %.3g%% over "
+            "these sigmas: %s%s. The note does not state its test.\n\n",
+            ratio_text, cfg->near_tol, 100 * near_lo, 100 * near_hi,
+            near_note[0] ? "the note's 0.1% lies inside its 95% interval at sigma = "
+                         : "it matches the note's 0.1% at none of them",
+            near_note);
+    fprintf(f,
             "Unsolved: the LCPs on which Lemke stopped without a solution (a ray: with noise as "
             "large as G's own entries, G loses the copositivity the true G has; the note's \"the "
             "LCP might not even be solvable\"). In case A they never take from the 25%%: f1, "
@@ -213,6 +258,7 @@ static int write_summary(const rs_stick_config *cfg, const rs_stick_result *r,
     cJSON_AddNumberToObject(o, "samples", (double)cfg->samples);
     cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
     cJSON_AddNumberToObject(o, "stick_tol", cfg->stick_tol);
+    cJSON_AddNumberToObject(o, "near_tol", cfg->near_tol);
     cJSON *rows = cJSON_AddArrayToObject(o, "sigmas");
     for (int i = 0; i < r->nsigma; i++) {
         cJSON *row = cJSON_CreateObject();
@@ -225,6 +271,7 @@ static int write_summary(const rs_stick_config *cfg, const rs_stick_result *r,
             cJSON_AddNumberToObject(c, "hi", cs[k]->hi);
             cJSON_AddNumberToObject(c, "solved", (double)cs[k]->solved);
             cJSON_AddNumberToObject(c, "unsolved", (double)cs[k]->unsolved);
+            cJSON_AddNumberToObject(c, "near_fraction", cs[k]->near_fraction);
         }
         cJSON_AddItemToArray(rows, row);
     }
@@ -577,7 +624,7 @@ int rs_cmd_study(int argc, char **argv)
         printf("  noisy-sticking: %ld samples per sigma and case, %.1f s\n\n", cfg.samples,
                r.time_s);
         write_table(stdout, &cfg, &r);
-        printf("\n  expectations (A: 0.25 inside each interval; B: under 1%%): %s\n",
+        printf("\n  expectations (A: 0.25 inside each interval; B: the interval below 0.1%%): %s\n",
                passed ? "met" : "NOT met");
         printf("  wrote %s/{report.md, summary.json%s}\n", dir,
                pictured ? ", sticking.png" : "; no picture: gnuplot failed");

@@ -325,6 +325,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
         cJSON_AddItemToObject(fin, "lemke", columns_json(r, r->lemke.final));
     cJSON *ct = cJSON_AddObjectToObject(o, "contract");
     cJSON_AddBoolToObject(ct, "passed", r->contract_passed);
+    cJSON_AddNumberToObject(ct, "declared_checks", r->declared_checks);
     cJSON *checks = cJSON_AddArrayToObject(ct, "checks");
     cJSON *failed = cJSON_AddArrayToObject(ct, "failed");
     for (int i = 0; i < r->nchecks; i++) {

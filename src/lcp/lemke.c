@@ -98,6 +98,12 @@ typedef struct lemke_work {
     double *q;     /* n: the caller's q at unit scale */
     double *cert;  /* 2 n: the certificate's equilibration */
     double *d;     /* n: covering vector at unit scale (the caller's, or e) */
+    double *Ms;    /* n*n the symmetrically equilibrated S M S (lemke_solve_equilibrated) */
+    double *S;     /* n: its scaling, powers of two */
+    double *qs;    /* n: S q */
+    double *ds;    /* n: S d */
+    double *zs;    /* n: its z */
+    double *ws;    /* n: its w */
     int *basis;    /* n: variable number of each basic position */
     int *cand;     /* n: rows tied in the ratio test */
     int *piv;      /* n: LU row interchanges */
@@ -105,7 +111,7 @@ typedef struct lemke_work {
 
 static size_t lemke_doubles(size_t n)
 {
-    return 3 * n * n + 9 * n;
+    return 4 * n * n + 14 * n;
 }
 
 static size_t lemke_ints(size_t n)
@@ -145,6 +151,18 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     wk->cert = d;
     d += 2 * n;
     wk->d = d;
+    d += n;
+    wk->Ms = d;
+    d += n * n;
+    wk->S = d;
+    d += n;
+    wk->qs = d;
+    d += n;
+    wk->ds = d;
+    d += n;
+    wk->zs = d;
+    d += n;
+    wk->ws = d;
     d += n;
     int *k = (int *)(void *)d; /* ints follow the doubles: alignment only decreases */
     wk->basis = k;
@@ -568,19 +586,54 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
     info->pivots = pivots;
     info->refined = refined;
     info->warm_started = 0;
+    info->equilibrated = 0;
     info->cert = cert;
 }
 
-/* The cold solve on arguments already checked by lemke_check_args: lemke_solve_core with n a
- * constant for the small sizes of contact problems, general otherwise. */
-static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
-                                const rs_lemke_settings *settings, void *work, double *z,
-                                double *w, rs_lemke_info *info)
+/*
+ * A symmetric scaling S (powers of two) that balances M's rows against its columns: each S_i
+ * brings the geometric mean of row i's and column i's largest entries of S M S near 1 (Ruiz's
+ * sweeps, at most 32). LCP(S M S, S q) is LCP(M, q) with z = S z' and w = w' / S (S > 0), and a
+ * symmetric scaling keeps what Lemke's method relies on (P, copositive-plus): only its rows and
+ * columns, in the units of the contact problem (velocities against impulses, a step of 1e-12 s),
+ * come to one size. Returns 0 if S is the identity.
+ */
+static int lemke_balance(int n, const double *M, double *S)
 {
-    const rs_lemke_settings s = lemke_settings_or_default(settings);
-    lemke_work wk;
-    lemke_work_map((size_t)n, work, &wk);
-#define LEMKE_SOLVE_CORE(size) lemke_solve_core(size, M, q, d, &s, &wk, z, w, info)
+    const size_t nn = (size_t)n;
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        S[i] = 1.0;
+    for (int sweep = 0; sweep < 32; sweep++) {
+        int changed = 0;
+        for (int i = 0; i < n; i++) {
+            double r = 0.0, c = 0.0;
+            for (int j = 0; j < n; j++) {
+                r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * S[j]);
+                c = rs_max2(c, fabs(M[(size_t)j + (size_t)i * nn]) * S[j]);
+            }
+            r *= S[i];
+            c *= S[i];
+            const double g = r > 0.0 && c > 0.0 ? sqrt(r) * sqrt(c) : rs_max2(r, c);
+            const int f = g > 0.0 ? -rs_floor_half(rs_unit_exponent(g)) : 0;
+            if (f != 0 && S[i] * rs_power_of_two(f) >= DBL_MIN &&
+                S[i] * rs_power_of_two(f) <= 1.0 / DBL_MIN) {
+                S[i] *= rs_power_of_two(f);
+                changed = any = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return any;
+}
+
+/* The cold solve with n a constant for the small sizes of contact problems. */
+static void lemke_solve_sized(int n, const double *M, const double *q, const double *d,
+                              const rs_lemke_settings *s, const lemke_work *wk, double *z,
+                              double *w, rs_lemke_info *info)
+{
+#define LEMKE_SOLVE_CORE(size) lemke_solve_core(size, M, q, d, s, wk, z, w, info)
     switch (n) {
     case 1: LEMKE_SOLVE_CORE(1); break;
     case 2: LEMKE_SOLVE_CORE(2); break;
@@ -589,6 +642,56 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
     default: LEMKE_SOLVE_CORE(n); break;
     }
 #undef LEMKE_SOLVE_CORE
+}
+
+/*
+ * When the problem as given fails (a ray, or an answer its certificate refuses), the same
+ * problem balanced (lemke_balance): an LCP whose rows and columns are of very different sizes
+ * can end on a ray after 0 pivots because its one blocking entry falls below the pivot
+ * tolerance (M = [[1e-13, 0], [0.1, 0]], q = (-9.81e-12, 0): z = (98.1, 0)). The balanced
+ * problem's answer, mapped back (z = S z', exact), is judged by the certificate of the problem
+ * as given, and kept only if it passes; otherwise the first outcome stands.
+ */
+static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
+                                const rs_lemke_settings *settings, void *work, double *z,
+                                double *w, rs_lemke_info *info)
+{
+    const rs_lemke_settings s = lemke_settings_or_default(settings);
+    lemke_work wk;
+    lemke_work_map((size_t)n, work, &wk);
+    lemke_solve_sized(n, M, q, d, &s, &wk, z, w, info);
+    if (info->status != RS_LEMKE_RAY_TERMINATION && info->status != RS_LEMKE_BREAKDOWN)
+        return;
+    if (!lemke_balance(n, M, wk.S))
+        return;
+    const size_t nn = (size_t)n;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++)
+            wk.Ms[(size_t)i + (size_t)j * nn] = wk.S[i] * M[(size_t)i + (size_t)j * nn] * wk.S[j];
+        wk.qs[j] = wk.S[j] * q[j];
+        wk.ds[j] = d ? wk.S[j] * d[j] : 1.0;
+    }
+    rs_lemke_info balanced;
+    rs_lemke_settings always_refined = s; /* the pivoted basic values carry the rounding of
+                                              the largest row: re-solve the final basis */
+    always_refined.refine = 2;
+    lemke_solve_sized(n, wk.Ms, wk.qs, wk.ds, &always_refined, &wk, wk.zs, wk.ws, &balanced);
+    if (balanced.status != RS_LEMKE_SOLVED)
+        return;
+    for (int i = 0; i < n; i++)
+        wk.zs[i] *= wk.S[i];
+    rs_lcp_residual(n, M, q, wk.zs, wk.ws);
+    rs_lcp_certificate cert;
+    rs_lcp_certificate_of(n, M, q, wk.zs, wk.ws, s.cert_tol, wk.cert, &cert);
+    if (!cert.passed)
+        return;
+    memcpy(z, wk.zs, nn * sizeof(double));
+    memcpy(w, wk.ws, nn * sizeof(double));
+    info->status = RS_LEMKE_SOLVED;
+    info->pivots += balanced.pivots;
+    info->refined = balanced.refined;
+    info->equilibrated = 1;
+    info->cert = cert;
 }
 
 rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
@@ -657,6 +760,7 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
     info->pivots = 0;
     info->refined = 0;
     info->warm_started = 1;
+    info->equilibrated = 0;
     info->cert = cert;
     return 1;
 }

@@ -194,6 +194,7 @@ static int names_check(const rs_scenario *sc, const char *key)
 static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
 {
     r->contract_passed = 1;
+    r->declared_checks = sc->ncheck;
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     const int compare = r->mode == RS_RUN_COMPARE;
     if (has_nlp && !names_check(sc, "nlp_failed_steps_max"))

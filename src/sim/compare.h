@@ -118,6 +118,8 @@ typedef struct rs_compare_result {
     int nchecks;
     rs_check_result checks[RS_COMPARE_MAX_CHECK_RESULTS];
     int checks_unrecorded;       /* results that found no room (never; each fails the contract) */
+    int declared_checks;         /* the checks the scenario's [expect] states (0: no contract,
+                                    only the implied gates) */
     int contract_passed;
     double wall_time_s;
     rs_capsule *capsules; /* ncapsules entries, owned */

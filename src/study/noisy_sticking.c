@@ -21,6 +21,7 @@ void rs_stick_config_default(rs_stick_config *cfg)
     cfg->samples = 100000;
     cfg->seed = 1;
     cfg->stick_tol = 1e-9;
+    cfg->near_tol = 1e-3;
     cfg->v_b = 0.03;
 }
 
@@ -65,10 +66,12 @@ static void run_case(const rs_stick_config *cfg, double sigma, double v, double 
         out->solved++;
         const double v_next = v + c * (u + z[0] - z[1]); /* the true integrator */
         out->stuck += fabs(v_next) <= cfg->stick_tol;
+        out->near += fabs(v_next) <= cfg->near_tol;
     }
     /* of all samples, as the note counts: an LCP Lemke cannot solve gives no step, so no
      * sticking step */
     out->fraction = (double)out->stuck / (double)cfg->samples;
+    out->near_fraction = (double)out->near / (double)cfg->samples;
     wilson(out->stuck, cfg->samples, &out->lo, &out->hi);
 }
 
@@ -76,7 +79,8 @@ rs_error rs_stick_run(const rs_stick_config *cfg, rs_stick_result *out)
 {
     memset(out, 0, sizeof *out);
     if (cfg->nsigma < 1 || cfg->nsigma > RS_STICK_MAX_SIGMAS || cfg->samples < 100 ||
-        cfg->samples > 100000000L || !(cfg->stick_tol > 0.0) || !isfinite(cfg->v_b))
+        cfg->samples > 100000000L || !(cfg->stick_tol > 0.0) || !(cfg->near_tol > 0.0) ||
+        !isfinite(cfg->near_tol) || !isfinite(cfg->v_b))
         return RS_ERR_BAD_SETTING;
     for (int i = 0; i < cfg->nsigma; i++)
         if (!(cfg->sigma[i] >= 0.0 && cfg->sigma[i] <= 1e6))

@@ -31,6 +31,8 @@ typedef struct rs_stick_config {
     long samples; /* per sigma and case, >= 100 */
     uint64_t seed;
     double stick_tol; /* m/s */
+    double near_tol;  /* a looser test, |v'| <= near_tol (m/s), counted beside it: the note does
+                         not state its own */
     double v_b;       /* case B's velocity, m/s */
 } rs_stick_config;
 
@@ -40,6 +42,8 @@ typedef struct rs_stick_case {
     long solved, stuck, unsolved;
     double fraction; /* stuck / samples (an unsolved LCP gives no sticking step) */
     double lo, hi;   /* its 95% Wilson score interval */
+    long near;             /* steps with |v'| <= near_tol */
+    double near_fraction;  /* near / samples */
 } rs_stick_case;
 
 typedef struct rs_stick_result {

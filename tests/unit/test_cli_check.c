@@ -63,7 +63,8 @@ static void test_check(void **state)
     /* one scenario that passes */
     assert_int_equal(run("check " DIR "block.ini --junit " TMP "ok.xml --json " TMP "ok.json"), 0);
     assert_non_null(strstr(out_buf, "PASS "));
-    assert_non_null(strstr(out_buf, "1 file: 1 passed, 0 failed, 0 bad input, 0 crashed"));
+    assert_non_null(strstr(out_buf, "1 file: 1 passed, 0 failed, 0 bad input, 0 crashed, 0 without "
+                                    "a contract"));
     assert_true(xml_valid(TMP "ok.xml"));
     assert_true(slurp(TMP "ok.xml", text, sizeof text) > 0);
     assert_non_null(strstr(text, "tests=\"5\" failures=\"0\" errors=\"0\""));
@@ -121,6 +122,26 @@ static void test_check(void **state)
     assert_true(slurp(TMP "words.xml", text, sizeof text) > 0);
     assert_non_null(strstr(text, "check_x&amp;&lt;y&gt;"));
     assert_non_null(strstr(text, "name=\"run 0 (model.formulation=egan_simple)\""));
+
+    /* a scenario without [expect], alone and as a sweep's: reported as such, never as passed
+     * (exit 1), a failure in the JUnit report */
+    write_file(DIR "none.ini", "[model]\nname = falling_block\n[run]\nsteps = 10\n");
+    write_file(DIR "none_sweep.ini",
+               "[sweep]\nscenario = none.ini\n[vary]\nmodel.m = 1, 2\n");
+    assert_int_equal(run("check " DIR "none.ini " DIR "none_sweep.ini --junit " TMP "none.xml "
+                         "--json " TMP "none.json"),
+                     1);
+    assert_non_null(strstr(out_buf, "NONE  " DIR "none.ini"));
+    assert_non_null(strstr(out_buf, "NONE  " DIR "none_sweep.ini"));
+    assert_non_null(strstr(out_buf, "2 files: 0 passed, 0 failed, 0 bad input, 0 crashed, 2 without "
+                                    "a contract"));
+    assert_true(xml_valid(TMP "none.xml"));
+    assert_true(slurp(TMP "none.xml", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "<failure message=\"no [expect] contract"));
+    assert_true(slurp(TMP "none.json", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "\"no_contract\":\t2"));
+    remove(DIR "none.ini");
+    remove(DIR "none_sweep.ini");
 
     /* usage: nothing selected, a missing path, an unknown option */
     assert_int_equal(run("check " DIR " --filter '*.none'"), 2);

@@ -124,22 +124,23 @@ static void check_point2d_default(const char *const *sets, int nsets, rs_compare
     }
     assert_int_equal(failed, 0);
     assert_int_equal(r.nlp.failed_steps, failed);
-    assert_true(agree >= 0.99 * r.steps);
+    assert_int_equal(agree, r.steps); /* every step (one mismatch would be 8e-4) */
     assert_close(r.mode_agreement, (double)agree / r.steps, 0.0, 0.0);
-    assert_true(max_shadow_diff(&r, xd) < 1e-5);
-    assert_true(max_shadow_diff(&r, z) < 1e-6);
+    assert_true(max_shadow_diff(&r, xd) < 5e-9); /* measured 9.6e-11 m/s */
+    assert_true(max_shadow_diff(&r, z) < 2e-11);  /* measured 4.8e-13 m */
     assert_close(r.shadow_max_abs[xd], max_shadow_diff(&r, xd), 0.0, 0.0);
     assert_int_equal(first_nlp, 451);
     assert_int_equal(first_lemke, 451);
     const rs_compare_step *last = &r.step[r.steps - 1];
-    assert_close(last->nlp.forces[1], mg, 0.0, 1e-3); /* resting normal force within 0.1% */
+    assert_close(last->nlp.forces[1], mg, 0.0, 1e-12); /* resting normal force: exact */
     const double t_rest = (rest_from(&r, 0, 1e-6) + 1) * sc.dt;
-    assert_true(t_rest >= 1.015 && t_rest <= 1.025);
+    assert_close(t_rest, 1.020, 1e-12, 0.0); /* the closed form stops it at 1.019 s */
     assert_close(r.nlp.rest_time_s, t_rest, 1e-12, 0.0);
-    assert_close(last->lemke.state_next[x], 0.609184, 1e-6, 0.0);
-    assert_close(last->nlp.state_next[x], last->lemke.state_next[x], 1e-3, 0.0);
-    for (int k = 0; k < r.steps; k++) /* no penetration */
-        assert_true(r.step[k].nlp.state_next[z] >= -1e-9);
+    assert_close(last->lemke.state_next[x], 0.60918411, 1e-12, 0.0); /* x_k exactly */
+    /* the relaxation's bias: measured 5.5e-9 m */
+    assert_close(last->nlp.state_next[x], last->lemke.state_next[x], 2e-7, 0.0);
+    for (int k = 0; k < r.steps; k++) /* no penetration: measured min 1.5e-16 */
+        assert_true(r.step[k].nlp.state_next[z] >= -1e-12);
     assert_true(r.contract_passed);
     check_ipopt_step_figures(&r);
     *out = r;
@@ -298,9 +299,9 @@ static void test_falling_block_rests_with_weight(void **state)
     const double mg = sc.params[0] * sc.params[1];
     for (int k = 46; k < r.steps; k++) {
         assert_close(r.step[k].lemke.state_next[0], 0.0, 1e-12, 0.0);
-        assert_close(r.step[k].lemke.forces[0], mg, 1e-9, 0.0);
-        assert_close(r.step[k].nlp.state_next[0], 0.0, 1e-9, 0.0);
-        assert_close(r.step[k].nlp.forces[0], mg, 1e-6, 0.0);
+        assert_close(r.step[k].lemke.forces[0], mg, 1e-13, 0.0);
+        assert_close(r.step[k].nlp.state_next[0], 0.0, 2e-12, 0.0); /* measured 4e-14 m */
+        assert_close(r.step[k].nlp.forces[0], mg, 3e-7, 0.0);        /* measured 8.5e-9 N */
     }
     rs_compare_free(&r);
 }
@@ -515,6 +516,39 @@ static void test_extreme_values_in_range_work(void **state)
     rs_compare_free(&r);
 }
 
+/* Every documented value solves: a step of 1e-12 s on the ground (its LCP's rows 1e-13 against
+ * 1: Lemke ended on a ray after 0 pivots, every step), a heavy body in strong gravity without
+ * friction (384 of 1,200 steps failed), each model's parameters at the ends of their ranges. */
+static void test_lemke_solves_every_documented_value(void **state)
+{
+    (void)state;
+    static const char *const cases[][5] = {
+        {"point2d_friction", "run.dt=1e-12", "initial.z=0", "run.steps=1200", NULL},
+        {"point3d_friction", "run.dt=1e-12", "initial.z=0", "run.steps=300", NULL},
+        {"point2d_friction", "model.m=1e6", "model.g=1000", "model.mu=0", NULL},
+        {"point2d_friction", "model.m=1e-6", "model.g=1000", "model.mu=10", "initial.z=0"},
+        {"point2d_friction", "model.m=1e6", "model.g=0", "model.mu=10", "initial.z=0"},
+        {"point3d_friction", "model.m=1e6", "model.g=1000", "model.mu=10", "run.steps=300"},
+        {"falling_block", "run.dt=1e-12", "initial.x=0", NULL, NULL},
+        {"sliding_block_traditional", "run.dt=1e-12", "model.m=1e6", NULL, NULL},
+        {"sliding_block_direct", "run.dt=10", "model.mu=10", NULL, NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *sets[4];
+        int n = 0;
+        for (int k = 1; k < 5 && cases[c][k]; k++)
+            sets[n++] = cases[c][k];
+        load(cases[c][0], sets, n);
+        rs_compare_result r;
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+        if (r.lemke.failed_steps)
+            print_error("%s %s %s: %d failed Lemke steps\n", cases[c][0], sets[0], sets[1],
+                        r.lemke.failed_steps);
+        assert_int_equal(r.lemke.failed_steps, 0);
+        rs_compare_free(&r);
+    }
+}
+
 /* A non-finite answer is a failed step, never a solution, the trajectory goes on from the last
  * finite state, and the NaN stays visible in every statistic and check that reads it. */
 static void test_nan_is_never_an_answer(void **state)
@@ -720,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_small_forces_are_judged_against_themselves),
         cmocka_unit_test(test_light_and_heavy_bodies_are_judged_alike),
         cmocka_unit_test(test_extreme_values_in_range_work),
+        cmocka_unit_test(test_lemke_solves_every_documented_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

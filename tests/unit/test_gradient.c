@@ -77,7 +77,8 @@ static void test_sliding_block_matches_the_recursion(void **state)
             assert_close(r.entries[j].fd, expected[j], 0.0, 1e-6);
             assert_true(r.entries[j].verdict == RS_GRAD_AGREE ||
                         r.entries[j].verdict == RS_GRAD_RELAXATION_BIAS);
-            assert_close(r.entries[j].nlp, expected[j], 0.0, 1e-4); /* the relaxation's bias */
+            /* the relaxation's bias: measured at most 5.8e-9 relative */
+            assert_close(r.entries[j].nlp, expected[j], 0.0, 2e-7);
         }
         assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
         rs_grad_free(&r);

@@ -323,6 +323,39 @@ static void test_warm_basis_feasible_to_rounding_only(void **state)
     free(work);
 }
 
+/* Rows and columns of very different sizes: M = [[1e-13, 0], [0.1, 0]] (rows), q = (-9.81e-12,
+ * 0), solved by z = (98.1, 0) (Siconos's Lemke finds it). The one blocking entry of the problem
+ * as given falls below the pivot tolerance and the path ends on a ray at once; the problem
+ * balanced (S M S, S q) is solved, and its answer passes the certificate of the problem as
+ * given. The step LCP of point2d sliding on the ground with dt = 1e-12 s likewise. */
+static void test_unbalanced_problem_is_solved(void **state)
+{
+    (void)state;
+    const double M[4] = {1e-13, 0.1, 0, 0}, q[2] = {-9.81e-12, 0};
+    double z[4], w[4];
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.equilibrated, 1);
+    assert_true(info.cert.passed);
+    assert_close(z[0], 98.1, 0.0, 1e-15);
+    assert_close(z[1], 0.0, 0.0, 0.0);
+    const double M4[16] = {1e-13, 0, 0, 0.1, 0, 1e-13, -1e-13, -1, /* column-major */
+                           0, -1e-13, 1e-13, -1, 0, 1, 1, 0};
+    const double q4[4] = {-9.8099999999999996e-12, 1, -1, 0};
+    assert_int_equal(rs_lemke_solve_alloc(4, M4, q4, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    /* normal impulse m g (in its force units), friction mu m g against the motion, slip 1 m/s */
+    assert_close(z[0], 98.1, 0.0, 1e-15);
+    assert_close(z[1], 0.0, 0.0, 0.0);
+    assert_close(z[2], 9.81, 0.0, 1e-15);
+    assert_close(z[3], 1.0 - 9.81e-13, 0.0, 1e-15);
+    /* an infeasible problem stays a ray, balanced or not */
+    const double Mi[4] = {1e-13, 0.1, -1, 0}, qi[2] = {-1, -1};
+    assert_int_equal(rs_lemke_solve_alloc(2, Mi, qi, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
+}
+
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
  * z it ends with passes its certificate, and the status says solved. */
@@ -507,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_refinement_settings),
         cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_warm_basis_feasible_to_rounding_only),
+        cmocka_unit_test(test_unbalanced_problem_is_solved),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),

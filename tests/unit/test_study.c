@@ -3,7 +3,8 @@
  *
  * noisy-sticking (note 001 section 3.1.3), 20,000 samples per sigma and case at sigma = 1e-4,
  * 0.1 and 1: with u = v = 0 the fraction of sticking steps has 0.25 inside its 95% interval at
- * every sigma (it is exactly the chance that f1, f2 >= 0); with v = 0.03 m/s it is under 1%; with
+ * every sigma (it is exactly the chance that f1, f2 >= 0); with v = 0.03 m/s its 95% interval lies
+ * below the note's 0.1% (it sticks in none of the samples here); with
  * noise as large as G's own entries (sigma = 1) Lemke meets LCPs it cannot solve, and none at
  * sigma = 1e-4. A wrong sticking test (v' instead of |v'|) or a biased noise would move case A
  * off 25% by far more than the interval's half-width, 0.6%.
@@ -37,7 +38,9 @@ static void test_noisy_sticking(void **state)
             fail_msg("sigma %g: case A sticks %.4f, interval [%.4f, %.4f]", cfg.sigma[i],
                      r.a[i].fraction, r.a[i].lo, r.a[i].hi);
         assert_true(r.a[i].hi - r.a[i].lo < 0.015);
-        assert_true(r.b[i].fraction < 0.01);
+        /* case B: the note's "about 0.1%" is not reproduced (measured 0 of 20,000 at each of
+         * these sigmas, the 95% interval's top 0.019%): the whole interval lies below 0.1% */
+        assert_true(r.b[i].hi < 0.001);
         assert_int_equal(r.a[i].solved + r.a[i].unsolved, cfg.samples);
     }
     assert_int_equal(r.a[0].unsolved + r.b[0].unsolved, 0);
