@@ -13,7 +13,7 @@ packages=(build-essential cmake pkg-config coinor-libipopt-dev libmumps-seq-dev 
 build=1
 for arg in "$@"; do
   case "$arg" in
-    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils) ;;
+    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils locales) ;;
     --no-build) build=0 ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
@@ -29,6 +29,13 @@ if ((${#missing[@]})); then
   echo "setup.sh: installing ${missing[*]}"
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# the test of numbers under a decimal-comma locale (tests/unit/test_locale.c) needs one
+if [[ " ${packages[*]} " == *" locales "* ]] && ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo localedef -i de_DE -f UTF-8 de_DE.UTF-8
 fi
 
 if ((build)); then

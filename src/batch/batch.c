@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "batch/batch.h"
+#include "core/c_locale.h"
 #include "core/detail.h"
 #include "core/timer.h"
 #include "io/outset.h"
@@ -73,6 +74,7 @@ static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
 static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *r, int stack,
                          double time_s, const char *keep_error)
 {
+    const locale_t caller = rs_c_locale_enter(); /* the failed checks' values */
     cJSON *o = run_object(sw, run, r->contract_passed ? "passed" : "contract_failed");
     if (keep_error) /* --keep could not write the run's outputs: said, the result stands */
         cJSON_AddStringToObject(o, "keep_error", keep_error);
@@ -102,6 +104,7 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
         cJSON_AddNumberToObject(fin, r->col_names[c], r->nlp.final[c]);
     cJSON_AddNumberToObject(o, "time_s", time_s);
     cJSON_AddNumberToObject(o, "nlp_step_max_us", r->nlp.us_per_step_max);
+    rs_c_locale_leave(caller);
     return print_line(o);
 }
 
@@ -535,6 +538,7 @@ static char *sweep_description(const rs_sweep *sw)
     char *text = malloc(cap);
     if (!text)
         return NULL;
+    const locale_t caller = rs_c_locale_enter(); /* the values in the C locale */
     static rs_scenario base;
     rs_error_detail ignored;
     const int loaded = rs_scenario_load(sw->scenario, NULL, 0, &base, &ignored) == RS_OK;
@@ -561,6 +565,7 @@ static char *sweep_description(const rs_sweep *sw)
         }
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
+    rs_c_locale_leave(caller);
     return text;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/c_locale.h"
 #include "core/detail.h"
 #include "io/capsule.h"
 #include "io/output.h"
@@ -152,6 +153,7 @@ rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *ove
     if (!sc->text)
         return rs_detail_set(detail, RS_ERR_BAD_ARG, "step %d: the scenario has no text to keep",
                              c->step);
+    const locale_t caller = rs_c_locale_enter(); /* exact numbers in the C locale */
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "relaxsim", rs_version());
     cJSON_AddNumberToObject(o, "step", c->step);
@@ -199,6 +201,7 @@ rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *ove
     }
     char *json = err == RS_OK ? cJSON_Print(o) : NULL;
     cJSON_Delete(o);
+    rs_c_locale_leave(caller);
     if (err == RS_OK && !json)
         err = RS_ERR_NOMEM;
     if (json)

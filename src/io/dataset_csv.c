@@ -1,12 +1,14 @@
 /* dataset_csv.c: the CSV file of `relaxsim dataset` (see dataset_csv.h). */
 #include <stdio.h>
 
+#include "core/c_locale.h"
 #include "io/dataset_csv.h"
 #include "io/output.h"
 
 void rs_write_dataset_csv(FILE *f, const rs_scenario *sc, const rs_dataset *d)
 {
     const rs_model *m = sc->model;
+    const locale_t caller = rs_c_locale_enter(); /* numbers in the C locale */
     fprintf(f, "# relaxsim dataset of %s\n# model %s (%s):", sc->path, m->name,
             m->variants[sc->variant]);
     for (int i = 0; i < m->nparams; i++)
@@ -39,4 +41,5 @@ void rs_write_dataset_csv(FILE *f, const rs_scenario *sc, const rs_dataset *d)
             fprintf(f, ",%.17g", d->values[(size_t)k * d->ncol + c]);
         fputc('\n', f);
     }
+    rs_c_locale_leave(caller);
 }

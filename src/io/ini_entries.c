@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "io/ini_entries.h"
+#include "core/c_locale.h"
 #include "core/detail.h"
 
 typedef struct reader {
@@ -167,7 +168,9 @@ int rs_parse_real(const char *text, double *out)
               *p == '-'))
             return 0;
     char *end;
+    const locale_t caller = rs_c_locale_enter();
     const double v = strtod(text, &end);
+    rs_c_locale_leave(caller);
     if (end == text)
         return 0;
     while (isspace((unsigned char)*end))
@@ -186,11 +189,13 @@ char *rs_format_real(double v, char *buf, size_t len)
         snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
         return buf;
     }
+    const locale_t caller = rs_c_locale_enter();
     for (int digits = 15; digits <= 17; digits++) {
         snprintf(buf, len, "%.*g", digits, v);
         if (strtod(buf, NULL) == v)
             break;
     }
+    rs_c_locale_leave(caller);
     return buf;
 }
 

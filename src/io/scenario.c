@@ -21,6 +21,7 @@
 #include "io/scenario.h"
 #include "io/scene_file.h"
 #include "io/ini_entries.h"
+#include "core/c_locale.h"
 #include "core/detail.h"
 #include "core/rng.h"
 
@@ -887,7 +888,10 @@ static rs_error load(const char *path, const char *text, const char *const *scen
 rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
                           rs_scenario *out, rs_error_detail *detail)
 {
-    return load(path, NULL, NULL, overrides, noverrides, out, detail);
+    const locale_t caller = rs_c_locale_enter(); /* numbers and messages in the C locale */
+    const rs_error err = load(path, NULL, NULL, overrides, noverrides, out, detail);
+    rs_c_locale_leave(caller);
+    return err;
 }
 
 rs_error rs_scenario_load_text(const char *name, const char *text, const char *scene_text,
@@ -896,5 +900,8 @@ rs_error rs_scenario_load_text(const char *name, const char *text, const char *s
 {
     if (!text)
         return RS_ERR_NULL_ARG;
-    return load(name, text, &scene_text, overrides, noverrides, out, detail);
+    const locale_t caller = rs_c_locale_enter();
+    const rs_error err = load(name, text, &scene_text, overrides, noverrides, out, detail);
+    rs_c_locale_leave(caller);
+    return err;
 }

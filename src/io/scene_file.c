@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/c_locale.h"
 #include "io/scene_file.h"
 #include "core/detail.h"
 #include "io/ini_entries.h"
@@ -116,7 +117,9 @@ rs_error rs_scene_read(const char *path, rs_scene *scene, rs_error_detail *detai
     if (!f)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open the scene file: %s", path,
                              strerror(errno));
+    const locale_t caller = rs_c_locale_enter(); /* numbers and messages in the C locale */
     const rs_error err = read_stream(f, path, scene, detail);
+    rs_c_locale_leave(caller);
     fclose(f);
     return err;
 }
@@ -130,7 +133,9 @@ rs_error rs_scene_read_text(const char *name, const char *text, rs_scene *scene,
     FILE *f = fmemopen((void *)(len ? text : "\n"), len ? len : 1, "r");
     if (!f)
         return rs_detail_set(detail, RS_ERR_NOMEM, "%s: cannot be read", name);
+    const locale_t caller = rs_c_locale_enter();
     const rs_error err = read_stream(f, name, scene, detail);
+    rs_c_locale_leave(caller);
     fclose(f);
     return err;
 }

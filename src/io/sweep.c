@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/c_locale.h"
 #include "io/sweep.h"
 #include "core/detail.h"
 #include "core/rng.h"
@@ -295,7 +296,7 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
     return RS_OK;
 }
 
-rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
+static rs_error sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
 {
     rs_detail_clear(detail);
     if (!path || !out)
@@ -402,4 +403,12 @@ int rs_sweep_run_overrides(const rs_sweep *sw, long run, char (*buf)[128])
                  rs_sweep_value_text(&sw->keys[k], v[k], num, sizeof num));
     }
     return sw->nsets + sw->nkeys;
+}
+
+rs_error rs_sweep_load(const char *path, rs_sweep *out, rs_error_detail *detail)
+{
+    const locale_t caller = rs_c_locale_enter(); /* numbers and messages in the C locale */
+    const rs_error err = sweep_load(path, out, detail);
+    rs_c_locale_leave(caller);
+    return err;
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "relaxsim/lcp_file.h"
+#include "core/c_locale.h"
 #include "core/detail.h"
 #include "lcp/lcp_internal.h"
 
@@ -327,7 +328,10 @@ rs_error rs_lcp_read_text(const char *text, size_t len, const char *name, rs_lcp
         return RS_ERR_NULL_ARG;
     token_reader tr = {text, len, 0, 0, count_tokens(text, len), name ? name : "<string>",
                        detail};
-    return parse_lcp(&tr, out);
+    const locale_t caller = rs_c_locale_enter(); /* "1.5", whatever the caller's locale */
+    const rs_error err = parse_lcp(&tr, out);
+    rs_c_locale_leave(caller);
+    return err;
 }
 
 rs_error rs_lcp_read_file(const char *path, rs_lcp **out, rs_error_detail *detail)
@@ -471,6 +475,7 @@ rs_error rs_lcp_write_stream(FILE *f, const char *name, const rs_lcp *lcp,
     if (err != RS_OK)
         return err;
     const int n = lcp->n;
+    const locale_t caller = rs_c_locale_enter(); /* "1.5", whatever the caller's locale */
     fprintf(f, "%d\n%d\n%d %d\n", n, (int)storage, n, n);
     if (storage == RS_LCP_STORAGE_DENSE) {
         fprintf(f, "%d %d\n", n, n);
@@ -483,6 +488,7 @@ rs_error rs_lcp_write_stream(FILE *f, const char *name, const rs_lcp *lcp,
     fputc('\n', f);
     if (remark)
         fprintf(f, "\n%s\n", remark);
+    rs_c_locale_leave(caller);
     return RS_OK;
 }
 
