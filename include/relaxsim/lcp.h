@@ -209,8 +209,8 @@ RS_API rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, con
                                     size_t work_bytes, double *z, double *w, rs_lemke_info *info);
 
 /**
- * Convenience wrapper: allocates the workspace, calls rs_lemke_solve and frees it.
- * Same arguments and results, plus RS_ERR_NOMEM.
+ * Convenience wrapper: provides the workspace, calls rs_lemke_solve and frees it: on the stack
+ * up to 8 KiB (n <= 14), from the heap above. Same arguments and results, plus RS_ERR_NOMEM.
  */
 RS_API rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                                      const rs_lemke_settings *settings, double *z, double *w,

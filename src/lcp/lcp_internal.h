@@ -8,6 +8,7 @@
 #ifndef RS_LCP_INTERNAL_H
 #define RS_LCP_INTERNAL_H
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +19,14 @@
 #include "relaxsim/lcp_file.h"
 
 /** 1 if all n entries of x are finite. */
+/* Always inlined: the Lemke solve instantiates these per small size (lemke.c), and with n a
+ * compile-time constant gcc unrolls their loops (the certificate was half of a solve at n = 2). */
+#if defined(__GNUC__)
+#define RS_LCP_INLINE static inline __attribute__((always_inline))
+#else
+#define RS_LCP_INLINE static inline
+#endif
+
 static inline int rs_all_finite(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -32,7 +41,7 @@ static inline double rs_min2(double a, double b) { return a < b ? a : b; }
 static inline double rs_max2(double a, double b) { return a > b ? a : b; }
 
 /** w = M z + q (M column-major n*n). */
-static inline void rs_lcp_residual(int n, const double *M, const double *q, const double *z,
+RS_LCP_INLINE void rs_lcp_residual(int n, const double *M, const double *q, const double *z,
                                    double *w)
 {
     /* w = q + sum_j z_j M(:, j), column by column so M is read contiguously. */
@@ -78,18 +87,20 @@ static inline int rs_floor_half(int e)
 /*
  * Ruiz equilibration of M in powers of two: row factors D and column factors C with every
  * nonzero row and column of D M C of inf-norm in [0.5, 2) (at most 32 sweeps; rows and columns
- * of zeros keep 1). Powers of two make D M C exact; for a rescaled D0 M C0 the result is D M C
+ * of zeros keep 1); returns the largest |entry| of D M C. Powers of two make D M C exact; for a rescaled D0 M C0 the result is D M C
  * again up to factors of 2 to 4 per row and column (every matrix with its norms in [0.5, 2) is
  * a fixed point): the units the certificate measures an LCP in, whatever units its rows and
  * columns came in.
  */
-static inline void rs_lcp_equilibrate(int n, const double *M, double *D, double *C)
+RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, double *C)
 {
     const size_t nn = (size_t)n;
     for (int i = 0; i < n; i++)
         D[i] = C[i] = 1.0;
-    for (int sweep = 0; sweep < 32; sweep++) {
-        int changed = 0;
+    double m_inf = 0.0; /* the largest |entry| of D M C, from the last (unchanging) sweep */
+    int changed = 1;
+    for (int sweep = 0; sweep < 32 && changed; sweep++) {
+        changed = 0;
         for (int i = 0; i < n; i++) { /* rows */
             double r = 0.0;
             for (int j = 0; j < n; j++)
@@ -101,20 +112,26 @@ static inline void rs_lcp_equilibrate(int n, const double *M, double *D, double 
                 changed = 1;
             }
         }
+        m_inf = 0.0;
         for (int j = 0; j < n; j++) { /* columns */
-            double c = 0.0;
+            const double *Mj = M + (size_t)j * nn;
+            double col = 0.0;
             for (int i = 0; i < n; i++)
-                c = rs_max2(c, D[i] * fabs(M[(size_t)i + (size_t)j * nn]));
-            const int e = rs_unit_exponent(c * C[j]);
+                col = rs_max2(col, D[i] * fabs(Mj[i]));
+            const int e = rs_unit_exponent(col * C[j]);
             const int f = -rs_floor_half(e);
-            if (c > 0.0 && f != 0) {
+            if (col > 0.0 && f != 0) {
                 C[j] *= rs_power_of_two(f);
                 changed = 1;
             }
+            m_inf = rs_max2(m_inf, col * C[j]);
         }
-        if (!changed)
-            break;
     }
+    if (changed) /* 32 sweeps without settling: the norm of the factors as they are */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                m_inf = rs_max2(m_inf, D[i] * fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
+    return m_inf;
 }
 
 /* x / scale; a zero scale comes with x = 0 (see rs_lcp_certificate_of), which stays 0. */
@@ -132,7 +149,7 @@ static inline double rs_cert_relative(double x, double scale)
  * carry different units (velocities and forces, impulses and a sliding speed), and these measures
  * do not depend on them, nor on the scale of the whole problem. scratch: 2 n doubles.
  */
-static inline void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
+RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
                                          const double *w, double tol, double *scratch,
                                          rs_lcp_certificate *cert)
 {
@@ -152,7 +169,7 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
     }
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
-        rs_lcp_equilibrate(n, M, D, C);
+        const double m_inf = rs_lcp_equilibrate(n, M, D, C);
         double q_inf = 0.0, z_inf = 0.0;
         for (int i = 0; i < n; i++) {
             q_inf = rs_max2(q_inf, D[i] * fabs(q[i]));
@@ -168,15 +185,16 @@ static inline void rs_lcp_certificate_of(int n, const double *M, const double *q
         /* z's unit never vanishes with z: at least the problem's own scale of z, the size that
          * moves w by ||D q|| (||D q|| / ||D M C||): a solution z = 0 computed as 1e-15 is then
          * 1e-15 of that scale, not 100% of itself */
-        double m_inf = 0.0;
-        for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
-            m_inf = rs_max2(m_inf, D[k % (size_t)n] * fabs(M[k]) * C[k / (size_t)n]);
         if (m_inf > 0.0)
             z_inf = rs_max2(z_inf, q_inf / m_inf);
         rel_min_z = rel_min_w = INFINITY;
+        /* C is a power of two: z / C exact, as a product by its inverse; one division per
+         * scale (a zero scale comes with zero entries, which stay 0) */
+        const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0, w_unit = q_inf > 0.0 ? 1.0 / q_inf : 0.0;
         for (int i = 0; i < n; i++) {
-            const double zr = rs_cert_relative(z[i] / C[i], z_inf);
-            const double wr = rs_cert_relative(D[i] * w[i], q_inf);
+            const double zs = z[i] * (1.0 / C[i]), ws = D[i] * w[i];
+            const double zr = z_inf > 0.0 ? zs * z_unit : rs_cert_relative(zs, 0.0);
+            const double wr = q_inf > 0.0 ? ws * w_unit : rs_cert_relative(ws, 0.0);
             rel_min_z = rs_min2(rel_min_z, zr);
             rel_min_w = rs_min2(rel_min_w, wr);
             rel_zw = rs_max2(rel_zw, fabs(zr * wr));

@@ -712,6 +712,9 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
     const size_t bytes = rs_lemke_workspace_size(n);
     if (bytes == 0)
         return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
+    double stack[1024]; /* 8 KiB: a contact problem's size needs no allocation */
+    if (bytes <= sizeof stack)
+        return rs_lemke_solve(n, M, q, d, settings, stack, sizeof stack, z, w, info);
     void *work = malloc(bytes);
     if (!work)
         return RS_ERR_NOMEM;

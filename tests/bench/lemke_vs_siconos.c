@@ -4,10 +4,12 @@
  *
  * For each class and size: the median time per solve of each solver (each solve repeated in
  * batches of at least 2 ms, median of 5 batches, median over seeds), their ratio, and how many
- * problems each solved. On equal work: lcp_lexicolemke allocates its tableau on every call, so
- * relaxsim is timed allocating (and freeing) its workspace on every call too; relaxsim's time
- * also includes the certificate it recomputes for its status. The time with a reused workspace
- * (how relaxsim is used in time stepping) is printed beside it. "Solved" is judged the same way
+ * problems each solved. Each library's one-call form: lcp_lexicolemke allocates its tableau on
+ * every call; relaxsim's rs_lemke_solve_alloc provides its workspace on every call (on the stack
+ * up to 8 KiB, n <= 14; from the heap above). relaxsim's time includes the certificate it
+ * recomputes for its status. Beside it: relaxsim with a workspace reused across calls (how time
+ * stepping uses it) and with one malloc'd and freed per call. The target: the ratio at most 1 at
+ * every n <= 10. "Solved" is judged the same way
  * for both: the solver's own status is success (RS_LEMKE_SOLVED; Siconos info 0) AND the
  * certificate recomputed by relaxsim from the returned z passes at 1e-9.
  *
@@ -60,7 +62,7 @@ typedef struct timing {
     int solved;
 } timing;
 
-enum { RELAXSIM_REUSED, RELAXSIM_ALLOCATING, SICONOS };
+enum { RELAXSIM_REUSED, RELAXSIM_ALLOCATING, RELAXSIM_ONE_CALL, SICONOS };
 
 /* Median seconds per solve (batches of >= 2 ms), and whether the last solve reported success
  * and is certified. */
@@ -83,6 +85,8 @@ static timing time_solver(const rs_lcp *l, int who, void *work, size_t bytes, do
                     void *fresh = malloc(bytes);
                     rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, fresh, bytes, z, w, &info);
                     free(fresh);
+                } else if (who == RELAXSIM_ONE_CALL) {
+                    rs_lemke_solve_alloc(l->n, l->M, l->q, NULL, NULL, z, w, &info);
                 } else {
                     rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info);
                 }
@@ -117,29 +121,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "lemke_vs_siconos: --problems must be in [1, 1000]\n");
         return 2;
     }
-    static const int sizes[] = {2, 3, 10, 50, 200};
+    static const int sizes[] = {2, 3, 4, 6, 8, 10, 50, 200};
+    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
     static const rs_lcp_class classes[] = {RS_LCP_CLASS_SPD, RS_LCP_CLASS_PMATRIX,
                                            RS_LCP_CLASS_PSD, RS_LCP_CLASS_FRICTION};
-    printf("relaxsim Lemke against Siconos numerics lcp_lexicolemke, %d seeds per row, both\n"
-           "allocating per call; solved = own status success and the certificate recomputed by\n"
-           "relaxsim passes at 1e-9\n\n", problems);
-    printf("| %-8s | %4s | %15s | %15s | %11s | %16s | %9s | %9s |\n", "class", "n",
-           "relaxsim us", "siconos us", "ratio", "relaxsim us,", "relaxsim", "siconos");
-    printf("| %-8s | %4s | %15s | %15s | %11s | %16s | %9s | %9s |\n", "", "", "(allocating)",
-           "(allocating)", "", "reused workspace", "solved", "solved");
-    printf("|----------|------|-----------------|-----------------|-------------|------------------|"
-           "-----------|-----------|\n");
+    printf("relaxsim Lemke against Siconos numerics lcp_lexicolemke, %d seeds per row, each in\n"
+           "its one-call form (rs_lemke_solve_alloc: workspace on the stack to n = 14; Siconos\n"
+           "allocates its tableau), the certificate included; solved = own status success and\n"
+           "the certificate recomputed by relaxsim passes at 1e-9\n\n", problems);
+    printf("| %-8s | %4s | %15s | %15s | %9s | %16s | %16s | %9s | %9s |\n", "class", "n",
+           "relaxsim us", "siconos us", "ratio", "relaxsim us,", "relaxsim us,", "relaxsim",
+           "siconos");
+    printf("| %-8s | %4s | %15s | %15s | %9s | %16s | %16s | %9s | %9s |\n", "", "", "(one call)",
+           "(allocating)", "", "reused workspace", "malloc per call", "solved", "solved");
+    printf("|----------|------|-----------------|-----------------|-----------|------------------|"
+           "------------------|-----------|-----------|\n");
+    double worst_small = 0.0; /* the largest ratio at n <= 10 */
+    int worst_n = 0;
     for (size_t c = 0; c < 4; c++) {
-        for (size_t k = 0; k < 6; k++) {
+        for (size_t k = 0; k <= NSIZES; k++) {
             /* friction also at n = 48: eight 3-D contacts */
-            const int n = k < 5 ? sizes[k] : 48;
-            if (k == 5 && classes[c] != RS_LCP_CLASS_FRICTION)
+            const int n = k < NSIZES ? sizes[k] : 48;
+            if (k == NSIZES && classes[c] != RS_LCP_CLASS_FRICTION)
                 continue;
             const size_t bytes = rs_lemke_workspace_size(n);
             void *work = malloc(bytes);
             double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
             double *tr = malloc(sizeof(double) * problems), *ts = malloc(sizeof(double) * problems);
-            double *tw = malloc(sizeof(double) * problems);
+            double *tw = malloc(sizeof(double) * problems), *tm = malloc(sizeof(double) * problems);
             int solved_r = 0, solved_s = 0;
             for (int p = 0; p < problems; p++) {
                 rs_lcp *l;
@@ -148,21 +157,27 @@ int main(int argc, char **argv)
                 siconos_lcp s;
                 siconos_setup(&s, l);
                 const timing reused = time_solver(l, RELAXSIM_REUSED, work, bytes, z, w, NULL);
-                const timing a = time_solver(l, RELAXSIM_ALLOCATING, NULL, bytes, z, w, NULL);
+                const timing heap = time_solver(l, RELAXSIM_ALLOCATING, NULL, bytes, z, w, NULL);
+                const timing a = time_solver(l, RELAXSIM_ONE_CALL, NULL, bytes, z, w, NULL);
                 const timing b = time_solver(l, SICONOS, NULL, 0, z, w, &s);
                 tr[p] = a.seconds;
                 ts[p] = b.seconds;
                 tw[p] = reused.seconds;
-                solved_r += a.solved && reused.solved;
+                tm[p] = heap.seconds;
+                solved_r += a.solved && reused.solved && heap.solved;
                 solved_s += b.solved;
                 siconos_teardown(&s);
                 rs_lcp_destroy(l);
             }
             const double mr = bench_median(tr, problems), ms = bench_median(ts, problems);
-            const double mw = bench_median(tw, problems);
-            printf("| %-8s | %4d | %15.2f | %15.2f | %11.3f | %16.2f | %5d/%-3d | %5d/%-3d |\n",
+            const double mw = bench_median(tw, problems), mm = bench_median(tm, problems);
+            printf("| %-8s | %4d | %15.3f | %15.3f | %9.3f | %16.3f | %16.3f | %5d/%-3d | %5d/%-3d |\n",
                    rs_lcp_class_name(classes[c]), n, 1e6 * mr, 1e6 * ms, mr / ms, 1e6 * mw,
-                   solved_r, problems, solved_s, problems);
+                   1e6 * mm, solved_r, problems, solved_s, problems);
+            if (n <= 10 && mr / ms > worst_small) {
+                worst_small = mr / ms;
+                worst_n = n;
+            }
             fflush(stdout);
             free(work);
             free(z);
@@ -170,7 +185,10 @@ int main(int argc, char **argv)
             free(tr);
             free(ts);
             free(tw);
+            free(tm);
         }
     }
+    printf("\ntarget: relaxsim (one call) at most Siconos's time at every n <= 10: %s (largest "
+           "ratio %.3f, at n = %d)\n", worst_small <= 1.0 ? "met" : "NOT met", worst_small, worst_n);
     return 0;
 }
