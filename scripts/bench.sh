@@ -37,3 +37,5 @@ echo
 build/tests/bench/sim_bench "$PWD" 7
 build/tests/bench/sim_bench "$PWD" 8
 build/tests/bench/sim_bench "$PWD" 9
+echo
+build/tests/bench/memory_bench "$PWD" build/relaxsim

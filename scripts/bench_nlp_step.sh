@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # bench_nlp_step.sh: the NLP step of the default scenario (point2d_friction.ini, 1200 steps) by
 # the relaxsim command of this tree against the command built from a baseline commit, side by
-# side in one run, with the start check off (IPOPT on every step) and on. Per variant: the steps
+# side in one run, with the start check off (IPOPT on every step) and on. The baseline has no
+# removal of IPOPT's and MUMPS's per-step overheads (src/cli/solver_overheads.c): this tree is
+# compared with it with the removal off (RELAXSIM_SOLVER_OVERHEADS=keep), the same setting on
+# both sides, and the removal is its own row (this tree with it against without it). Per variant: the steps
 # that called IPOPT, their median time (median of 3 interleaved runs), their mean iterations, how
 # many IPOPT accepted at its first test (0 iterations), the median time of the others and the
 # total time of all IPOPT steps,
@@ -9,7 +12,8 @@
 # busy machine), the largest per-step shadow |xd| difference, and the contract. Then the slowest
 # NLP step of every shipped scenario (the post's variant as published included, reported as is).
 # Beside them, the floor: what one IpoptSolve of a 2-variable problem costs (tests/bench/ipopt_floor).
-#   scripts/bench_nlp_step.sh [BASELINE_COMMIT]      (default 079ebe6: main before issue 9)
+#   scripts/bench_nlp_step.sh [BASELINE_COMMIT]      (default 079ebe6: main before the NLP
+#                                                      step's warm starts and start checks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_rev="${1:-079ebe6}"
@@ -54,10 +58,15 @@ for rep in 1 2 3; do
   # the fixed cost of one IpoptSolve (0 and 1 iterations) on a 2-variable problem
   read -r f0 f1 < <(build/tests/bench/ipopt_floor)
   floor0="$floor0 $f0"; floor1="$floor1 $f1"
-  for who in old new; do
-    bin=$old; [ "$who" = new ] && bin=$new
+  for who in old keep new; do
+    bin=$old; [ "$who" != old ] && bin=$new
     for cs in no yes; do
-      "$bin" compare "$scen" --set nlp.check_start=$cs -q -o "$out/$who-$cs" >/dev/null || true
+      if [ "$who" = keep ]; then
+        RELAXSIM_SOLVER_OVERHEADS=keep "$bin" compare "$scen" --set nlp.check_start=$cs -q \
+          -o "$out/$who-$cs" >/dev/null || true
+      else
+        "$bin" compare "$scen" --set nlp.check_start=$cs -q -o "$out/$who-$cs" >/dev/null || true
+      fi
       read -r n m it x c z mi tot < <(figures "$out/$who-$cs")
       med[$who-$cs]="${med[$who-$cs]:-} $m"; iters[$who-$cs]=$it; steps_n[$who-$cs]=$n
       xd[$who-$cs]=$x; contract[$who-$cs]=$c; zero[$who-$cs]=$z
@@ -69,12 +78,13 @@ done
 median3() { python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" $1; }
 # instructions per IPOPT step: callgrind over the first 200 steps, start check off
 instr() {
-  local bin=$1 tag=$2
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg-$tag" "$bin" run "$scen" \
-    --set nlp.check_start=no --set run.steps=200 -q >/dev/null 2>"$out/cg-$tag.log" || true
+  local bin=$1 tag=$2 keep=${3:-}
+  RELAXSIM_SOLVER_OVERHEADS=$keep valgrind --tool=callgrind --callgrind-out-file="$out/cg-$tag" \
+    "$bin" run "$scen" --set nlp.check_start=no --set run.steps=200 -q >/dev/null \
+    2>"$out/cg-$tag.log" || true
   grep -m1 '^summary:' "$out/cg-$tag" | awk '{print $2}'
 }
-ir_old=$(instr "$old" old); ir_new=$(instr "$new" new)
+ir_old=$(instr "$old" old); ir_keep=$(instr "$new" keep keep); ir_new=$(instr "$new" new)
 printf '| %-34s | %11s | %15s | %10s | %9s | %15s | %15s | %13s | %15s | %-8s |\n' "" "IPOPT steps" "us/IPOPT step" "iter/IPOPT" "0 iter." "us, iterating" "ms, all IPOPT" "instr/IPOPT" "shadow max|xd|" contract
 printf '| %-34s | %11s | %15s | %10s | %9s | %15s | %15s | %13s | %15s | %-8s |\n' "" "" "median (3 runs)" "step" "steps" "median (3 runs)" "steps (3 runs)" "step (200)" "m/s" ""
 printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..36})" ------------- ----------------- ------------ ----------- ----------------- ----------------- --------------- ----------------- ----------
@@ -85,16 +95,24 @@ row() { # label key instructions
     "$([ "${contract[$2]}" = True ] && echo passed || echo FAILED)"
 }
 row "baseline $base_rev, start check off" old-no "$(( ir_old / 200 ))"
-row "this tree, start check off" new-no "$(( ir_new / 200 ))"
+row "this tree, removal off, check off" keep-no "$(( ir_keep / 200 ))"
+row "this tree, removal on, check off" new-no "$(( ir_new / 200 ))"
 row "baseline $base_rev, start check on" old-yes "-"
-row "this tree, start check on" new-yes "-"
+row "this tree, removal off, check on" keep-yes "-"
+row "this tree, removal on, check on" new-yes "-"
 ratio() { python3 -c "print('%.3f' % ($1 / $2))"; }
-r_time=$(ratio "$(median3 "${med[new-no]}")" "$(median3 "${med[old-no]}")")
-r_it=$(ratio "$(median3 "${med_it[new-no]}")" "$(median3 "${med_it[old-no]}")")
-r_ir=$(ratio "$ir_new" "$ir_old")
-r_tot=$(ratio "$(median3 "${total[new-no]}")" "$(median3 "${total[old-no]}")")
-printf '| %-34s | %11s | %15s | %10s | %9s | %15s | %15s | %13s | %15s | %-8s |\n' "ratio this / baseline, check off" "" "$r_time" \
-  "$(ratio "${iters[new-no]}" "${iters[old-no]}")" "" "$r_it" "$r_tot" "$r_ir" "" ""
+# this tree against the baseline with the same overhead setting (the removal off on both sides)
+r_time=$(ratio "$(median3 "${med[keep-no]}")" "$(median3 "${med[old-no]}")")
+r_it=$(ratio "$(median3 "${med_it[keep-no]}")" "$(median3 "${med_it[old-no]}")")
+r_ir=$(ratio "$ir_keep" "$ir_old")
+r_tot=$(ratio "$(median3 "${total[keep-no]}")" "$(median3 "${total[old-no]}")")
+printf '| %-34s | %11s | %15s | %10s | %9s | %15s | %15s | %13s | %15s | %-8s |\n' "this tree / baseline, removal off" "" "$r_time" \
+  "$(ratio "${iters[keep-no]}" "${iters[old-no]}")" "" "$r_it" "$r_tot" "$r_ir" "" ""
+# the removal alone: this tree with it against without it
+printf '| %-34s | %11s | %15s | %10s | %9s | %15s | %15s | %13s | %15s | %-8s |\n' "the removal: on / off, check off" "" \
+  "$(ratio "$(median3 "${med[new-no]}")" "$(median3 "${med[keep-no]}")")" "" "" \
+  "$(ratio "$(median3 "${med_it[new-no]}")" "$(median3 "${med_it[keep-no]}")")" \
+  "$(ratio "$(median3 "${total[new-no]}")" "$(median3 "${total[keep-no]}")")" "$(ratio "$ir_new" "$ir_keep")" "" ""
 echo
 echo "   0 iter.: IPOPT steps whose start IPOPT accepted at its first test (this tree, check off:"
 echo "   the free-flight steps, started from the contact-free prediction); us, iterating: the"
@@ -119,9 +137,9 @@ ok_iter=$(python3 -c "print(${iters[new-no]} <= 1.5)")
 # carry the median)
 ok_time=$(python3 -c "print($r_time <= 0.2 and $r_it <= 0.2)")
 ok_xd=$(python3 -c "print(${xd[new-no]} <= 1e-9 and ${xd[new-yes]} <= 1e-9)")
-echo "targets (issue 9), start check off: iterations per IPOPT step <= 1.5: $([ "$ok_iter" = True ] && echo met || echo NOT met);"
-echo "  median time per IPOPT step <= 1/5 of the baseline's, over all IPOPT steps and over those"
-echo "  that iterate: $([ "$ok_time" = True ] && echo met || echo NOT met) ($r_time and $r_it);"
+echo "targets, start check off: iterations per IPOPT step <= 1.5: $([ "$ok_iter" = True ] && echo met || echo NOT met);"
+echo "  median time per IPOPT step <= 1/5 of the baseline's (the removal off on both sides),"
+echo "  over all IPOPT steps and over those that iterate: $([ "$ok_time" = True ] && echo met || echo NOT met) ($r_time and $r_it);"
 echo "  shadow |xd| <= 1e-9 m/s with the start check off and on: $([ "$ok_xd" = True ] && echo met || echo NOT met)"
 f0=$(median3 "$floor0"); f1=$(median3 "$floor1")
 echo

@@ -164,15 +164,30 @@ static void test_solver_overheads_change_no_answer(void **state)
     assert_int_equal(setenv("RELAXSIM_SOLVER_OVERHEADS", "keep", 1), 0);
     assert_int_equal(run(cmd), 1);
     unsetenv("RELAXSIM_SOLVER_OVERHEADS");
-    for (int i = 0; i < 2; i++) {
-        char pa[512], pb[512];
-        snprintf(pa, sizeof pa, TMP "ovh_off/%s", files[i]);
-        snprintf(pb, sizeof pb, TMP "ovh_kept/%s", files[i]);
-        const size_t la = slurp(pa, a, sizeof a), lb = slurp(pb, b, sizeof b);
-        assert_true(la > 1000);
-        assert_int_equal(la, lb);
-        assert_memory_equal(a, b, la);
-    }
+    assert_null(strstr(err_buf, "is linked")); /* the versions built for: nothing to say */
+    /* other library versions at run time: each replacement that stands on them is off, said
+     * once, and the command works on */
+    snprintf(cmd, sizeof cmd, "%s" TMP "ovh_other", args);
+    assert_int_equal(setenv("RELAXSIM_IPOPT_VERSION", "3.14.4", 1), 0);
+    assert_int_equal(setenv("RELAXSIM_MUMPS_VERSION", "5.6.2", 1), 0);
+    assert_int_equal(run(cmd), 1);
+    unsetenv("RELAXSIM_IPOPT_VERSION");
+    unsetenv("RELAXSIM_MUMPS_VERSION");
+    const char *said = strstr(err_buf, "relaxsim: IPOPT 3.14.4 is linked, not the 3.11");
+    assert_non_null(said);
+    assert_null(strstr(said + 1, "relaxsim: IPOPT 3.14.4")); /* once */
+    assert_non_null(strstr(err_buf, "relaxsim: MUMPS 5.6.2 is linked, not the 5.5"));
+    static const char *const dirs[] = {TMP "ovh_kept", TMP "ovh_other"};
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 2; i++) {
+            char pa[512], pb[512];
+            snprintf(pa, sizeof pa, TMP "ovh_off/%s", files[i]);
+            snprintf(pb, sizeof pb, "%s/%s", dirs[d], files[i]);
+            const size_t la = slurp(pa, a, sizeof a), lb = slurp(pb, b, sizeof b);
+            assert_true(la > 1000);
+            assert_int_equal(la, lb);
+            assert_memory_equal(a, b, la);
+        }
 }
 
 /* Outputs: an unwritable -o is refused before the simulation; a failed write (here a file size
