@@ -24,41 +24,37 @@
 #include "io/output.h"
 #include "sim/model.h"
 
-static int ends_with(const char *s, const char *suffix)
-{
-    const size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* Distinct colours, one per column; a column's NLP and Lemke curves share its colour (NLP solid,
- * Lemke dashed). */
-
-static int column_wanted(const rs_model *m, int c, const char *unit)
-{
-    const int is_state = c < m->nstate;
-    const char *name = is_state ? m->state_names[c] : m->force_names[c - m->nstate];
-    return unit ? is_state && ends_with(name, unit) : !is_state;
-}
 
 static const char *column_name(const rs_model *m, int c)
 {
     return c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
 }
 
-/* The plot command of every column in the group (state columns with the unit suffix `unit`,
- * or the forces when unit is NULL), both backends. */
-static void plot_columns(FILE *g, const rs_model *m, const char *unit)
+/* How many of the model's state and force columns are in unit u (plot_palette.h). */
+static int columns_in_unit(const rs_model *m, int u)
+{
+    int n = 0;
+    for (int c = 0; c < m->nstate + m->nforce; c++)
+        n += rs_plot_column_unit(column_name(m, c)) == u;
+    return n;
+}
+
+/* The plot command of every column in unit u, both backends: a column's colour is its own
+ * (rs_plot_column_colour), NLP solid, Lemke dashed in a darker shade at half the width. */
+static void plot_columns(FILE *g, const rs_model *m, int u)
 {
     fprintf(g, "plot ");
     int first = 1, drawn = 0;
     for (int c = 0; c < m->nstate + m->nforce; c++) {
-        if (!column_wanted(m, c, unit))
+        if (rs_plot_column_unit(column_name(m, c)) != u)
             continue;
         const int csv_col = 3 + m->ninput + c; /* gnuplot columns are 1-based: step, t_s, inputs */
-        const char *colour = rs_plot_palette[c % RS_PLOT_PALETTE_SIZE];
+        const char *colour = rs_plot_column_colour(column_name(m, c));
         /* each column drawn thinner than the one before: equal curves show as a line inside a
          * wider one instead of one hiding the other */
-        const double lw = fmax(1.0, 3.5 - 1.0 * drawn++);
+        const double lw = fmax(1.5, 4.0 - 1.0 * drawn++);
+        char dark[8]; /* Lemke: the same hue darker, dashed, half as wide, inside the NLP line */
+        rs_plot_colour_darker(colour, dark);
         char nlp[200], lemke[200], text[160];
         snprintf(text, sizeof text, "%s NLP", column_name(m, c));
         rs_gnuplot_string(nlp, sizeof nlp, text);
@@ -67,7 +63,8 @@ static void plot_columns(FILE *g, const rs_model *m, const char *unit)
         fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' title %s, "
                    "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw %.1f lc rgb '%s' "
                    "title %s",
-                first ? "" : ", \\\n     ", csv_col, lw, colour, nlp, csv_col, lw, colour, lemke);
+                first ? "" : ", \\\n     ", csv_col, lw, colour, nlp, csv_col, 0.5 * lw, dark,
+                lemke);
         first = 0;
     }
     if (first)
@@ -75,12 +72,27 @@ static void plot_columns(FILE *g, const rs_model *m, const char *unit)
     fputc('\n', g);
 }
 
-static void plot_group(FILE *g, const rs_model *m, const char *png, const char *title,
-                       const char *ylabel, const char *unit)
+/* positions.png or velocities.png: a panel per unit the model has (lengths, then angles). */
+static void plot_group(FILE *g, const rs_model *m, const char *png, const char *what, int u1,
+                       int u2)
 {
-    fprintf(g, "set output '%s'\nset title '%s'\nset ylabel '%s'\nunset logscale y\n"
-               "set yrange [*:*]\nset format y '%%g'\n", png, title, ylabel);
-    plot_columns(g, m, unit);
+    const int panels = (columns_in_unit(m, u1) > 0) + (columns_in_unit(m, u2) > 0);
+    fprintf(g, "set output '%s'\nset terminal pngcairo noenhanced size 1100,%d font ',11'\n"
+               "unset logscale y\nset yrange [*:*]\nset format y '%%g'\n",
+            png, panels > 1 ? 900 : 650);
+    if (panels > 1)
+        fprintf(g, "set multiplot layout 2,1\n");
+    const int units[2] = {u1, u2};
+    for (int k = 0; k < 2; k++) {
+        if (!columns_in_unit(m, units[k]) && (panels > 0 || k > 0))
+            continue;
+        fprintf(g, "set title '%s: NLP (solid) and Lemke (dashed)'\nset ylabel '%s'\n", what,
+                rs_plot_unit_label[units[k]]);
+        plot_columns(g, m, units[k]);
+    }
+    if (panels > 1)
+        fprintf(g, "unset multiplot\n");
+    fprintf(g, "set terminal pngcairo noenhanced size 1100,650 font ',11'\n");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -159,7 +171,7 @@ static void plot_forces(FILE *g, const rs_model *m, const char *dir)
     fprintf(g, "set output 'forces.png'\nunset logscale y\nset format y '%%g'\nset ylabel 'N'\n");
     if (!zoom) {
         fprintf(g, "set title 'contact forces: NLP (solid) and Lemke (dashed)'\nset yrange [*:*]\n");
-        plot_columns(g, m, NULL);
+        plot_columns(g, m, 2);
         return;
     }
     fprintf(g, "set terminal pngcairo noenhanced size 1100,900 font ',11'\n"
@@ -168,11 +180,11 @@ static void plot_forces(FILE *g, const rs_model *m, const char *dir)
                "t = %.6g s, %.6g N'\nset yrange [*:*]\n"
                "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 lc rgb 'gray40'\n",
                fr.impact_t, fr.impact_size, fr.impact_t, fr.impact_t);
-    plot_columns(g, m, NULL);
+    plot_columns(g, m, 2);
     fprintf(g, "set title 'contact forces, sustained range (2nd to 98th percentile of all force "
                "values; the impact is off scale)'\nset yrange [%.17g:%.17g]\n",
             fr.lo - margin, fr.hi + margin);
-    plot_columns(g, m, NULL);
+    plot_columns(g, m, 2);
     fprintf(g, "unset multiplot\nunset arrow 1\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n");
 }
 
@@ -282,26 +294,50 @@ static int plot_batch(const char *dir, const cJSON *summary, rs_outset *set, cha
     }
     fclose(csv);
     header[strcspn(header, "\r\n")] = '\0';
-    /* the unit of each shadow column (1-based csv column): 0 m, 1 m/s, 2 N */
-    static const char *const units[3] = {"_m", "_mps", "_N"};
-    static const char *const unit_label[3] = {"positions (m)", "velocities (m/s)", "forces (N)"};
+    /* the unit of each shadow column (plot_palette.h), and whether it has a positive value and
+     * an exact 0 somewhere (a legend lists only what is drawn) */
     int col_unit[256], ncols = 0;
+    unsigned char positive[256] = {0}, zero[256] = {0};
     char names[256][64];
     for (char *tok = strtok(header, ","); tok && ncols < 256; tok = strtok(NULL, ",")) {
-        col_unit[ncols] = -1;
+        col_unit[ncols] = strncmp(tok, "shadow_max_abs_", 15) == 0 ? rs_plot_column_unit(tok) : -1;
         snprintf(names[ncols], sizeof names[0], "%s", tok);
-        if (strncmp(tok, "shadow_max_abs_", 15) == 0)
-            for (int u = 0; u < 3; u++)
-                if (ends_with(tok, units[u]))
-                    col_unit[ncols] = u;
         ncols++;
     }
+    csv = fopen(path, "r");
+    static char row[1 << 16];
+    for (int line = 0; csv && fgets(row, sizeof row, csv); line++) {
+        if (line == 0)
+            continue;
+        int c = 0; /* fields, empty ones included */
+        for (char *field = row; field && c < ncols; c++) {
+            char *comma = strchr(field, ',');
+            if (col_unit[c] >= 0 && *field != ',' && *field != '\n' && *field) {
+                const double v = strtod(field, NULL);
+                positive[c] |= v > 0.0;
+                zero[c] |= v == 0.0;
+            }
+            field = comma ? comma + 1 : NULL;
+        }
+    }
+    if (csv)
+        fclose(csv);
     FILE *g = rs_plot_open_script(set);
     if (!g)
         return RS_EXIT_USAGE;
-    fprintf(g, "set terminal pngcairo noenhanced size 1100,1000 font ',11'\n"
+    int units_drawn[RS_PLOT_UNITS], npanels = 0; /* one panel per unit the columns have */
+    for (int u = 0; u < RS_PLOT_UNITS; u++) {
+        int any = 0;
+        for (int c = 0; c < ncols; c++)
+            any |= col_unit[c] == u;
+        if (any)
+            units_drawn[npanels++] = u;
+    }
+    fprintf(g, "set terminal pngcairo noenhanced size 1100,%d font ',11'\n"
                "set logscale y\nset format y '%%.0e'\nset jitter overlap 1 spread 0.6\n"
-               "set offsets graph 0.06, graph 0.06, graph 0.08, graph 0.08\n");
+               "set offsets graph 0.06, graph 0.06, graph 0.08, graph 0.08\n"
+               "set lmargin at screen 0.1\nset rmargin at screen 0.74\nset key outside right top\n",
+            200 + 280 * (npanels > 0 ? npanels : 1));
     int k = 0;
     const cJSON *choices = cJSON_GetObjectItem(summary, "choices");
     char pictures[RS_PLOT_MAX_KEYS + 1][32];
@@ -312,8 +348,9 @@ static int plot_batch(const char *dir, const cJSON *summary, rs_outset *set, cha
                  "one value spread sideways)", key->valuestring);
         snprintf(pictures[k], sizeof pictures[k], "batch_%d.png", k);
         picture_names[k] = pictures[k];
-        fprintf(g, "set output '%s'\nset multiplot layout 3,1 title %s\nset xlabel %s\n",
-                pictures[k], rs_gnuplot_string(title, sizeof title, text),
+        fprintf(g, "set output '%s'\nset multiplot layout %d,1 title %s\nset xlabel %s\n",
+                pictures[k], npanels > 0 ? npanels : 1,
+                rs_gnuplot_string(title, sizeof title, text),
                 rs_gnuplot_string(xlabel, sizeof xlabel, key->valuestring));
         /* a key of words (model.formulation): categories at 0, 1, ..., the word as tick label */
         const cJSON *words = cJSON_GetObjectItem(choices, key->valuestring);
@@ -338,28 +375,42 @@ static int plot_batch(const char *dir, const cJSON *summary, rs_outset *set, cha
         } else {
             fprintf(g, "set xtics autofreq\nset xrange [*:*]\n");
         }
-        for (int u = 0; u < 3; u++) {
-            fprintf(g, "set title '%s'\nset ylabel '|difference| (0 at 1e-17)'\nplot ",
-                    unit_label[u]);
-            int any = 0;
+        for (int p = 0; p < npanels; p++) {
+            const int u = units_drawn[p];
+            fprintf(g, "set title '%s'\nset ylabel '|difference| (0 at 1e-17)'\nunset label 1\n",
+                    rs_plot_unit_label[u]);
+            int any = 0, drawn = 0;
             for (int c = 0; c < ncols; c++) {
-                if (col_unit[c] != u)
+                if (col_unit[c] != u || !(positive[c] || zero[c]))
                     continue;
                 const int gc = c + 1;
-                const char *colour = rs_plot_palette[c % RS_PLOT_PALETTE_SIZE];
-                char name[140], zero[160];
+                const char *colour = rs_plot_column_colour(names[c]);
+                /* each column its own mark, each smaller than the one before: columns with the
+                 * same value at one key value show as marks inside marks */
+                static const int marks[][2] = {{7, 6}, {5, 4}, {9, 8}, {11, 10}, {13, 12}};
+                const int mark = drawn % 5;
+                const double size = fmax(0.6, 1.6 - 0.3 * drawn++);
+                char name[140], zero_title[160];
                 snprintf(text, sizeof text, "%s = 0 exactly", names[c] + 15);
-                fprintf(g, "%s'results.csv' every ::1 using %s:($%d > 0 ? ($%d > 1e-17 ? $%d : "
-                           "1e-17) : NaN) with points pt 7 ps 0.8 lc rgb '%s' title %s, \\\n"
-                           "     'results.csv' every ::1 using %s:($%d == 0 ? 1e-17 : NaN) with "
-                           "points pt 6 ps 1.1 lc rgb '%s' title %s",
-                        any ? ", \\\n     " : "", xexpr, gc, gc, gc, colour,
-                        rs_gnuplot_string(name, sizeof name, names[c] + 15), xexpr, gc, colour,
-                        rs_gnuplot_string(zero, sizeof zero, text));
-                any = 1;
+                if (positive[c]) {
+                    fprintf(g, "%s'results.csv' every ::1 using %s:($%d > 0 ? ($%d > 1e-17 ? $%d "
+                               ": 1e-17) : NaN) with points pt %d ps %.2f lc rgb '%s' title %s",
+                            any ? ", \\\n     " : "plot ", xexpr, gc, gc, gc, marks[mark][0],
+                            size, colour, rs_gnuplot_string(name, sizeof name, names[c] + 15));
+                    any = 1;
+                }
+                if (zero[c]) {
+                    fprintf(g, "%s'results.csv' every ::1 using %s:($%d == 0 ? 1e-17 : NaN) with "
+                               "points pt %d ps %.2f lc rgb '%s' title %s",
+                            any ? ", \\\n     " : "plot ", xexpr, gc, marks[mark][1],
+                            size + 0.3, colour, rs_gnuplot_string(zero_title, sizeof zero_title,
+                                                                  text));
+                    any = 1;
+                }
             }
             if (!any)
-                fprintf(g, "NaN notitle");
+                fprintf(g, "set label 1 'no run has a value here' at graph 0.5, graph 0.5 "
+                           "center\nplot NaN notitle");
             fputc('\n', g);
         }
         fprintf(g, "unset multiplot\n");
@@ -453,6 +504,127 @@ static int check_results_csv(const char *dir, const char *name)
     return ok;
 }
 
+/* From shadow.csv: which difference columns have a nonzero value somewhere, and how many steps
+ * had mismatched modes or a failed solve. */
+typedef struct shadow_scan {
+    unsigned char nonzero[RS_MAX_COLUMNS];
+    long mismatched, failed;
+    double t0, t1; /* the first and last step's time */
+} shadow_scan;
+
+static shadow_scan scan_shadow(const char *dir, int ncol)
+{
+    shadow_scan sc;
+    memset(&sc, 0, sizeof sc);
+    char path[1200], line[8192];
+    snprintf(path, sizeof path, "%s/shadow.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sc;
+    long rows = 0;
+    if (fgets(line, sizeof line, f))
+        while (fgets(line, sizeof line, f)) {
+            int col = 0; /* 0-based: step, t_s, the differences, verdict, verdict_code, ... */
+            for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
+                if (col == 1) {
+                    const double t = strtod(tok, NULL);
+                    if (rows++ == 0)
+                        sc.t0 = t;
+                    sc.t1 = t;
+                }
+                if (col >= 2 && col < 2 + ncol && col - 2 < RS_MAX_COLUMNS)
+                    sc.nonzero[col - 2] |= strtod(tok, NULL) != 0.0;
+                if (col == 3 + ncol) {
+                    const long code = strtol(tok, NULL, 10);
+                    sc.mismatched += code == 2;
+                    sc.failed += code == 3 || code == 4;
+                }
+            }
+        }
+    fclose(f);
+    return sc;
+}
+
+/* differences.png: the per-step |NLP - Lemke| from the same state, one log panel per unit (a
+ * metre and a newton never share an axis), each column in its own colour; exact zeros drawn at
+ * the floor 1e-17; a column that is exactly 0 at every step is named in its panel's title, not
+ * drawn (no legend entry without points), and a panel whose columns all are says so in words.
+ * Below them, the steps with mismatched modes or a failed solve. */
+static void plot_differences(FILE *g, const rs_model *m, const char *dir)
+{
+    const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
+    const shadow_scan scan = scan_shadow(dir, ncol);
+    int units[RS_PLOT_UNITS], npanels = 0;
+    for (int u = 0; u < RS_PLOT_UNITS; u++)
+        if (columns_in_unit(m, u))
+            units[npanels++] = u;
+    const int height = 260 + 230 * npanels;
+    const double top = 0.95, strip = 150.0 / height, bottom = 0.06 + strip + 40.0 / height;
+    const double h = (top - bottom) / npanels;
+    fprintf(g, "set output 'differences.png'\nset terminal pngcairo noenhanced size 1100,%d "
+               "font ',11'\nset multiplot\nset lmargin at screen 0.12\nset rmargin at screen "
+               "0.78\nunset xlabel\nset format x ''\nset logscale y\nset format y '%%.0e'\n"
+               "set key outside right top\nset xrange [%.17g:%.17g]\n", height, scan.t0,
+            scan.t1 > scan.t0 ? scan.t1 : scan.t0 + 1.0);
+    for (int p = 0; p < npanels; p++) {
+        const int u = units[p];
+        char zero[600] = "", title[800], quoted[900];
+        int drawn = 0, len = 0;
+        for (int c = 0; c < ncol; c++)
+            if (rs_plot_column_unit(column_name(m, c)) == u && !scan.nonzero[c])
+                len += snprintf(zero + len, sizeof zero - (size_t)len, "%s%s", len ? ", " : "",
+                                column_name(m, c));
+        snprintf(title, sizeof title, "%s%s%s%s", p == 0 ? "per-step |NLP - Lemke| from the same "
+                 "state: " : "", rs_plot_unit_label[u], zero[0] ? "; exactly 0 at every step: " :
+                 "", zero);
+        fprintf(g, "set tmargin at screen %.4f\nset bmargin at screen %.4f\nset title %s\n"
+                   "set ylabel '|difference| (0 at 1e-17)'\nset yrange [1e-18:*]\nunset label 1\n",
+                top - p * h, top - (p + 1) * h + 0.045, rs_gnuplot_string(quoted, sizeof quoted,
+                                                                          title));
+        for (int c = 0; c < ncol; c++)
+            drawn += rs_plot_column_unit(column_name(m, c)) == u && scan.nonzero[c];
+        if (!drawn) {
+            fprintf(g, "set label 1 'NLP and Lemke agree exactly (every difference is 0)' at "
+                       "graph 0.5, graph 0.5 center\nset yrange [1e-18:1]\nplot NaN notitle\n");
+            continue;
+        }
+        fprintf(g, "plot ");
+        int first = 1, k = 0;
+        for (int c = 0; c < ncol; c++) {
+            if (rs_plot_column_unit(column_name(m, c)) != u || !scan.nonzero[c])
+                continue;
+            char name[140]; /* each thinner than the one before: none hides another */
+            fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines lw %.1f "
+                       "lc rgb '%s' title %s",
+                    first ? "" : ", \\\n     ", 3 + c, 3 + c, fmax(1.0, 3.0 - k++),
+                    rs_plot_column_colour(column_name(m, c)),
+                    rs_gnuplot_string(name, sizeof name, column_name(m, c)));
+            first = 0;
+        }
+        fputc('\n', g);
+    }
+    char strip_title[200];
+    snprintf(strip_title, sizeof strip_title, "steps with mismatched modes (%ld) or a failed solve "
+             "(%ld)", scan.mismatched, scan.failed);
+    fprintf(g, "set tmargin at screen %.4f\nset bmargin at screen 0.06\nset title '%s'\n"
+               "unset label 1\nset format x '%%g'\nset xlabel 't (s)'\nunset logscale y\n"
+               "set format y '%%g'\nset ylabel ''\nset yrange [0.5:2.5]\nset ytics "
+               "('mode mismatch' 1, 'failed step' 2)\nset key off\n",
+            0.06 + strip, strip_title);
+    if (scan.mismatched + scan.failed == 0)
+        fprintf(g, "set label 1 'none: every step solved both ways, with the same modes' at graph "
+                   "0.5, graph 0.5 center\nplot NaN notitle\n");
+    else
+        fprintf(g, "plot 'shadow.csv' using 2:($%d == 2 ? 1 : NaN) with points pt 7 ps 0.7 "
+                   "lc rgb 'orange' notitle, \\\n"
+                   "     'shadow.csv' using 2:($%d == 3 || $%d == 4 ? 2 : NaN) with points pt 2 "
+                   "ps 0.9 lc rgb 'red' notitle\n",
+                verdict_col, verdict_col, verdict_col);
+    fprintf(g, "unset multiplot\nunset label 1\nset ytics autofreq\nset key outside right\n"
+               "set autoscale xy\nset lmargin -1\nset rmargin -1\nset tmargin -1\n"
+               "set bmargin -1\n");
+}
+
 /* A comparison (relaxsim compare -o DIR): positions, velocities, forces, differences and, for a
  * model with obstacles, the scene. */
 static int plot_comparison(const char *dir, const cJSON *summary, const rs_model *m,
@@ -471,34 +643,10 @@ static int plot_comparison(const char *dir, const cJSON *summary, const rs_model
     if (!g)
         return RS_EXIT_USAGE;
     fprintf(g, "set xlabel 't (s)'\n");
-    plot_group(g, m, "positions.png", "positions: NLP (solid) and Lemke (dashed)", "m", "_m");
-    plot_group(g, m, "velocities.png", "velocities: NLP (solid) and Lemke (dashed)", "m/s", "_mps");
+    plot_group(g, m, "positions.png", "positions", 0, 3);
+    plot_group(g, m, "velocities.png", "velocities", 1, 4);
     plot_forces(g, m, dir);
-    /* per-step differences on a log scale (below 1e-17, exact zeros included, drawn at 1e-17),
-     * and below them a strip of the steps with mismatched modes or a failed solve */
-    const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
-    fprintf(g, "set output 'differences.png'\nset terminal pngcairo noenhanced size 1100,800 font ',11'\n"
-               "set multiplot\nset lmargin at screen 0.15\nset rmargin at screen 0.8\n"
-               "set tmargin at screen 0.93\nset bmargin at screen 0.3\n"
-               "set title 'per-step |NLP - Lemke| from the same state'\nunset xlabel\n"
-               "set format x ''\nset ylabel '|difference| (below 1e-17, zeros included, at "
-               "1e-17)'\nset logscale y\nset yrange [1e-18:*]\nset format y '%%.0e'\nplot ");
-    for (int c = 0; c < ncol; c++) {
-        char name[140];
-        fprintf(g, "%s'shadow.csv' using 2:($%d > 1e-17 ? $%d : 1e-17) with lines lw 1.5 "
-                   "lc rgb '%s' title %s",
-                c ? ", \\\n     " : "", 3 + c, 3 + c, rs_plot_palette[c % RS_PLOT_PALETTE_SIZE],
-                rs_gnuplot_string(name, sizeof name, column_name(m, c)));
-    }
-    fprintf(g, "\nset tmargin at screen 0.27\nset bmargin at screen 0.1\nunset title\n"
-               "set format x '%%g'\nset xlabel 't (s)'\nunset logscale y\nset format y '%%g'\n"
-               "set ylabel 'steps'\nset yrange [0.5:2.5]\nset ytics ('mode mismatch' 1, "
-               "'failed step' 2)\nset key off\n"
-               "plot 'shadow.csv' using 2:($%d == 2 ? 1 : NaN) with points pt 7 ps 0.7 "
-               "lc rgb 'orange' notitle, \\\n"
-               "     'shadow.csv' using 2:($%d == 3 || $%d == 4 ? 2 : NaN) with points pt 2 "
-               "ps 0.9 lc rgb 'red' notitle, \\\n     NaN notitle\nunset multiplot\n",
-            verdict_col, verdict_col, verdict_col);
+    plot_differences(g, m, dir);
     /* a model with obstacles: the scene with both paths */
     const cJSON *radius = cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "params"), "r");
     const cJSON *variant = cJSON_GetObjectItem(summary, "variant");

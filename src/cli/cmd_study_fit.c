@@ -192,14 +192,47 @@ static int write_summary(const char *study, const rs_kf_config *cfg,
 
 /* A picture against the noise level, one categorical x position per sigma (0 included): the
  * data file NAME.dat has one row per sigma. */
+/* Where noise level sigma is drawn: on a log axis for sigma > 0, and sigma = 0 (noise-free) at
+ * x0, a decade and a half left of the smallest positive sigma, behind a dotted break. */
+static double noise_x0(const rs_kf_config *cfg)
+{
+    double smallest = INFINITY;
+    for (int s = 0; s < cfg->nnoise; s++)
+        if (cfg->noise[s] > 0.0)
+            smallest = fmin(smallest, cfg->noise[s]);
+    return isfinite(smallest) ? smallest / 30.0 : 1.0;
+}
+
+static double noise_x(const rs_kf_config *cfg, double sigma)
+{
+    return sigma > 0.0 ? sigma : noise_x0(cfg);
+}
+
+/* The noise axis: log x, a tic per sigma ("0" for the noise-free one) and the break. */
+static void noise_axis(FILE *g, const rs_kf_config *cfg)
+{
+    const double x0 = noise_x0(cfg);
+    fprintf(g, "set logscale x\nset xrange [%.6g:%.6g]\nset xtics (", x0 / 3.0,
+            3.0 * fmax(x0, cfg->noise[cfg->nnoise - 1]));
+    for (int s = 0; s < cfg->nnoise; s++)
+        if (cfg->noise[s] > 0.0)
+            fprintf(g, "%s'%g' %.17g", s ? ", " : "", cfg->noise[s], cfg->noise[s]);
+        else
+            fprintf(g, "%s'0 (none)' %.17g", s ? ", " : "", noise_x(cfg, 0.0));
+    fprintf(g, ")\nset format x '%%g'\nset arrow 5 from %.17g, graph 0 to %.17g, graph 1 nohead "
+               "dt 3 lc rgb '#888888'\n",
+            x0 * sqrt(30.0), x0 * sqrt(30.0));
+}
+
 static int kf_plot(const rs_kf_config *cfg, const rs_kf_result *r)
 {
     FILE *d = rs_study_create("known_friction.dat");
     if (!d)
         return 0;
-    fprintf(d, "# sigma, then per (variant, weighting): coefficient error, held-out RMS error\n");
+    fprintf(d, "# sigma, where it is drawn, then per (variant, weighting): coefficient error, "
+               "held-out RMS error\n");
     for (int s = 0; s < cfg->nnoise; s++) {
-        fprintf(d, "\"%g\"", cfg->noise[s]);
+        fprintf(d, "%.17g %.17g", cfg->noise[s], noise_x(cfg, cfg->noise[s]));
         for (int v = 0; v < RS_KF_VARIANTS; v++)
             for (int w = 0; w < cfg->nweight; w++) {
                 /* log axes: an exact 0 drawn at 1e-17; no fit (NaN) not drawn */
@@ -218,29 +251,37 @@ static int kf_plot(const rs_kf_config *cfg, const rs_kf_result *r)
     if (!g)
         return 0;
     fprintf(g,
-            "set datafile separator whitespace\nset output 'known_friction.png'\n"
-            "set terminal pngcairo enhanced size 1500,700 font ',11'\n"
+            "set datafile separator whitespace\nset datafile missing '-'\n"
+            "set output 'known_friction.png'\n"
+            "set terminal pngcairo enhanced size 1500,820 font ',11'\n"
             "set multiplot layout 1,2 title 'Learning the sliding block''s step with known "
             "friction (note 000 section 3.1): %d training steps, %d held out'\n"
             "set logscale y\nset format y '10^{%%L}'\nset yrange [1e-17:1e3]\n"
-            "set key inside bottom right font ',9'\n"
-            "set xlabel 'measurement noise sigma (times each column''s RMS)'\n",
+            "set bmargin 9\nset key below horizontal maxrows 2 font ',10'\n"
+            "set xlabel 'noise sigma (times each column''s RMS; noise-free at the left)'\n",
             r->train_steps, r->test_steps);
+    noise_axis(g, cfg);
     for (int panel = 0; panel < 2; panel++) {
         fprintf(g, "set ylabel '%s'\nplot ",
                 panel ? "held-out RMS prediction error / V" : "coefficient error (units of V)");
+        int drawn = 0;
         for (int v = 0; v < RS_KF_VARIANTS; v++)
             for (int w = 0; w < cfg->nweight; w++) {
                 char wt[64];
-                const int col = 2 + 2 * (v * cfg->nweight + w) + panel;
-                /* direct: solid, filled marks; slack: dashed, open marks, larger (curves
-                 * that coincide stay visible) */
+                const int col = 3 + 2 * (v * cfg->nweight + w) + panel;
+                /* a line through the noise levels > 0, the noise-free mark alone; direct:
+                 * solid, filled marks, slack: dashed, open marks; each curve thinner than the
+                 * one before, so that curves that coincide stay visible */
+                const double lw = fmax(1.0, 7.0 - 2.0 * drawn++);
                 fprintf(g,
-                        "%s'known_friction.dat' using 0:%d:xtic(1) with linespoints dt %d "
-                        "pt %d ps %g lw 2 lc rgb '%s' title '%s, a = %s'",
-                        v || w ? ", " : "", col, v ? 2 : 1, (v ? 4 : 5) + 2 * w, v ? 2.0 : 1.0,
-                        rs_plot_palette[w % RS_PLOT_PALETTE_SIZE], rs_kf_variant_name(v),
-                        weights_text(cfg->alpha[w], wt, sizeof wt));
+                        "%s'known_friction.dat' using ($1 > 0 ? $2 : NaN):%d with linespoints "
+                        "dt %d pt %d ps %g lw %.1f lc rgb '%s' title '%s, a = %s', "
+                        "'' using ($1 == 0 ? $2 : NaN):%d with points pt %d ps %g lw %.1f "
+                        "lc rgb '%s' notitle",
+                        v || w ? ", " : "", col, v ? 2 : 1, (v ? 4 : 5) + 2 * w, v ? 2.0 : 1.3,
+                        lw, rs_plot_palette[w % RS_PLOT_PALETTE_SIZE], rs_kf_variant_name(v),
+                        weights_text(cfg->alpha[w], wt, sizeof wt), col, (v ? 4 : 5) + 2 * w,
+                        v ? 2.0 : 1.3, lw, rs_plot_palette[w % RS_PLOT_PALETTE_SIZE]);
             }
         fputc('\n', g);
     }
@@ -400,9 +441,10 @@ static int dv_plot(const rs_kf_config *cfg, const rs_kf_result *r)
     FILE *d = rs_study_create("decomposed.dat");
     if (!d)
         return 0;
-    fprintf(d, "# sigma, per variant: sticking predicted affine, clamped (%% of sticking steps)\n");
+    fprintf(d, "# sigma, where it is drawn, per variant: sticking predicted affine, clamped (%% "
+               "of sticking steps)\n");
     for (int s = 0; s < cfg->nnoise; s++) {
-        fprintf(d, "\"%g\"", cfg->noise[s]);
+        fprintf(d, "%.17g %.17g", cfg->noise[s], noise_x(cfg, cfg->noise[s]));
         for (int v = 0; v < RS_KF_VARIANTS; v++) {
             const rs_kf_fit *x = &r->fit[v][s][0];
             const double n = r->test_stuck > 0 ? r->test_stuck : 1;
@@ -418,17 +460,24 @@ static int dv_plot(const rs_kf_config *cfg, const rs_kf_result *r)
     fprintf(
         g,
         "set datafile separator whitespace\nset output 'decomposed_velocities.png'\n"
-        "set termoption enhanced\n"
+        "set terminal pngcairo enhanced size 1100,700 font ',11'\n"
         "set title 'Sticking on %d held-out sticking steps: the affine fit against the same fit "
         "clamped at 0 (note 000, Remark 4)'\n"
-        "set xlabel 'measurement noise sigma (times each column''s RMS)'\n"
-        "set ylabel 'sticking steps predicted to stick (%%)'\nset yrange [0:105]\n"
-        "set key inside top right\n"
-        "plot 'decomposed.dat' using 0:4:xtic(1) with linespoints dt 1 pt 7 lw 2 lc rgb '%s' "
-        "title 'affine (slack friction; direct: the same fit)', "
-        "'' using 0:5 with linespoints dt 2 pt 6 ps 1.5 lw 2 lc rgb '%s' "
-        "title 'clamped at 0 (slack friction; direct: the same fit)'\n",
-        r->test_stuck, rs_plot_palette[0], rs_plot_palette[1]);
+        "set xlabel 'measurement noise sigma (times each column''s RMS; noise-free at the left, "
+        "behind the dotted break)'\n"
+        "set ylabel 'sticking steps predicted to stick (%%)'\nset yrange [-5:110]\n"
+        "set bmargin 7\nset key below horizontal\n",
+        r->test_stuck);
+    noise_axis(g, cfg);
+    fprintf(
+        g,
+        "plot 'decomposed.dat' using ($1 > 0 ? $2 : NaN):5 with linespoints dt 1 pt 7 ps 1.2 "
+        "lw 4 lc rgb '%s' title 'affine (slack friction; direct: the same fit)', "
+        "'' using ($1 == 0 ? $2 : NaN):5 with points pt 7 ps 1.2 lc rgb '%s' notitle, "
+        "'' using ($1 > 0 ? $2 : NaN):6 with linespoints dt 2 pt 6 ps 2 lw 2 lc rgb '%s' "
+        "title 'clamped at 0 (slack friction; direct: the same fit)', "
+        "'' using ($1 == 0 ? $2 : NaN):6 with points pt 6 ps 2 lw 2 lc rgb '%s' notitle\n",
+        rs_plot_palette[0], rs_plot_palette[0], rs_plot_palette[1], rs_plot_palette[1]);
     return rs_study_run_plot(g, "decomposed_velocities.png");
 }
 

@@ -55,9 +55,12 @@ static int read_pairs(const char *path, sweep_pairs *p)
             p->n++;
         }
         p->total++;
-        /* the last column, fd_nlp's distance: "nan" when the NLP differences were not run */
-        const char *last = strrchr(line, ',');
-        p->has_fd_nlp |= last && strncmp(last + 1, "nan", 3) != 0;
+        /* column 13, fd_nlp: "nan" when the NLP differences were not run */
+        const char *fd_nlp = line;
+        for (int c = 1; c < 13 && fd_nlp; c++)
+            if ((fd_nlp = strchr(fd_nlp, ',')))
+                fd_nlp++;
+        p->has_fd_nlp |= fd_nlp && strncmp(fd_nlp, "nan", 3) != 0;
     }
     fclose(f);
     return p->n > 0;

@@ -193,8 +193,23 @@ int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_te
         fprintf(stderr, "relaxsim: plot: no scene.png: no trajectory with x_m, z_m in %s\n", dir);
         return 0;
     }
-    /* the paths, with room around them for the disc and the obstacles' nearby edges, and
-     * neither side shorter than 0.6 times the other (a straight fall is not a sliver) */
+    /* every obstacle that has an extent is in the frame (the scene's, not only the paths'):
+     * its vertices grow the box; half-planes, unbounded, are cut by it */
+    for (int k = 0; k < sc.nobstacles; k++) {
+        const rs_scene_obstacle *o = &sc.obstacles[k];
+        if (o->is_halfplane)
+            continue;
+        for (int i = 0; i < o->nedges; i++) {
+            const double *a = sc.edges[o->first_edge + i].a;
+            box[0] = fmin(box[0], a[0]);
+            box[1] = fmax(box[1], a[0]);
+            box[2] = fmin(box[2], a[1]);
+            box[3] = fmax(box[3], a[1]);
+        }
+    }
+    /* the paths and the obstacles, with room around them for the disc and the half-planes'
+     * edges, and neither side shorter than 0.6 times the other (a straight fall is not a
+     * sliver) */
     const double span = fmax(box[1] - box[0], box[3] - box[2]);
     const double margin = fmax(0.15 * span, 2.0 * radius + 0.05 * fmax(span, 0.2));
     for (int a = 0; a < 2; a++) {
@@ -216,7 +231,7 @@ int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_te
                "set terminal pngcairo noenhanced size 1000,900 font ',11'\nset output 'scene.png'\n"
                "set size ratio -1\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
                "set xlabel 'x (m)'\nset ylabel 'z (m)'\nset title %s\n"
-               "set key outside bottom center horizontal\nset grid\nplot ",
+               "set bmargin at screen 0.16\nset key at screen 0.5, screen 0.055 center center horizontal\nset grid\nplot ",
             box[0], box[1], box[2], box[3],
             rs_gnuplot_string(quoted_title, sizeof quoted_title, title));
     int any = 0; /* plot elements written so far: the next one needs a separator */
@@ -245,11 +260,20 @@ int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_te
                 nruns == 1 ? two[t] : rs_plot_palette[k % RS_PLOT_PALETTE_SIZE];
             const char *file = t ? runs[k].lemke : runs[k].nlp;
             char label[300], quoted[700];
-            snprintf(label, sizeof label, "%s%s%s path", runs[k].label, runs[k].label[0] ? ", " : "",
-                     name[t]);
-            fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw 2 dt %s lc rgb '%s' title %s",
-                    any ? ", \\\n     " : "", file, cols[i].x, cols[i].z, dash[t], colour,
-                    rs_gnuplot_string(quoted, sizeof quoted, label));
+            /* several runs: one legend entry each (NLP solid, Lemke dashed is in the title),
+             * each run's lines and end mark wider than the next one's, so that runs that
+             * coincide all show (an outline of each colour) */
+            const double lw = nruns == 1 ? 2.0 : 2.0 + 2.0 * (nruns - 1 - k);
+            if (nruns == 1)
+                snprintf(label, sizeof label, "%s path", name[t]);
+            else
+                snprintf(label, sizeof label, "%s", runs[k].label[0] ? runs[k].label : "run");
+            fprintf(g, "%s'%s' every ::1 using %d:%d with lines lw %.1f dt %s lc rgb '%s' ",
+                    any ? ", \\\n     " : "", file, cols[i].x, cols[i].z, lw, dash[t], colour);
+            if (nruns == 1 || t == 0)
+                fprintf(g, "title %s", rs_gnuplot_string(quoted, sizeof quoted, label));
+            else
+                fprintf(g, "notitle");
             any = 1;
             if (nruns == 1)
                 fprintf(g, ", \\\n     '%s' every ::1 using %d:(strcol(%d) eq 'separating' ? NaN : "
@@ -257,8 +281,8 @@ int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_te
                         file, cols[i].x, cols[i].mode, cols[i].z, t ? 6 : 7, colour, name[t]);
             if (nruns > 1) /* where each run ends (the paths can lie on top of each other) */
                 fprintf(g, ", \\\n     '+' using (%.17g):(%.17g) every ::0::0 with points pt %d "
-                           "ps 1.6 lc rgb '%s' notitle",
-                        last[i][0], last[i][1], t ? 6 : 7, colour);
+                           "ps %.2f lc rgb '%s' notitle",
+                        last[i][0], last[i][1], t ? 6 : 7, 1.2 + 0.8 * (nruns - 1 - k), colour);
             for (int end = 0; runs[k].radius > 0.0 && end < 2; end++) {
                 const double *at = end ? last[i] : first[i];
                 fprintf(g, ", \\\n     '+' using (%.17g):(%.17g):(%.17g) every ::0::0 with "

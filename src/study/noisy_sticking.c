@@ -25,15 +25,36 @@ void rs_stick_config_default(rs_stick_config *cfg)
     cfg->v_b = 0.03;
 }
 
-/* The 95% Wilson score interval of a binomial fraction k / n. */
-static void wilson(long k, long n, double *lo, double *hi)
+/* The standard normal quantile: the x with Phi(x) = p, 0.5 <= p < 1, by bisection on
+ * Phi(x) = erfc(-x / sqrt 2) / 2 (to about 1e-12 in x: enough for an interval's width). */
+static double normal_quantile(double p)
+{
+    double lo = 0.0, hi = 40.0;
+    for (int it = 0; it < 60; it++) {
+        const double mid = 0.5 * (lo + hi);
+        if (0.5 * erfc(-mid / sqrt(2.0)) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double rs_stick_simultaneous_z(int nsigma)
+{
+    const double alpha = 0.05 / (RS_STICK_INTERVALS_PER_SIGMA * (double)nsigma);
+    return normal_quantile(1.0 - 0.5 * alpha);
+}
+
+/* The Wilson score interval of a binomial fraction k / n at normal quantile z. */
+static void wilson(long k, long n, double z, double *lo, double *hi)
 {
     if (n <= 0) {
         *lo = 0.0;
         *hi = 1.0;
         return;
     }
-    const double z = 1.959963984540054, p = (double)k / (double)n, nn = (double)n;
+    const double p = (double)k / (double)n, nn = (double)n;
     const double centre = (p + z * z / (2 * nn)) / (1 + z * z / nn);
     const double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / (1 + z * z / nn);
     *lo = fmax(0.0, centre - half);
@@ -41,8 +62,8 @@ static void wilson(long k, long n, double *lo, double *hi)
 }
 
 /* One case at one sigma: samples noisy LCPs of the block at velocity v and push u. */
-static void run_case(const rs_stick_config *cfg, double sigma, double v, double u, rs_rng *rng,
-                     void *work, size_t work_bytes, rs_stick_case *out)
+static void run_case(const rs_stick_config *cfg, double sigma, double v, double u, double z_int,
+                     rs_rng *rng, void *work, size_t work_bytes, rs_stick_case *out)
 {
     const double c = DT / M_BLOCK;
     /* the true (G, f), column-major */
@@ -72,7 +93,8 @@ static void run_case(const rs_stick_config *cfg, double sigma, double v, double 
      * sticking step */
     out->fraction = (double)out->stuck / (double)cfg->samples;
     out->near_fraction = (double)out->near / (double)cfg->samples;
-    wilson(out->stuck, cfg->samples, &out->lo, &out->hi);
+    wilson(out->stuck, cfg->samples, z_int, &out->lo, &out->hi);
+    wilson(out->near, cfg->samples, z_int, &out->near_lo, &out->near_hi);
 }
 
 rs_error rs_stick_run(const rs_stick_config *cfg, rs_stick_result *out)
@@ -93,9 +115,10 @@ rs_error rs_stick_run(const rs_stick_config *cfg, rs_stick_result *out)
     rs_rng rng;
     rs_rng_seed(&rng, cfg->seed);
     out->nsigma = cfg->nsigma;
+    out->z = rs_stick_simultaneous_z(cfg->nsigma);
     for (int i = 0; i < cfg->nsigma; i++) {
-        run_case(cfg, cfg->sigma[i], 0.0, 0.0, &rng, work, sizeof work, &out->a[i]);
-        run_case(cfg, cfg->sigma[i], cfg->v_b, 0.0, &rng, work, sizeof work, &out->b[i]);
+        run_case(cfg, cfg->sigma[i], 0.0, 0.0, out->z, &rng, work, sizeof work, &out->a[i]);
+        run_case(cfg, cfg->sigma[i], cfg->v_b, 0.0, out->z, &rng, work, sizeof work, &out->b[i]);
     }
     out->time_s = rs_wall_seconds() - t0;
     return RS_OK;

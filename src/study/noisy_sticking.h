@@ -38,16 +38,28 @@ typedef struct rs_stick_config {
 
 void rs_stick_config_default(rs_stick_config *cfg);
 
+/* The intervals are simultaneous: a study compares 3 fractions per sigma (A's and B's sticking,
+ * B's looser test) against stated values, so each Wilson interval is taken at confidence
+ * 1 - 0.05 / (3 nsigma) (Bonferroni), and all of them hold together with probability at least
+ * 95%. With 95% each, a true statement would fail somewhere 1 - 0.95^21 = 66% of the time over
+ * the 7 default sigmas. */
+#define RS_STICK_INTERVALS_PER_SIGMA 3
+
+/* The normal quantile of those intervals for nsigma sigmas (3.04 for 7). */
+double rs_stick_simultaneous_z(int nsigma);
+
 typedef struct rs_stick_case {
     long solved, stuck, unsolved;
     double fraction; /* stuck / samples (an unsolved LCP gives no sticking step) */
-    double lo, hi;   /* its 95% Wilson score interval */
+    double lo, hi;   /* its simultaneous 95% Wilson score interval (above) */
     long near;             /* steps with |v'| <= near_tol */
     double near_fraction;  /* near / samples */
+    double near_lo, near_hi; /* its interval, likewise */
 } rs_stick_case;
 
 typedef struct rs_stick_result {
     int nsigma;
+    double z; /* the intervals' normal quantile, rs_stick_simultaneous_z(nsigma) */
     rs_stick_case a[RS_STICK_MAX_SIGMAS], b[RS_STICK_MAX_SIGMAS];
     double time_s;
 } rs_stick_result;

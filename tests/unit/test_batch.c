@@ -216,7 +216,9 @@ static void test_choice_sweep(void **state)
         static char gp[1 << 16];
         slurp(TMP "forms/plot.gp", gp, sizeof gp);
         assert_non_null(strstr(gp, "'runs/1/trajectory_lemke.csv'"));
-        assert_non_null(strstr(gp, "model.formulation=egan_accurate, NLP path"));
+        /* one legend entry per run; NLP solid and Lemke dashed are stated once, in the title */
+        assert_non_null(strstr(gp, "title 'model.formulation=egan_accurate'"));
+        assert_non_null(strstr(gp, "NLP solid, Lemke dashed"));
         assert_true(slurp(TMP "forms/scene.png", traj, sizeof traj) > 1000);
     }
 }

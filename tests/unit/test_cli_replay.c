@@ -67,13 +67,21 @@ static void test_failed_steps(void **state)
                      1);
     cJSON *s = load(TMP "cap_blog/summary.json");
     const cJSON *caps = cJSON_GetObjectItem(s, "capsules");
-    /* every step that did not agree qualifies: the failed ones and, at step 36, the published
-     * NLP's phantom contact force in flight (fz = 0.004 N where Lemke has none: all of itself) */
+    /* every step that did not agree qualifies: the failed ones and any biased one. Which of the
+     * published NLP's steps reach a solution within 100 iterations depends on the BLAS under
+     * MUMPS (with the reference BLAS, step 36 does, with a phantom contact force in flight;
+     * with OpenBLAS none does), so the count is read from the verdicts, which must add up to
+     * the 40 steps with no agreement and at least 39 failures */
     const cJSON *verdicts = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "shadow"), "verdicts");
     const int failed = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "nlp"), "failed_steps")->valueint;
-    const int other = cJSON_GetObjectItem(verdicts, "relaxation_bias")->valueint;
-    assert_int_equal(other, 1);
-    const int qualified = failed + other;
+    int total = 0;
+    for (const cJSON *v = verdicts->child; v; v = v->next)
+        total += v->valueint;
+    assert_int_equal(total, 40);
+    assert_int_equal(cJSON_GetObjectItem(verdicts, "agree")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(verdicts, "nlp_failed")->valueint, failed);
+    assert_true(failed >= 39);
+    const int qualified = 40;
     assert_int_equal(cJSON_GetArraySize(caps), qualified < 20 ? qualified : 20);
     assert_int_equal(cJSON_GetObjectItem(s, "capsules_omitted")->valueint,
                      qualified > 20 ? qualified - 20 : 0);
