@@ -18,10 +18,18 @@ static void load(const char *name, const char *const *sets, int nsets)
     char path[512];
     snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, name);
     rs_error_detail d;
+    rs_scenario_release(&sc); /* the last test's (a scenario owns its text and scene) */
     const rs_error err = rs_scenario_load(path, sets, nsets, &sc, &d);
     if (err != RS_OK)
         print_error("%s\n", d.message);
     assert_int_equal(err, RS_OK);
+}
+
+static int release_scenario(void **state)
+{
+    (void)state;
+    rs_scenario_release(&sc);
+    return 0;
 }
 
 static double col(const rs_step_result *s, int c)
@@ -756,5 +764,5 @@ int main(void)
         cmocka_unit_test(test_extreme_values_in_range_work),
         cmocka_unit_test(test_lemke_solves_every_documented_value),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, release_scenario);
 }

@@ -21,6 +21,21 @@ static const char base[] = "[model]\n"
 
 static rs_scenario sc; /* large: not on the stack */
 
+/* rs_scenario_load into sc, the last load's text and scene released first. */
+static rs_error load_fresh(const char *path, const char *const *sets, int nsets, rs_scenario *out,
+                           rs_error_detail *d)
+{
+    rs_scenario_release(out);
+    return rs_scenario_load(path, sets, nsets, out, d);
+}
+
+static int release_scenario(void **state)
+{
+    (void)state;
+    rs_scenario_release(&sc);
+    return 0;
+}
+
 /* base + extra must fail with a message containing needle. */
 static void expect_error(const char *extra, const char *needle)
 {
@@ -28,7 +43,7 @@ static void expect_error(const char *extra, const char *needle)
     snprintf(text, sizeof text, "%s%s", base, extra);
     write_file(TMP "bad.ini", text);
     rs_error_detail d;
-    const rs_error err = rs_scenario_load(TMP "bad.ini", NULL, 0, &sc, &d);
+    const rs_error err = load_fresh(TMP "bad.ini", NULL, 0, &sc, &d);
     if (err == RS_OK || !strstr(d.message, needle))
         print_error("extra '%s': got '%s', expected '%s'\n", extra, d.message, needle);
     assert_int_not_equal(err, RS_OK);
@@ -43,7 +58,7 @@ static void expect_file_error(const char *name, const char *text, rs_error code,
     snprintf(path, sizeof path, TMP "%s", name);
     write_file(path, text);
     rs_error_detail d;
-    const rs_error err = rs_scenario_load(path, NULL, 0, &sc, &d);
+    const rs_error err = load_fresh(path, NULL, 0, &sc, &d);
     if (err != code || !strstr(d.message, needle))
         print_error("%s: got '%s', expected '%s'\n", name, d.message, needle);
     assert_int_equal(err, code);
@@ -61,7 +76,7 @@ static void test_shipped_scenarios_load(void **state)
         char path[512];
         snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR, files[i]);
         rs_error_detail d;
-        const rs_error err = rs_scenario_load(path, NULL, 0, &sc, &d);
+        const rs_error err = load_fresh(path, NULL, 0, &sc, &d);
         if (err != RS_OK)
             print_error("%s\n", d.message);
         assert_int_equal(err, RS_OK);
@@ -76,7 +91,7 @@ static void test_values_and_defaults(void **state)
     write_file(TMP "ok.ini", "[model]\nname = point2d_friction\nmu = 0.1\n[initial]\nz = 1\n"
                              "[run]\nsteps = 10\ndt = 1e-3\n");
     rs_error_detail d;
-    assert_int_equal(rs_scenario_load(TMP "ok.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "ok.ini", NULL, 0, &sc, &d), RS_OK);
     assert_string_equal(sc.model->name, "point2d_friction");
     assert_close(sc.params[2], 0.1, 0.0, 0.0);  /* mu */
     assert_close(sc.params[0], 10.0, 0.0, 0.0); /* m: the model's default */
@@ -131,12 +146,12 @@ static void test_unknown_or_missing_model(void **state)
     (void)state;
     rs_error_detail d;
     write_file(TMP "um.ini", "[model]\nname = rocket\n");
-    assert_int_not_equal(rs_scenario_load(TMP "um.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "um.ini", NULL, 0, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "um.ini:2: model.name: unknown model 'rocket' (models: falling_block"));
     write_file(TMP "nm.ini", "[run]\nsteps = 3\n");
-    assert_int_not_equal(rs_scenario_load(TMP "nm.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "nm.ini", NULL, 0, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "nm.ini: model.name: missing"));
-    assert_int_equal(rs_scenario_load(TMP "none.ini", NULL, 0, &sc, &d), RS_ERR_IO);
+    assert_int_equal(load_fresh(TMP "none.ini", NULL, 0, &sc, &d), RS_ERR_IO);
     assert_non_null(strstr(d.message, "none.ini: cannot open"));
 }
 
@@ -155,7 +170,7 @@ static void test_choices(void **state)
     expect_error("[nlp]\nwarm_start = maybe\n", "nlp.warm_start: 'maybe' is not one of: no, yes");
     write_file(TMP "v.ini", "[model]\nname = point2d_friction\nvariant = paper\n");
     rs_error_detail d;
-    assert_int_not_equal(rs_scenario_load(TMP "v.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "v.ini", NULL, 0, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "v.ini:3: model.variant: 'paper' is not one of: corrected, blog"));
 }
 
@@ -167,7 +182,7 @@ static void test_expect_syntax(void **state)
     expect_error("[expect]\nmode_agreement_min = 1.5\n", "1.5 is out of range [0, 1]");
     write_file(TMP "pct.ini", "[model]\nname = point2d_friction\n[expect]\nfinal_nlp.fz_N = 98.1 +- 0.1%\n");
     rs_error_detail d;
-    assert_int_equal(rs_scenario_load(TMP "pct.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "pct.ini", NULL, 0, &sc, &d), RS_OK);
     assert_int_equal(sc.ncheck, 1);
     assert_close(sc.checks[0].a, 98.1, 0.0, 0.0);
     assert_close(sc.checks[0].b, 0.0981, 1e-15, 0.0);
@@ -178,7 +193,7 @@ static void test_model_domain(void **state)
     (void)state;
     rs_error_detail d;
     write_file(TMP "fw.ini", "[model]\nname = sliding_block_forward\n[input]\nu = -1\n");
-    assert_int_not_equal(rs_scenario_load(TMP "fw.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "fw.ini", NULL, 0, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "fw.ini: initial state and input: sliding_block_forward needs u >= 0"));
 }
 
@@ -188,18 +203,18 @@ static void test_set_overrides(void **state)
     write_file(TMP "ok.ini", "[model]\nname = point2d_friction\n[run]\nsteps = 10\n");
     rs_error_detail d;
     const char *sets[] = {"model.mu=0.3", "run.steps=5", "initial.xd=2"};
-    assert_int_equal(rs_scenario_load(TMP "ok.ini", sets, 3, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "ok.ini", sets, 3, &sc, &d), RS_OK);
     assert_close(sc.params[2], 0.3, 0.0, 0.0);
     assert_int_equal(sc.steps, 5);
     assert_close(sc.initial[2], 2.0, 0.0, 0.0);
     const char *bad1[] = {"model.mu=-1"};
-    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad1, 1, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "ok.ini", bad1, 1, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "--set model.mu: -1 is out of range"));
     const char *bad2[] = {"mu=0.3"};
-    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad2, 1, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "ok.ini", bad2, 1, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "--set mu=0.3: expected section.key=value"));
     const char *bad3[] = {"run.dt=nan"};
-    assert_int_not_equal(rs_scenario_load(TMP "ok.ini", bad3, 1, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "ok.ini", bad3, 1, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "--set run.dt: must be finite"));
 }
 
@@ -210,7 +225,7 @@ static void test_input_schedules(void **state)
     double u[2];
     write_file(TMP "pw.ini", "[model]\nname = point2d_friction\n[input]\ntype = piecewise\n"
                              "times = 0, 0.5\nux = 1, -2\n[run]\ndt = 0.1\n");
-    assert_int_equal(rs_scenario_load(TMP "pw.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "pw.ini", NULL, 0, &sc, &d), RS_OK);
     rs_scenario_input(&sc, 4, u);
     assert_close(u[0], 1.0, 0.0, 0.0);
     assert_close(u[1], 0.0, 0.0, 0.0);
@@ -218,11 +233,11 @@ static void test_input_schedules(void **state)
     assert_close(u[0], -2.0, 0.0, 0.0);
     write_file(TMP "pw2.ini", "[model]\nname = point2d_friction\n[input]\ntype = piecewise\n"
                               "times = 0, 0.5\nux = 1\n");
-    assert_int_not_equal(rs_scenario_load(TMP "pw2.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_not_equal(load_fresh(TMP "pw2.ini", NULL, 0, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "pw2.ini:6: input.ux: 1 values for 2 times"));
     write_file(TMP "rnd.ini", "[model]\nname = point2d_friction\n[input]\ntype = random\n"
                               "seed = 5\nhold_steps = 3\nux_min = -2\nux_max = 2\n");
-    assert_int_equal(rs_scenario_load(TMP "rnd.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "rnd.ini", NULL, 0, &sc, &d), RS_OK);
     double a[2], b[2], c[2];
     rs_scenario_input(&sc, 3, a);
     rs_scenario_input(&sc, 5, b); /* same hold block as step 3 */
@@ -271,7 +286,7 @@ static void test_input_keys_and_file_shape(void **state)
     assert_int_equal(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
     fclose(f);
     rs_error_detail d;
-    assert_int_equal(rs_scenario_load(TMP "nul.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
+    assert_int_equal(load_fresh(TMP "nul.ini", NULL, 0, &sc, &d), RS_ERR_PARSE);
     assert_non_null(strstr(d.message, "nul.ini:4: a NUL byte"));
     expect_file_error("cont.ini", "[model]\nname = point2d_friction\nmu = 0.2\n  0.3\n",
                       RS_ERR_PARSE, "cont.ini:4: an indented line continues the value of line 3");
@@ -297,7 +312,7 @@ static void test_input_is_read_whole_and_strictly(void **state)
     /* inline comments with '#' and ';' */
     write_file(TMP "hash.ini", "[model]\nname = point2d_friction  # the post's model\n"
                                "mu = 0.3 # friction\n[run]\nsteps = 7 ; short\n");
-    assert_int_equal(rs_scenario_load(TMP "hash.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "hash.ini", NULL, 0, &sc, &d), RS_OK);
     assert_close(sc.params[2], 0.3, 0.0, 0.0);
     assert_int_equal(sc.steps, 7);
     expect_error("steps = 0x10\n", "run.steps: expected an integer, got '0x10'");
@@ -306,7 +321,7 @@ static void test_input_is_read_whole_and_strictly(void **state)
     expect_error("dt = 4.9e-324\n", "run.dt: the time step must be in [1e-12, 10] s");
     /* a run keeps nothing per step: 1e8 steps are taken, one more is not */
     expect_error("steps = 100000001\n", "run.steps: 100000001 is out of range [1, 100000000]");
-    assert_int_equal(rs_scenario_load(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
+    assert_int_equal(load_fresh(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
     assert_non_null(strstr(d.message, "problems: is a directory, not a file"));
     expect_file_error("below.ini", "[model]\nname = point2d_friction\n[initial]\nz = -1\n",
                       RS_ERR_PARSE, "below.ini: initial state and input: z < 0: the body starts "
@@ -323,7 +338,7 @@ static void test_final_diff_and_weight_units(void **state)
                              "unit = weight\nux = 0.5\nuz = -1\n[expect]\n"
                              "final_diff.x_m = 1e-6 + 1e-4%\nfinal_diff.z_m = 1e-7\n");
     rs_error_detail d;
-    assert_int_equal(rs_scenario_load(TMP "fd.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(load_fresh(TMP "fd.ini", NULL, 0, &sc, &d), RS_OK);
     assert_int_equal(sc.ncheck, 2);
     assert_close(sc.checks[0].a, 1e-6, 0.0, 0.0);
     assert_close(sc.checks[0].b, 1e-6, 0.0, 1e-15);
@@ -375,5 +390,5 @@ int main(void)
         cmocka_unit_test(test_numbers_are_written_shortest),
         cmocka_unit_test(test_final_diff_and_weight_units),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, release_scenario);
 }

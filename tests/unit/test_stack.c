@@ -31,10 +31,19 @@ static void load_run(int r, const char *const *extras)
     char path[512];
     snprintf(path, sizeof path, "%s/problems/sweeps/point2d_friction_generic.ini", RS_SOURCE_DIR);
     rs_error_detail d;
+    rs_scenario_release(&scs[r]); /* the last load's (a scenario owns its text) */
     const rs_error err = rs_scenario_load(path, sets, nsets, &scs[r], &d);
     if (err != RS_OK)
         print_error("%s\n", d.message);
     assert_int_equal(err, RS_OK);
+}
+
+static int release_scenarios(void **state)
+{
+    (void)state;
+    for (int r = 0; r < RUNS; r++)
+        rs_scenario_release(&scs[r]);
+    return 0;
 }
 
 /* load_run with one extra setting (or none). */
@@ -218,5 +227,5 @@ int main(void)
         cmocka_unit_test(test_stacked_with_start_checks),
         cmocka_unit_test(test_incompatible_runs_are_refused),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, release_scenarios);
 }
