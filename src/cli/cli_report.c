@@ -1,26 +1,18 @@
 /* cli_report.c: the progress line and the aligned summary of `run` and `compare`. */
 #include <math.h>
 #include <stdio.h>
-#include <unistd.h>
 
+#include "cli/cli_progress.h"
 #include "cli/cli_report.h"
-#include "core/timer.h"
 
 void rs_cli_progress(void *ctx, int done, int total)
 {
-    static double t0;
-    (void)ctx;
-    if (!isatty(STDERR_FILENO))
-        return;
-    const double now = rs_wall_seconds();
-    if (done <= 64 || t0 == 0.0)
-        t0 = now;
-    const double rate = now > t0 ? done / (now - t0) : 0.0;
-    fprintf(stderr, "\r  step %d / %d (%3.0f%%), %.0f steps/s, ETA %.1f s   ", done, total,
-            100.0 * done / total, rate, rate > 0 ? (total - done) / rate : 0.0);
-    if (done == total)
-        fputs("\r\033[K", stderr);
-    fflush(stderr);
+    static rs_cli_meter meter;
+    static int last = -1;
+    if (done < last || last < 0) /* a new run */
+        rs_cli_meter_start(&meter, ctx ? (const char *)ctx : "time steps");
+    last = done >= total ? -1 : done;
+    rs_cli_meter_show(&meter, done, total, "steps", NULL);
 }
 
 /* One row: a label, then the NLP and Lemke cells (either may be absent). */

@@ -6,7 +6,7 @@
 
 #include "sim/compare.h"
 
-/* Progress on stderr, only when stderr is a terminal (ctx: the label to show). */
+/* Time steps' progress on a terminal (cli_progress.h); ctx: the label to show, or NULL. */
 void rs_cli_progress(void *ctx, int done, int total);
 
 /* The aligned summary table of a run or a comparison. */

@@ -18,6 +18,7 @@
 #include "io/output.h"
 #include "io/batch_summary.h"
 #include "batch/batch.h"
+#include "cli/cli_progress.h"
 #ifdef RS_HAVE_MPI
 #include "cli/batch_mpi.h"
 #endif
@@ -26,19 +27,15 @@ static const char usage[] =
     "relaxsim batch SWEEP [-j N] [-o DIR] [--resume [--retry-crashed]] [--shard I/N] [--stack K] "
     "[--keep] [-q]";
 
+static rs_cli_meter meter; /* the batch's progress line (started before the runs) */
+
 static void progress(void *ctx, const rs_batch_counts *c)
 {
     (void)ctx;
-    if (!isatty(STDERR_FILENO))
-        return;
-    const long fresh = c->done - c->skipped, left = c->total - c->done;
-    const double rate = c->wall_s > 0 ? fresh / c->wall_s : 0.0;
-    fprintf(stderr, "\r  runs %ld / %ld, failures %ld, %.2f runs/s, ETA %.0f s   ", c->done,
-            c->total, c->contract_failed + c->bad_input + c->crashed, rate,
-            rate > 0 ? left / rate : 0.0);
-    if (left == 0)
-        fputs("\r\033[K", stderr);
-    fflush(stderr);
+    char failures[64];
+    snprintf(failures, sizeof failures, "%ld failed",
+             c->contract_failed + c->bad_input + c->crashed);
+    rs_cli_meter_show(&meter, c->done, c->total, "runs", failures);
 }
 
 static void print_table(const rs_sweep *sw, const rs_batch_summary *s, const rs_batch_counts *c)
@@ -139,6 +136,7 @@ int rs_cmd_batch(int argc, char **argv)
     rs_cli_on_interrupt(kept); /* removes the files being written (io/outset.h) */
     rs_batch_counts c;
     rs_error run_err;
+    rs_cli_meter_start(&meter, "batch");
 #ifdef RS_HAVE_MPI
     if (rs_cli_mpi_launched()) {
         if (jobs_given) {
@@ -155,14 +153,15 @@ int rs_cmd_batch(int argc, char **argv)
             return rs_cli_usage_error("batch: --keep is not available under mpirun (yet)");
         }
         int is_root = 0;
-        run_err = rs_cli_batch_mpi(&sw, &o, quiet ? NULL : progress, &c, &is_root, &d);
+        run_err = rs_cli_batch_mpi(&sw, &o, progress, &c, &is_root, &d);
         if (!is_root) { /* the computing ranks have nothing to report */
             rs_sweep_free(&sw);
             return RS_EXIT_OK;
         }
     } else
 #endif
-        run_err = rs_batch_run(&sw, &o, quiet ? NULL : progress, NULL, &c, &d);
+        run_err = rs_batch_run(&sw, &o, progress, NULL, &c, &d);
+    rs_cli_meter_clear(&meter);
     (void)jobs_given;
     if (run_err != RS_OK) {
         rs_sweep_free(&sw);

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli_progress.h"
 #include "cli/check_report.h"
 #include "io/outset.h"
 #include "cli/cli.h"
@@ -482,6 +483,8 @@ static int run_all(const check_args *a, const char *self, const char *work, rs_c
     if (!running)
         return rs_cli_usage_error("check: out of memory"), 0;
     int next = 0, active = 0, done = 0, ok = 1;
+    rs_cli_meter meter; /* on a terminal: how many files are done, and which run now */
+    rs_cli_meter_start(&meter, "check");
     while (done < n) {
         /* start what may start: a scenario while a slot is free; a sweep when nothing runs */
         while (ok && next < n && active < a->jobs && (!files[next].is_sweep || active == 0)) {
@@ -496,6 +499,12 @@ static int run_all(const check_args *a, const char *self, const char *work, rs_c
             active++;
             if (files[next++].is_sweep)
                 break; /* a sweep uses every slot */
+        }
+        if (active > 0) {
+            char now[300];
+            snprintf(now, sizeof now, "%s%s", files[running[0].index].path,
+                     active > 1 ? " and others" : "");
+            rs_cli_meter_show(&meter, done, n, "files", now);
         }
         if (active == 0)
             break;
@@ -515,11 +524,13 @@ static int run_all(const check_args *a, const char *self, const char *work, rs_c
                 rs_check_file *cf = &files[running[s].index];
                 cf->time_s = rs_wall_seconds() - running[s].t0;
                 collect(work, running[s].index, status, cf);
+                rs_cli_meter_clear(&meter); /* the report's line, then the meter's again */
                 print_line(cf, ++done, n, a->quiet);
                 running[s] = running[--active];
                 break;
             }
     }
+    rs_cli_meter_clear(&meter);
     free(running);
     return ok && done == n;
 }

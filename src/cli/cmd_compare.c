@@ -184,7 +184,7 @@ int rs_cmd_compare(int argc, char **argv)
         opt.keep_steps = 0;
         opt.sink = write_step;
         opt.sink_ctx = &cf;
-        opt.progress = a.quiet ? NULL : rs_cli_progress;
+        opt.progress = rs_cli_progress; /* on a terminal only, -q or not */
         err = rs_compare_run_with(&sc, RS_RUN_COMPARE, &opt, &r);
         if (err != RS_OK) { /* the scenario could not be run: a usage error, nothing written */
             close_streams(set, &cf, &detail);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_progress.h"
 #include "cli/cli.h"
 #include "cli/cli_report.h"
 #include "io/grad_output.h"
@@ -207,8 +208,8 @@ static int write_file(rs_outset *set, const char *name, int which, const rs_scen
 /* --sweep KEY=LO:HI:N: the gradients at N evenly spaced values of KEY into DIR/sweep.csv. */
 /* Returns an exit code; on 0 or 1, sweep.csv is staged in set and wrote holds the line to print
  * once the set is committed (the caller commits or aborts the set). */
-static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, int quiet,
-                     char *wrote, size_t wrote_len)
+static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, char *wrote,
+                     size_t wrote_len)
 {
     char spec[256];
     snprintf(spec, sizeof spec, "%s", g->sweep);
@@ -252,30 +253,30 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
     rs_sweep_csv_header(f, key.name);
     int all_passed = 1;
     static rs_scenario point;
+    rs_cli_meter meter; /* on a terminal: the points done, and the one running */
+    rs_cli_meter_start(&meter, "grad --sweep");
     for (long i = 0; i < npts; i++) {
         const double v = lo + (hi - lo) * (double)i / (double)(npts - 1);
+        char now[160];
+        snprintf(now, sizeof now, "%s = %g", key.name, v);
+        rs_cli_meter_show(&meter, i, npts, "points", now);
         point = *sc;
         rs_grad_key_set(&point, &key, v);
         const char *invalid = rs_grad_scenario_valid(&point);
-        if (invalid) {
-            fclose(f);
-            return rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid);
-        }
         rs_grad_result r;
-        rs_error err = rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
-        if (err != RS_OK) {
+        const rs_error err = invalid ? RS_OK : rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
+        if (invalid || err != RS_OK) {
+            rs_cli_meter_clear(&meter);
             fclose(f);
-            return rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
-                                      rs_error_string(err));
+            return invalid ? rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid)
+                           : rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
+                                                rs_error_string(err));
         }
         rs_sweep_csv_rows(f, v, &g->cfg, &r);
         all_passed &= r.contract_passed;
-        if (!quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "\r  sweep %ld/%ld (%s = %g)   ", i + 1, npts, key.name, v);
         rs_grad_free(&r);
     }
-    if (!quiet && isatty(STDERR_FILENO))
-        fputc('\n', stderr);
+    rs_cli_meter_clear(&meter);
     if (rs_outset_close(set, f, "sweep.csv", &detail) != RS_OK)
         return rs_cli_usage_error("%s", detail.message);
     snprintf(wrote, wrote_len, "  %ld gradients of %s: wrote %s/sweep.csv (contract %s at every "
@@ -309,7 +310,7 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
     if (g->sweep) {
         char wrote[1400] = "";
         static const char *const owned_sweep[] = {"sweep.csv"};
-        const int code = run_sweep(sc, g, set, a->quiet, wrote, sizeof wrote);
+        const int code = run_sweep(sc, g, set, wrote, sizeof wrote);
         if (code == RS_EXIT_USAGE) {
             rs_outset_abort(set);
             return code;
@@ -321,7 +322,7 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
         return code;
     }
     rs_grad_result r;
-    rs_error err = rs_grad_run(sc, &g->cfg, a->quiet ? NULL : rs_cli_progress, NULL, &r);
+    rs_error err = rs_grad_run(sc, &g->cfg, rs_cli_progress, NULL, &r);
     if (err != RS_OK) {
         rs_outset_abort(set);
         return rs_cli_usage_error("%s: %s", a->scenario, rs_error_string(err));

@@ -56,7 +56,7 @@ int rs_cmd_run(int argc, char **argv)
     opt.keep_steps = 0;
     opt.sink = rf.f ? write_row : NULL;
     opt.sink_ctx = &rf;
-    opt.progress = a.quiet ? NULL : rs_cli_progress;
+    opt.progress = rs_cli_progress; /* on a terminal only, -q or not */
     static rs_compare_result r; /* static: its checks table is large */
     rs_error err = rs_compare_run_with(&sc, backend == RS_BACKEND_LEMKE ? RS_RUN_LEMKE : RS_RUN_NLP,
                                        &opt, &r);

@@ -125,6 +125,19 @@ int rs_study_commit(const char *const *owned, int nowned)
     return 1;
 }
 
+static void study_meter_show(void *ctx, long done, long total)
+{
+    rs_study_meter *m = ctx;
+    rs_cli_meter_show(&m->meter, done, total, m->unit, NULL);
+}
+
+rs_study_progress rs_study_meter_start(rs_study_meter *m, const char *label, const char *unit)
+{
+    rs_cli_meter_start(&m->meter, label);
+    m->unit = unit;
+    return (rs_study_progress){study_meter_show, m};
+}
+
 /* Whether each case meets its expectation at sigma i. */
 static int expect_a(const rs_stick_case *c)
 {
@@ -520,9 +533,14 @@ static int run_unknown_friction(int argc, char **argv)
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};
-    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &r, why, sizeof why) != RS_OK)
+    rs_study_meter meter;
+    rs_study_progress progress =
+        rs_study_meter_start(&meter, "study unknown-friction, case 1 of 2", "curve points and fits");
+    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &progress, &r, why, sizeof why) != RS_OK)
         return rs_cli_usage_error("study: %s", why);
-    if (rs_fit_run(scen, pushed, 3, rest_starts, 4, &rest, why, sizeof why) != RS_OK)
+    progress = rs_study_meter_start(&meter, "study unknown-friction, case 2 of 2",
+                                    "curve points and fits");
+    if (rs_fit_run(scen, pushed, 3, rest_starts, 4, &progress, &rest, why, sizeof why) != RS_OK)
         return rs_cli_usage_error("study: %s: the study's second case sets initial.xd = 0, "
                                   "input.u = 3, model.mu = 0.2 (a sliding block pushed from "
                                   "rest): %s",
@@ -649,6 +667,8 @@ int rs_cmd_study(int argc, char **argv)
     if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
     rs_stick_result r;
+    rs_study_meter meter;
+    cfg.progress = rs_study_meter_start(&meter, "study noisy-sticking", "samples");
     if (rs_stick_run(&cfg, &r) != RS_OK)
         return rs_cli_usage_error("study: settings out of range");
     int passed = 1;

@@ -68,20 +68,24 @@ static int parse_fit_args(int argc, char **argv, fit_args *a)
     return rs_study_output_ready(a->dir);
 }
 
-static int run_fits(fit_args *a, rs_kf_result *r);
+static int run_fits(const char *study, fit_args *a, rs_kf_result *r);
 
 /* Parse, run the fits and open DIR/report.md: the report, or NULL (message printed). */
 static FILE *fit_study(int argc, char **argv, fit_args *a, rs_kf_result *r)
 {
-    if (!parse_fit_args(argc, argv, a) || !run_fits(a, r))
+    if (!parse_fit_args(argc, argv, a) || !run_fits(argv[1], a, r))
         return NULL;
     return rs_study_open_report();
 }
 
-static int run_fits(fit_args *a, rs_kf_result *r)
+static int run_fits(const char *study, fit_args *a, rs_kf_result *r)
 {
-    char why[600] = "";
+    char why[600] = "", label[96];
+    snprintf(label, sizeof label, "study %s", study);
+    rs_study_meter meter;
+    a->cfg.progress = rs_study_meter_start(&meter, label, "fits");
     const rs_error err = rs_kf_run(a->scenario, &a->cfg, r, why, sizeof why);
+    a->cfg.progress = (rs_study_progress){NULL, NULL}; /* the meter ends here */
     if (err == RS_ERR_BAD_SETTING)
         return rs_cli_usage_error("study: settings out of range"), 0;
     if (err != RS_OK)

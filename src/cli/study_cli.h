@@ -8,6 +8,9 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+#include "cli/cli_progress.h"
+#include "study/study_progress.h"
+
 /* The usage line of `relaxsim study`. */
 extern const char rs_study_usage[];
 
@@ -42,6 +45,14 @@ FILE *rs_study_open_report(void);
 /* Finish a study's summary o (expectations_met, time_s), write it to summary.json of the set and
  * free it; 0 (message printed) if it cannot be written. */
 int rs_study_write_summary(cJSON *o, int passed, double time_s);
+
+/* A study's progress line on a terminal: start m (label: "study noisy-sticking", unit:
+ * "samples") and hand the returned progress to the study; the study's last report erases it. */
+typedef struct rs_study_meter {
+    rs_cli_meter meter;
+    const char *unit;
+} rs_study_meter;
+rs_study_progress rs_study_meter_start(rs_study_meter *m, const char *label, const char *unit);
 
 /* The known-friction (note 000 section 3.1) and decomposed-velocities (Remark 4) studies. */
 int rs_study_known_friction(int argc, char **argv);

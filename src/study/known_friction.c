@@ -599,9 +599,13 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
                 break;
             to_data(noisy.values, noisy.rows, v, mu_mg, &train_d);
             rs_dataset_free(&noisy);
-            for (int w = 0; w < cfg->nweight; w++)
+            for (int w = 0; w < cfg->nweight; w++) {
+                const long total = (long)RS_KF_VARIANTS * cfg->nnoise * cfg->nweight;
+                rs_study_report(&cfg->progress, ((long)v * cfg->nnoise + s) * cfg->nweight + w,
+                                total);
                 fit_one(&train_d, &test_d, &scales, truth[v], cfg->alpha[w], cfg,
                         &out->fit[v][s][w]);
+            }
         }
     }
     free(train_d.phi);
@@ -609,6 +613,7 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
     rs_dataset_free(&test);
     rs_dataset_free(&clean);
     rs_scenario_release(&sc);
+    rs_study_report(&cfg->progress, 1, 1); /* the end (also of a run stopped by an error) */
     out->time_s = rs_wall_seconds() - t0;
     return err;
 }

@@ -42,6 +42,7 @@
 
 #include <stdint.h>
 
+#include "study/study_progress.h"
 #include "relaxsim/error.h"
 #include "relaxsim/nlp.h"
 
@@ -61,6 +62,7 @@ typedef struct rs_kf_config {
     uint64_t noise_seed;
     double stick_tol; /* relative to V (the data's RMS speed) */
     double eps;       /* the smoothing of the 2-norm, relative to V */
+    rs_study_progress progress; /* fits done of RS_KF_VARIANTS nnoise nweight; zero: none */
 } rs_kf_config;
 
 void rs_kf_config_default(rs_kf_config *cfg);

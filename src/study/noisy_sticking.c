@@ -63,7 +63,7 @@ static void wilson(long k, long n, double z, double *lo, double *hi)
 
 /* One case at one sigma: samples noisy LCPs of the block at velocity v and push u. */
 static void run_case(const rs_stick_config *cfg, double sigma, double v, double u, double z_int,
-                     rs_rng *rng, void *work, size_t work_bytes, rs_stick_case *out)
+                     long before, rs_rng *rng, void *work, size_t work_bytes, rs_stick_case *out)
 {
     const double c = DT / M_BLOCK;
     /* the true (G, f), column-major */
@@ -72,7 +72,10 @@ static void run_case(const rs_stick_config *cfg, double sigma, double v, double 
     rs_lemke_settings st;
     rs_lemke_settings_default(&st);
     memset(out, 0, sizeof *out);
+    const long total = 2L * cfg->nsigma * cfg->samples;
     for (long s = 0; s < cfg->samples; s++) {
+        if (s % 4096 == 0) /* before: the samples of the cases already run */
+            rs_study_report(&cfg->progress, before + s, total);
         double G[9], f[3], z[3], w[3];
         for (int e = 0; e < 9; e++)
             G[e] = G0[e] + sigma * rs_rng_normal(rng);
@@ -117,9 +120,14 @@ rs_error rs_stick_run(const rs_stick_config *cfg, rs_stick_result *out)
     out->nsigma = cfg->nsigma;
     out->z = rs_stick_simultaneous_z(cfg->nsigma);
     for (int i = 0; i < cfg->nsigma; i++) {
-        run_case(cfg, cfg->sigma[i], 0.0, 0.0, out->z, &rng, work, sizeof work, &out->a[i]);
-        run_case(cfg, cfg->sigma[i], cfg->v_b, 0.0, out->z, &rng, work, sizeof work, &out->b[i]);
+        const long before = 2L * i * cfg->samples;
+        run_case(cfg, cfg->sigma[i], 0.0, 0.0, out->z, before, &rng, work, sizeof work,
+                 &out->a[i]);
+        run_case(cfg, cfg->sigma[i], cfg->v_b, 0.0, out->z, before + cfg->samples, &rng, work,
+                 sizeof work, &out->b[i]);
     }
+    rs_study_report(&cfg->progress, 2L * cfg->nsigma * cfg->samples,
+                    2L * cfg->nsigma * cfg->samples);
     out->time_s = rs_wall_seconds() - t0;
     return RS_OK;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "relaxsim/error.h"
+#include "study/study_progress.h"
 
 #define RS_STICK_MAX_SIGMAS 16
 
@@ -34,6 +35,7 @@ typedef struct rs_stick_config {
     double near_tol;  /* a looser test, |v'| <= near_tol (m/s), counted beside it: the note does
                          not state its own */
     double v_b;       /* case B's velocity, m/s */
+    rs_study_progress progress; /* samples done of 2 nsigma samples; zero: none */
 } rs_stick_config;
 
 void rs_stick_config_default(rs_stick_config *cfg);

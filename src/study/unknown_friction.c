@@ -153,8 +153,8 @@ static void golden(fit_ctx *c, rs_fit_outcome *o)
 }
 
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
-                    const double *starts, int nstarts, rs_fit_result *out, char *why,
-                    size_t why_len)
+                    const double *starts, int nstarts, const rs_study_progress *progress,
+                    rs_fit_result *out, char *why, size_t why_len)
 {
     memset(out, 0, sizeof *out);
     if (nstarts < 1 || nstarts > RS_FIT_MAX_STARTS)
@@ -192,7 +192,9 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
         return RS_ERR_BAD_ARG;
     }
     double *x = malloc(sizeof(double) * (size_t)c->steps);
+    const long total = RS_FIT_CURVE + (long)nstarts * RS_FIT_METHODS;
     for (int i = 0; x && i < RS_FIT_CURVE; i++) {
+        rs_study_report(progress, i, total);
         out->curve_mu[i] = MU_CURVE_LO * pow(MU_HI / MU_CURVE_LO, i / (RS_FIT_CURVE - 1.0));
         out->curve_loss[i] = lemke_positions(c, out->curve_mu[i], x) ? loss(c, x) : NAN;
     }
@@ -201,6 +203,7 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     for (int s = 0; s < nstarts; s++) {
         out->start[s] = starts[s];
         for (int m = 0; m < RS_FIT_METHODS; m++) {
+            rs_study_report(progress, RS_FIT_CURVE + (long)s * RS_FIT_METHODS + m, total);
             rs_fit_outcome *o = &out->out[s][m];
             if (m == RS_FIT_GOLDEN && s > 0)
                 *o = out->out[0][m]; /* (the search does not use the start) */
@@ -212,6 +215,7 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
             o->converged = o->rel_error <= 1e-6;
         }
     }
+    rs_study_report(progress, total, total);
     out->time_s = rs_wall_seconds() - t0;
     free(c->observed);
     rs_scenario_release(&c->base);

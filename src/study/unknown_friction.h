@@ -22,6 +22,7 @@
 #ifndef RS_STUDY_UNKNOWN_FRICTION_H
 #define RS_STUDY_UNKNOWN_FRICTION_H
 
+#include "study/study_progress.h"
 #include "relaxsim/error.h"
 
 #define RS_FIT_MAX_STARTS 8
@@ -56,9 +57,10 @@ typedef struct rs_fit_result {
 } rs_fit_result;
 
 /* Run the study for the scenario file with its overrides (section.key=value; its mu is the
- * truth) from starts[0..nstarts). */
+ * truth) from starts[0..nstarts); progress (may be NULL) is told of the loss curve's points and
+ * the fits done, of RS_FIT_CURVE + nstarts RS_FIT_METHODS. */
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
-                    const double *starts, int nstarts, rs_fit_result *out, char *why,
-                    size_t why_len);
+                    const double *starts, int nstarts, const rs_study_progress *progress,
+                    rs_fit_result *out, char *why, size_t why_len);
 
 #endif

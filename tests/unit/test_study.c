@@ -66,14 +66,14 @@ static void test_unknown_friction(void **state)
              RS_SOURCE_DIR);
     static rs_fit_result r;
     const double twice[1] = {1.0};
-    assert_int_equal(rs_fit_run(path, NULL, 0, twice, 1, &r, why, sizeof why), RS_OK);
+    assert_int_equal(rs_fit_run(path, NULL, 0, twice, 1, NULL, &r, why, sizeof why), RS_OK);
     assert_true(r.mu_true == 0.5);
     assert_true(r.out[0][RS_FIT_LCP].converged);
     assert_true(r.out[0][RS_FIT_NLP].rel_error < 1e-6);
     assert_true(r.out[0][RS_FIT_GOLDEN].converged);
     const char *pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double stuck[1] = {0.4};
-    assert_int_equal(rs_fit_run(path, pushed, 3, stuck, 1, &r, why, sizeof why), RS_OK);
+    assert_int_equal(rs_fit_run(path, pushed, 3, stuck, 1, NULL, &r, why, sizeof why), RS_OK);
     assert_false(r.out[0][RS_FIT_LCP].converged);
     assert_string_equal(r.out[0][RS_FIT_LCP].stop, "zero gradient");
     assert_true(r.out[0][RS_FIT_NLP].rel_error < 1e-6);
