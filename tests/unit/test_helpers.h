@@ -14,7 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
+
+/* RS_TEST_REDUCED=1 (scripts/test.sh's sanitizer stage): the slow tests (ctest label "slow") run
+ * the same code paths on shorter runs and check what those runs can show; the full runs and
+ * their figures are checked once, in the optimised build. */
+static inline int rs_test_reduced(void)
+{
+    const char *e = getenv("RS_TEST_REDUCED");
+    return e && e[0] == '1' && e[1] == '\0';
+}
 
 static inline void assert_close_impl(double actual, double expected, double atol, double rtol,
                                      const char *actual_text, const char *file, int line)

@@ -19,19 +19,22 @@
 
 #define INSIDE_TOL 1e-8 /* m */
 
-/* Each scenario with a step count that covers its contacts (the peg board is crossed by 1.5 s). */
+/* Each scenario with a step count that covers its contacts (the peg board is crossed by 1.5 s),
+ * and, reduced (rs_test_reduced), one that covers its first contacts (the corner from step 201,
+ * the valley's landing at 318, the rounded corner from 72, the first pegs from 187; the others
+ * touch from step 0, or never: polygon_corner_egan). */
 static const struct {
-    const char *name, *steps;
-} scenarios[] = {{"polygon_corner_egan", "run.steps=400"},
-                 {"polygon_corner_stewart_trinkle", "run.steps=400"},
-                 {"polygon_tiles", "run.steps=3000"},
-                 {"polygon_tiles_note_matrix", "run.steps=2000"},
-                 {"polygon_valley", "run.steps=1500"},
-                 {"polygon_ramp_slide", "run.steps=1000"},
-                 {"polygon_ramp_stick", "run.steps=1000"},
-                 {"polygon_disc_corner_note", "run.steps=300"},
-                 {"polygon_disc_corner_rounded", "run.steps=600"},
-                 {"polygon_pegboard", "run.steps=1500"}};
+    const char *name, *steps, *reduced;
+} scenarios[] = {{"polygon_corner_egan", "run.steps=400", "run.steps=100"},
+                 {"polygon_corner_stewart_trinkle", "run.steps=400", "run.steps=230"},
+                 {"polygon_tiles", "run.steps=3000", "run.steps=200"},
+                 {"polygon_tiles_note_matrix", "run.steps=2000", "run.steps=200"},
+                 {"polygon_valley", "run.steps=1500", "run.steps=340"},
+                 {"polygon_ramp_slide", "run.steps=1000", "run.steps=150"},
+                 {"polygon_ramp_stick", "run.steps=1000", "run.steps=100"},
+                 {"polygon_disc_corner_note", "run.steps=300", "run.steps=100"},
+                 {"polygon_disc_corner_rounded", "run.steps=600", "run.steps=100"},
+                 {"polygon_pegboard", "run.steps=1500", "run.steps=230"}};
 static const char *const formulations[] = {"stewart_trinkle", "egan_simple", "egan_accurate",
                                            "egan_accurate_note"};
 /* The NLP as the model poses it (smoothed max) and as the relaxation of the step's LCP. */
@@ -87,7 +90,9 @@ static void no_step_ends_inside_or_gains_energy(void **state)
                 snprintf(path, sizeof path, "%s/problems/scenarios/%s.ini", RS_SOURCE_DIR,
                          scenarios[i].name);
                 snprintf(set, sizeof set, "model.formulation=%s", formulations[f]);
-                const char *sets[] = {set, scenarios[i].steps, forms[form]};
+                const char *sets[] = {
+                    set, rs_test_reduced() ? scenarios[i].reduced : scenarios[i].steps,
+                    forms[form]};
                 rs_scenario sc;
                 rs_error_detail d;
                 const rs_error err = rs_scenario_load(path, sets, 3, &sc, &d);
