@@ -31,6 +31,9 @@ cmake --build "$base_src/build" -j"$(nproc)" --target relaxsim_cli >/dev/null
 new=build/relaxsim
 old="$base_src/build/relaxsim"
 scen=problems/scenarios/point2d_friction.ini
+# the baseline reads its own copy of the scenario (the same physics and settings; its parser
+# predates comments after a value, which the contracts now carry)
+scen_old="$base_src/problems/scenarios/point2d_friction.ini"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "commit $(git rev-parse --short HEAD) against baseline $(git rev-parse --short "$base_rev"); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
@@ -59,13 +62,13 @@ for rep in 1 2 3; do
   read -r f0 f1 < <(build/tests/bench/ipopt_floor)
   floor0="$floor0 $f0"; floor1="$floor1 $f1"
   for who in old keep new; do
-    bin=$old; [ "$who" != old ] && bin=$new
+    bin=$old; sc=$scen_old; [ "$who" != old ] && bin=$new && sc=$scen
     for cs in no yes; do
       if [ "$who" = keep ]; then
-        RELAXSIM_SOLVER_OVERHEADS=keep "$bin" compare "$scen" --set nlp.check_start=$cs -q \
+        RELAXSIM_SOLVER_OVERHEADS=keep "$bin" compare "$sc" --set nlp.check_start=$cs -q \
           -o "$out/$who-$cs" >/dev/null || true
       else
-        "$bin" compare "$scen" --set nlp.check_start=$cs -q -o "$out/$who-$cs" >/dev/null || true
+        "$bin" compare "$sc" --set nlp.check_start=$cs -q -o "$out/$who-$cs" >/dev/null || true
       fi
       read -r n m it x c z mi tot < <(figures "$out/$who-$cs")
       med[$who-$cs]="${med[$who-$cs]:-} $m"; iters[$who-$cs]=$it; steps_n[$who-$cs]=$n
@@ -78,9 +81,10 @@ done
 median3() { python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" $1; }
 # instructions per IPOPT step: callgrind over the first 200 steps, start check off
 instr() {
-  local bin=$1 tag=$2 keep=${3:-}
+  local bin=$1 tag=$2 keep=${3:-} sc=$scen
+  [ "$bin" = "$old" ] && sc=$scen_old
   RELAXSIM_SOLVER_OVERHEADS=$keep valgrind --tool=callgrind --callgrind-out-file="$out/cg-$tag" \
-    "$bin" run "$scen" --set nlp.check_start=no --set run.steps=200 -q >/dev/null \
+    "$bin" run "$sc" --set nlp.check_start=no --set run.steps=200 -q >/dev/null \
     2>"$out/cg-$tag.log" || true
   grep -m1 '^summary:' "$out/cg-$tag" | awk '{print $2}'
 }
