@@ -435,8 +435,9 @@ static void integrate(const rs_step_data *d, const double *force, double *sn)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)w;
     active_set a;
     dp_find_active(d, &a);
@@ -610,9 +611,10 @@ static double cone_residual(const double *f, cone_piece *pc, int np)
  *           away. A force that throws the body onto a line it started behind does work, even
  *           where the cone test passes at the step's end.
  */
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+static void residuals(const rs_step_data *d, const double *sn, const double *f, const double *per_contact, double *primal,
                       double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     dp_step_scales(d, &sc);
     double pred[NSTATE];

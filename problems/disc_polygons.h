@@ -69,6 +69,6 @@ int dp_find_active(const rs_step_data *d, active_set *a);
 void dp_nlp_size(const rs_step_data *d, int *n, int *m);
 void dp_nlp_describe(rs_nlp_problem *p, int variant);
 void dp_nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0);
-void dp_nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces);
+void dp_nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces, double *per_contact);
 
 #endif

@@ -44,6 +44,7 @@ enum { G_PX, G_PZ, G_VX, G_VZ, G_FIXED };
 
 /* The largest contact set the NLP takes (the step is refused beyond it). */
 #define NLP_MAX_CONTACTS 16
+#define DP_NLP_MAX (4 + 5 * NLP_MAX_CONTACTS) /* variables (and constraints) of the largest NLP */
 
 /* One step's NLP: the contact set and where everything sits. */
 typedef struct step_nlp {
@@ -389,7 +390,7 @@ static void sparsity(void *ctx, unsigned char *jac_mask, unsigned char *hess_mas
 {
     step_nlp s;
     setup(ctx, &s);
-    double x[RS_MODEL_MAX_NLP] = {0}, lambda[RS_MODEL_MAX_NLP] = {0};
+    double x[DP_NLP_MAX] = {0}, lambda[DP_NLP_MAX] = {0};
     sink kj = {NULL, jac_mask, s.m}, kh = {NULL, hess_mask, s.n};
     fill_jac(&s, x, &kj);
     fill_hess(&s, x, 1.0, lambda, &kh);
@@ -431,8 +432,9 @@ void dp_nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
         x0[col_lam(&s, i)] = fabs(s.a.c[i].t[0] * v[0] + s.a.c[i].t[1] * v[1]);
 }
 
-void dp_nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces)
+void dp_nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     step_nlp s;
     setup(d, &s);
     sn[S_X] = d->state[S_X] + s.sc.length * x[V_XH];

@@ -175,8 +175,9 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     x0[V_S] = 0.0;
 }
 
-static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces)
+static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     step_scales(d, &sc);
     sn[S_X] = d->state[S_X] + sc.length * x[V_X];
@@ -193,8 +194,9 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)z;
     forces[0] = w[0]; /* the note's slack w is the contact force; x' = z follows from it */
     integrate(d, w[0], sn);
@@ -241,9 +243,10 @@ static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
 }
 
 /* In the step's natural units (see point2d_friction.c). */
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+static void residuals(const rs_step_data *d, const double *sn, const double *f, const double *per_contact, double *primal,
                       double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     step_scales(d, &sc);
     double pred[NSTATE];

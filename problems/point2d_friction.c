@@ -312,8 +312,9 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     x0[V_ZD] = next[S_ZD] / sc.speed;
 }
 
-static void nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces)
+static void nlp_recover(const rs_step_data *d, const double *x, double *state_next, double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     nlp_scales(d, &sc);
     state_next[S_X] = d->state[S_X] + sc.length * x[V_X];
@@ -345,8 +346,9 @@ static void lcp_build(const rs_step_data *d, double *M, double *q)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w,
-                        double *state_next, double *forces)
+                        double *state_next, double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)w;
     forces[F_Z] = z[0];
     forces[F_X] = z[1] - z[2];
@@ -416,9 +418,10 @@ static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
 /* In the step's natural units (rs_step_scales), for every variant: a position error in lengths L
  * (beyond the rounding of the position itself), velocities in V, forces in F, products
  * accordingly. */
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+static void residuals(const rs_step_data *d, const double *sn, const double *f, const double *per_contact, double *primal,
                       double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     const double mu = d->params[P_MU];
     rs_step_scales sc;
     step_scales(d, &sc);

@@ -378,8 +378,9 @@ static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     }
 }
 
-static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces)
+static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     step_scales(d, &sc);
     for (int i = 0; i < 3; i++) {
@@ -454,8 +455,9 @@ static void friction_of(const rs_step_data *d, const double *z, double *ft)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)w;
     friction_of(d, z, forces);
     forces[F_Z] = z[0];
@@ -555,9 +557,10 @@ static double cone_violation(const rs_step_data *d, const double *ft, double lim
     return worst;
 }
 
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+static void residuals(const rs_step_data *d, const double *sn, const double *f, const double *per_contact, double *primal,
                       double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     const double mu = d->params[P_MU];
     rs_step_scales sc;
     step_scales(d, &sc);

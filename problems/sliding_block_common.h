@@ -120,9 +120,10 @@ static inline void sliding_block_residuals(const rs_step_data *d, const rs_step_
 
 /* For the formulations whose state is (x, v), in that order: the residuals and the mode. */
 static inline void sliding_block_xv_residuals(const rs_step_data *d, const double *sn,
-                                              const double *f, double *primal,
+                                              const double *f, const double *per_contact, double *primal,
                                               double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     sliding_block_scales(d, 1, &sc);
     sliding_block_residuals(d, &sc, d->state[0], d->state[1], sn[0], sn[1], f[0], primal,

@@ -55,8 +55,9 @@ static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)w;
     const double v = d->state[S_VP] - d->state[S_VM], v_next = z[0] - z[1];
     sn[S_VP] = z[0];
@@ -95,9 +96,10 @@ static void lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
     dforces[0] = dk * (v_next - v) + k * (dv_next - dv) - t->input[0];
 }
 
-static void residuals(const rs_step_data *d, const double *sn, const double *f, double *primal,
+static void residuals(const rs_step_data *d, const double *sn, const double *f, const double *per_contact, double *primal,
                       double *complementarity)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     rs_step_scales sc;
     sliding_block_scales(d, 2, &sc);
     sliding_block_residuals(d, &sc, d->state[S_X], d->state[S_VP] - d->state[S_VM], sn[S_X],

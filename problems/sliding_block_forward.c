@@ -47,8 +47,9 @@ static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     const double mu_mg = d->params[SB_MU] * d->params[SB_M] * d->params[SB_G];
     forces[0] = -(mu_mg - w[0]); /* friction lambda = mu m g - w acts along -x */
     (void)z;                     /* v' = z follows from the force by the integrator */

@@ -49,8 +49,9 @@ static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
 }
 
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
-                        double *forces)
+                        double *forces, double *per_contact)
 {
+    (void)per_contact; /* (no per-contact forces: model.h) */
     (void)w;
     forces[0] = z[0] - z[1];
     sliding_block_integrate(d, d->state[S_V], d->state[S_X], forces[0], &sn[S_V], &sn[S_X]);

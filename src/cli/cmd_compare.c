@@ -110,7 +110,7 @@ static rs_error write_ends(rs_outset *set, const rs_scenario *sc, const rs_cli_s
         rs_outset_drop(set, name);
         fprintf(stderr, "relaxsim: compare: the capsule of step %d was not written: %s\n",
                 r->capsules[i].step, d.message[0] ? d.message : rs_error_string(e));
-        free(r->capsules[i].M);
+        rs_capsule_free(&r->capsules[i]);
         r->capsules_omitted++;
     }
     r->ncapsules = kept;

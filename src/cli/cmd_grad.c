@@ -252,7 +252,11 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
         return rs_cli_usage_error("%s", detail.message);
     rs_sweep_csv_header(f, key.name);
     int all_passed = 1;
-    static rs_scenario point;
+    rs_scenario point; /* sc with the swept key set: its own values */
+    if (rs_scenario_copy(&point, sc) != RS_OK) {
+        fclose(f);
+        return rs_cli_usage_error("--sweep: out of memory");
+    }
     rs_cli_meter meter; /* on a terminal: the points done, and the one running */
     rs_cli_meter_start(&meter, "grad --sweep");
     for (long i = 0; i < npts; i++) {
@@ -260,13 +264,13 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
         char now[160];
         snprintf(now, sizeof now, "%s = %g", key.name, v);
         rs_cli_meter_show(&meter, i, npts, "points", now);
-        point = *sc;
         rs_grad_key_set(&point, &key, v);
         const char *invalid = rs_grad_scenario_valid(&point);
         rs_grad_result r;
         const rs_error err = invalid ? RS_OK : rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
         if (invalid || err != RS_OK) {
             rs_cli_meter_clear(&meter);
+            rs_scenario_release(&point);
             fclose(f);
             return invalid ? rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid)
                            : rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
@@ -276,6 +280,7 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
         all_passed &= r.contract_passed;
         rs_grad_free(&r);
     }
+    rs_scenario_release(&point);
     rs_cli_meter_clear(&meter);
     if (rs_outset_close(set, f, "sweep.csv", &detail) != RS_OK)
         return rs_cli_usage_error("%s", detail.message);

@@ -507,7 +507,7 @@ static int check_results_csv(const char *dir, const char *name)
 /* From shadow.csv: which difference columns have a nonzero value somewhere, and how many steps
  * had mismatched modes or a failed solve. */
 typedef struct shadow_scan {
-    unsigned char nonzero[RS_MAX_COLUMNS];
+    unsigned char *nonzero; /* ncol, owned (NULL: none read) */
     long mismatched, failed;
     double t0, t1; /* the first and last step's time */
 } shadow_scan;
@@ -516,14 +516,18 @@ static shadow_scan scan_shadow(const char *dir, int ncol)
 {
     shadow_scan sc;
     memset(&sc, 0, sizeof sc);
-    char path[1200], line[8192];
+    char path[1200], *line = NULL;
+    size_t cap = 0;
     snprintf(path, sizeof path, "%s/shadow.csv", dir);
     FILE *f = fopen(path, "r");
-    if (!f)
+    if (!f || !(sc.nonzero = calloc((size_t)ncol + 1, 1))) {
+        if (f)
+            fclose(f);
         return sc;
+    }
     long rows = 0;
-    if (fgets(line, sizeof line, f))
-        while (fgets(line, sizeof line, f)) {
+    if (getline(&line, &cap, f) > 0)
+        while (getline(&line, &cap, f) > 0) {
             int col = 0; /* 0-based: step, t_s, the differences, verdict, verdict_code, ... */
             for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
                 if (col == 1) {
@@ -532,7 +536,7 @@ static shadow_scan scan_shadow(const char *dir, int ncol)
                         sc.t0 = t;
                     sc.t1 = t;
                 }
-                if (col >= 2 && col < 2 + ncol && col - 2 < RS_MAX_COLUMNS)
+                if (col >= 2 && col < 2 + ncol)
                     sc.nonzero[col - 2] |= strtod(tok, NULL) != 0.0;
                 if (col == 3 + ncol) {
                     const long code = strtol(tok, NULL, 10);
@@ -541,6 +545,7 @@ static shadow_scan scan_shadow(const char *dir, int ncol)
                 }
             }
         }
+    free(line);
     fclose(f);
     return sc;
 }
@@ -554,6 +559,8 @@ static void plot_differences(FILE *g, const rs_model *m, const char *dir)
 {
     const int ncol = m->nstate + m->nforce, verdict_col = 3 + ncol + 1;
     const shadow_scan scan = scan_shadow(dir, ncol);
+    if (!scan.nonzero)
+        return; /* no shadow.csv (or no memory): no differences to draw */
     int units[RS_PLOT_UNITS], npanels = 0;
     for (int u = 0; u < RS_PLOT_UNITS; u++)
         if (columns_in_unit(m, u))
@@ -623,6 +630,7 @@ static void plot_differences(FILE *g, const rs_model *m, const char *dir)
     fprintf(g, "unset multiplot\nunset label 1\nset ytics autofreq\nset key outside right\n"
                "set autoscale xy\nset lmargin -1\nset rmargin -1\nset tmargin -1\n"
                "set bmargin -1\n");
+    free(scan.nonzero);
 }
 
 /* A comparison (relaxsim compare -o DIR): positions, velocities, forces, differences and, for a

@@ -132,7 +132,7 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
             return "input_exact (beyond 1e12 N)";
     if (m->check_step) {
         const rs_step_data d = {sc->params,  state,    input,     sc->dt,
-                                sc->variant, &sc->nlp, sc->scene, 0};
+                                sc->variant, &sc->nlp, sc->scene, 0, NULL};
         if (m->check_step(&d))
             return "state_exact (outside the model's domain: a scenario could not start there)";
     }
@@ -157,18 +157,17 @@ static int same_as_recorded(const rs_model *m, const cJSON *rec, rs_backend back
                             const rs_step_result *r)
 {
     const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(rec, "status"));
-    double state[RS_MODEL_MAX_STATE], forces[RS_MODEL_MAX_FORCE];
-    if (!status || strcmp(status, rs_step_status_name(backend, r)) != 0 ||
-        !rs_capsule_read_array(cJSON_GetObjectItem(rec, "state_exact"), state, m->nstate) ||
-        !rs_capsule_read_array(cJSON_GetObjectItem(rec, "forces_exact"), forces, m->nforce))
-        return 0;
-    for (int i = 0; i < m->nstate; i++)
-        if (!same_double(state[i], r->state_next[i]))
-            return 0;
-    for (int i = 0; i < m->nforce; i++)
-        if (!same_double(forces[i], r->forces[i]))
-            return 0;
-    return 1;
+    double *state = malloc(sizeof(double) * ((size_t)m->nstate + (size_t)m->nforce + 1));
+    double *forces = state ? state + m->nstate : NULL;
+    int same = state && status && strcmp(status, rs_step_status_name(backend, r)) == 0 &&
+               rs_capsule_read_array(cJSON_GetObjectItem(rec, "state_exact"), state, m->nstate) &&
+               rs_capsule_read_array(cJSON_GetObjectItem(rec, "forces_exact"), forces, m->nforce);
+    for (int i = 0; same && i < m->nstate; i++)
+        same = same_double(state[i], r->state_next[i]);
+    for (int i = 0; same && i < m->nforce; i++)
+        same = same_double(forces[i], r->forces[i]);
+    free(state);
+    return same;
 }
 
 static void print_result(const rs_scenario *sc, const cJSON *o, const rs_compare_step *st,
@@ -231,10 +230,12 @@ int rs_cmd_replay(int argc, char **argv)
     const rs_model *m = sc.model;
     if (a.print_level >= 0)
         sc.nlp.print_level = a.print_level;
-    double state[RS_MODEL_MAX_STATE] = {0}, input[RS_MODEL_MAX_INPUT] = {0};
-    rs_stepper_snapshot *snap = malloc(sizeof *snap);
+    double *state = calloc((size_t)m->nstate + (size_t)m->ninput + 1, sizeof(double));
+    double *input = state ? state + m->nstate : NULL;
+    rs_stepper_snapshot *snap = calloc(1, sizeof *snap);
     const cJSON *step = cJSON_GetObjectItem(o, "step");
-    const char *bad = !snap ? "out of memory" : capsule_problem(o, &sc, &recorded, state, input);
+    const char *bad =
+        !snap || !state ? "out of memory" : capsule_problem(o, &sc, &recorded, state, input);
     if (!bad && !rs_capsule_read_start(cJSON_GetObjectItem(o, "start"), snap))
         bad = "start";
     rs_scenario_release(&recorded);
@@ -251,8 +252,16 @@ int rs_cmd_replay(int argc, char **argv)
         code = rs_replay_continuation(&sc, snap, state, input, step->valueint, a.dir);
     } else {
         static rs_compare_step cs;
-        memset(&cs, 0, sizeof cs);
-        memcpy(cs.input, input, sizeof input);
+        if (rs_compare_step_init(&cs, m) != RS_OK) {
+            rs_stepper_destroy(st);
+            rs_stepper_snapshot_free(snap);
+            free(snap);
+            free(state);
+            rs_scenario_release(&sc);
+            cJSON_Delete(o);
+            return rs_cli_usage_error("replay: out of memory");
+        }
+        memcpy(cs.input, input, sizeof(double) * (size_t)m->ninput);
         rs_stepper_nlp(st, state, input, &cs.nlp);
         rs_stepper_lemke(st, state, input, &cs.shadow);
         cs.verdict = rs_compare_judge(&sc, &cs, m->nstate + m->nforce, state);
@@ -278,9 +287,12 @@ int rs_cmd_replay(int argc, char **argv)
             print_result(&sc, o, &cs, identical);
         }
         code = cs.verdict == RS_VERDICT_AGREE ? RS_EXIT_OK : RS_EXIT_FAILED;
+        rs_compare_step_free(&cs);
     }
     rs_stepper_destroy(st);
+    rs_stepper_snapshot_free(snap);
     free(snap);
+    free(state);
     rs_scenario_release(&sc);
     cJSON_Delete(o);
     return code;

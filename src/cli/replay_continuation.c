@@ -93,7 +93,12 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
     double r[NRELAX], d[NRELAX];
     int ok[NRELAX], certified[NRELAX], iters[NRELAX];
     const char *status[NRELAX];
-    rs_step_result lemke = {0};
+    rs_step_result lemke, a;
+    if (rs_step_result_init(&lemke, m) != RS_OK || rs_step_result_init(&a, m) != RS_OK) {
+        rs_step_result_free(&lemke);
+        rs_outset_abort(set);
+        return rs_cli_usage_error("replay: out of memory");
+    }
     int have_lemke = 0;
     for (int i = 0; i < NRELAX; i++) {
         r[i] = pow(10.0, -2.0 - i);
@@ -105,9 +110,10 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         if (rs_stepper_create(&cfg, &st) != RS_OK || !rs_stepper_restore(st, snap)) {
             rs_stepper_destroy(st);
             rs_outset_abort(set);
+            rs_step_result_free(&lemke);
+            rs_step_result_free(&a);
             return rs_cli_usage_error("replay: the step cannot be set up here");
         }
-        rs_step_result a;
         rs_stepper_nlp(st, state, input, &a);
         if (!have_lemke) {
             rs_stepper_lemke(st, state, input, &lemke);
@@ -134,14 +140,16 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
             sxy += x * y;
             n++;
         }
+    const char *lemke_status = rs_step_status_name(RS_BACKEND_LEMKE, &lemke);
+    rs_step_result_free(&lemke);
+    rs_step_result_free(&a);
     const double slope = n >= 2 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : NAN;
     const double intercept = n >= 2 ? (sy - slope * sx) / n : NAN;
     int agrees = 1; /* every solved relaxation within rounding of Lemke's answer */
     for (int i = 0; i < NRELAX; i++)
         agrees &= ok[i] && !(d[i] > 1e-14);
     const int flagged = !agrees && !(n >= 3 && slope >= 0.5);
-    printf("relaxation-bias curve of step %d (%s; Lemke: %s)\n\n", step, m->name,
-           rs_step_status_name(RS_BACKEND_LEMKE, &lemke));
+    printf("relaxation-bias curve of step %d (%s; Lemke: %s)\n\n", step, m->name, lemke_status);
     printf("  %-12s %-18s %10s %22s\n", "relaxation", "NLP status", "iterations",
            "distance to Lemke");
     for (int i = 0; i < NRELAX; i++)

@@ -1,6 +1,7 @@
 /* scene.c: building and validating a scene of convex obstacles, and distances to it (scene.h). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "geom/scene.h"
 #include "core/detail.h"
@@ -16,7 +17,77 @@ void rs_scene_free(rs_scene *s)
         return;
     free(s->obstacles);
     free(s->edges);
+    for (int i = 0; i < s->nbodies; i++)
+        rs_body_free(&s->bodies[i]);
+    free(s->bodies);
+    free(s->friction);
     rs_scene_init(s);
+}
+
+int rs_scene_body_index(const rs_scene *s, const char *name)
+{
+    for (int i = 0; i < s->nbodies; i++)
+        if (strcmp(s->bodies[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why)
+{
+    const int at = rs_scene_body_index(s, b->name);
+    if (at >= 0)
+        return rs_detail_set(why, RS_ERR_BAD_ARG,
+                             "the name '%s' is taken by the body of line %d: give each body its "
+                             "own name", b->name, s->bodies[at].line);
+    if (s->nbodies == s->cap_bodies) {
+        const int cap = s->cap_bodies ? 2 * s->cap_bodies : 8;
+        rs_body *more = realloc(s->bodies, sizeof *more * (size_t)cap);
+        if (!more)
+            return RS_ERR_NOMEM;
+        s->bodies = more;
+        s->cap_bodies = cap;
+    }
+    s->bodies[s->nbodies++] = *b;
+    memset(b, 0, sizeof *b); /* its vertices are the scene's now */
+    return RS_OK;
+}
+
+rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
+{
+    if (b >= 0 && b < a) {
+        const int t = a;
+        a = b;
+        b = t;
+    }
+    for (int i = 0; i < s->nfriction; i++)
+        if (s->friction[i].a == a && s->friction[i].b == b) {
+            s->friction[i].mu = mu;
+            s->friction[i].line = line;
+            return RS_OK;
+        }
+    if (s->nfriction == s->cap_friction) {
+        const int cap = s->cap_friction ? 2 * s->cap_friction : 8;
+        rs_scene_friction *more = realloc(s->friction, sizeof *more * (size_t)cap);
+        if (!more)
+            return RS_ERR_NOMEM;
+        s->friction = more;
+        s->cap_friction = cap;
+    }
+    s->friction[s->nfriction++] = (rs_scene_friction){a, b, mu, line};
+    return RS_OK;
+}
+
+double rs_scene_pair_mu(const rs_scene *s, int a, int b, double mu)
+{
+    if (b >= 0 && b < a) {
+        const int t = a;
+        a = b;
+        b = t;
+    }
+    for (int i = 0; i < s->nfriction; i++)
+        if (s->friction[i].a == a && s->friction[i].b == b)
+            return s->friction[i].mu;
+    return mu;
 }
 
 /* Room for one more obstacle with nedges edges. */
@@ -71,7 +142,7 @@ static int segments_meet(const double *a, const double *b, const double *c, cons
 
 /* The polygon's defects, in the order a person would fix them; RS_OK if it is a valid convex
  * counter-clockwise polygon. Vertices are numbered from 1 in messages. */
-static rs_error validate_polygon(int nv, const double *xy, rs_error_detail *why)
+rs_error rs_polygon_validate(int nv, const double *xy, rs_error_detail *why)
 {
     if (nv < 3)
         return rs_detail_set(why, RS_ERR_BAD_ARG, "a polygon needs at least 3 vertices, got %d",
@@ -211,7 +282,7 @@ rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_de
 {
     if (!s || !xy)
         return RS_ERR_NULL_ARG;
-    rs_error err = validate_polygon(nv, xy, why);
+    rs_error err = rs_polygon_validate(nv, xy, why);
     if (err != RS_OK)
         return err;
     if ((err = reserve(s, nv)) != RS_OK)

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "geom/body.h"
 #include "relaxsim/error.h"
 
 /* Coordinates are refused beyond this (m): squared distances must not overflow. */
@@ -48,12 +49,40 @@ typedef struct rs_scene_obstacle {
     int is_halfplane;
 } rs_scene_obstacle;
 
+/* A friction coefficient for one pair: bodies a and b (b = -1: a against every static
+ * obstacle), in place of the scenario's model.mu. */
+typedef struct rs_scene_friction {
+    int a, b;
+    double mu;
+    int line;
+} rs_scene_friction;
+
 typedef struct rs_scene {
     int nobstacles, nedges;
     rs_scene_obstacle *obstacles;
     rs_scene_edge *edges;
     int cap_obstacles, cap_edges; /* allocated */
+    /* the rigid bodies (the bodies model; body.h), in the order declared */
+    int nbodies, cap_bodies;
+    rs_body *bodies;
+    int nfriction, cap_friction;
+    rs_scene_friction *friction;
+    char name[256];               /* the file (or what messages call it), for messages */
 } rs_scene;
+
+/* Add body b (its arrays move into the scene; b is emptied). RS_ERR_BAD_ARG with a reason when
+ * its name is taken; RS_ERR_NOMEM. */
+rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why);
+
+/* The index of the body named name, -1 if none. */
+int rs_scene_body_index(const rs_scene *s, const char *name);
+
+/* The friction coefficient of the pair (a, b) (b = -1: an obstacle): the scene's for that pair,
+ * else mu. */
+double rs_scene_pair_mu(const rs_scene *s, int a, int b, double mu);
+
+/* Record a pair's coefficient; a second one for the same pair replaces the first. */
+rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line);
 
 /* An empty scene (no allocation until the first obstacle). */
 void rs_scene_init(rs_scene *s);

@@ -64,10 +64,9 @@ static cJSON *snapshot_json(const rs_stepper_snapshot *s)
     cJSON_AddBoolToObject(o, "have_basis", s->have_basis);
     cJSON_AddNumberToObject(o, "nbasis", s->nbasis);
     add_key(o, "basis_structure", s->basis_structure);
-    int basis[RS_MODEL_MAX_LCP];
-    for (int i = 0; i < s->nbasis; i++)
-        basis[i] = s->basis[i];
-    cJSON_AddItemToObject(o, "basis", cJSON_CreateIntArray(basis, s->nbasis));
+    cJSON *basis = cJSON_AddArrayToObject(o, "basis");
+    for (int i = 0; basis && i < s->nbasis; i++)
+        cJSON_AddItemToArray(basis, cJSON_CreateNumber(s->basis[i]));
     return o;
 }
 
@@ -96,11 +95,13 @@ int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
     const cJSON *nb = cJSON_GetObjectItem(o, "nbasis");
     if (!cJSON_IsNumber(n) || !cJSON_IsNumber(m) || !cJSON_IsNumber(nb))
         return 0;
-    s->n = n->valueint;
-    s->m = m->valueint;
-    s->nbasis = nb->valueint;
-    if (s->n < 0 || s->n > RS_SNAPSHOT_MAX || s->m < 0 || s->m > RS_SNAPSHOT_MAX || s->nbasis < 0 ||
-        s->nbasis > RS_MODEL_MAX_LCP)
+    /* the sizes the arrays must have (checked against them below), within what a file of
+     * numbers can hold */
+    const double limit = 1e8;
+    if (!(n->valuedouble >= 0 && n->valuedouble <= limit && m->valuedouble >= 0 &&
+          m->valuedouble <= limit && nb->valuedouble >= 0 && nb->valuedouble <= limit))
+        return 0;
+    if (rs_stepper_snapshot_alloc(s, n->valueint, m->valueint, nb->valueint) != RS_OK)
         return 0;
     s->have_prev = cJSON_IsTrue(cJSON_GetObjectItem(o, "have_prev"));
     s->have_basis = cJSON_IsTrue(cJSON_GetObjectItem(o, "have_basis"));
@@ -111,12 +112,13 @@ int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_l"), s->x_l, s->n) ||
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_u"), s->x_u, s->n))
         return 0;
-    double basis[RS_MODEL_MAX_LCP];
-    if (!rs_capsule_read_array(cJSON_GetObjectItem(o, "basis"), basis, s->nbasis))
-        return 0;
-    for (int i = 0; i < s->nbasis; i++)
+    double *basis = malloc(sizeof(double) * ((size_t)s->nbasis + 1));
+    const int ok = basis && rs_capsule_read_array(cJSON_GetObjectItem(o, "basis"), basis,
+                                                  s->nbasis);
+    for (int i = 0; ok && i < s->nbasis; i++)
         s->basis[i] = basis[i] != 0.0;
-    return 1;
+    free(basis);
+    return ok;
 }
 
 cJSON *rs_capsule_settings_json(const rs_scenario *sc)

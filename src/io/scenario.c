@@ -25,7 +25,7 @@
 #include "core/detail.h"
 #include "core/rng.h"
 
-#define MAX_ENTRIES 512
+#define MAX_ENTRIES 4096 /* a scene of 64 bodies with every initial value set: 384 */
 
 typedef rs_ini_entry entry;
 
@@ -209,7 +209,8 @@ static rs_error apply_model(const parse_ctx *c, rs_scenario *sc)
     if (strcmp(key, m->variant_key ? m->variant_key : "variant") == 0)
         return get_choice(c, m->variants, m->nvariants, &sc->variant);
     if (m->needs_scene && strcmp(key, "scene") == 0)
-        return load_scene(c, sc);
+        return sc->model_instance ? RS_OK /* read first: the model is its scene's */
+                                  : load_scene(c, sc);
     for (int i = 0; i < m->nparams; i++)
         if (strcmp(key, m->params[i].name) == 0)
             return get_real(c, m->params[i].lo, m->params[i].hi, &sc->params[i]);
@@ -543,9 +544,11 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
 
 /* ---- whole file ---------------------------------------------------------------------------- */
 
-static void scenario_defaults(rs_scenario *sc, const rs_model *m)
+static rs_error scenario_defaults(rs_scenario *sc, const rs_model *m)
 {
     sc->model = m;
+    if (rs_scenario_alloc_values(sc) != RS_OK)
+        return RS_ERR_NOMEM;
     sc->variant = 0;
     for (int i = 0; i < m->nparams; i++)
         sc->params[i] = m->params[i].value;
@@ -565,6 +568,7 @@ static void scenario_defaults(rs_scenario *sc, const rs_model *m)
     sc->agree_rtol = 1e-6;
     sc->agree_force_rtol = 0.01;
     sc->on_nlp_failure = RS_ON_FAILURE_CONTINUE;
+    return RS_OK;
 }
 
 /* Point c at the last [input] entry of key (the one that counts), or at the section if there is
@@ -688,8 +692,10 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
         return RS_OK;
     const rs_input_schedule *in = &sc->input;
     const int cases = in->kind == RS_INPUT_PIECEWISE ? in->npieces : 2;
+    double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
+    if (!u)
+        return RS_ERR_NOMEM;
     for (int k = 0; k < cases; k++) {
-        double u[RS_MODEL_MAX_INPUT];
         for (int i = 0; i < m->ninput; i++) {
             if (in->kind == RS_INPUT_PIECEWISE)
                 u[i] = in->nvalues[i] ? in->values[i][k] : 0.0;
@@ -699,11 +705,14 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
                 u[i] = in->constant[i];
         }
         const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp,
-                                sc->scene, 0};
+                                sc->scene, 0, NULL};
         const char *msg = m->check_step(&d);
-        if (msg)
+        if (msg) {
+            free(u);
             return fail(c, "%s", msg);
+        }
     }
+    free(u);
     return RS_OK;
 }
 
@@ -744,7 +753,26 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         c.e = name;
         return fail(&c, "unknown model '%s' (models: %s)", name->value, list);
     }
-    scenario_defaults(sc, m);
+    if (m->instantiate) { /* the model is its scene's: the scene first, then the model of it */
+        const entry *scene = NULL;
+        for (int i = 0; i < count; i++)
+            if (strcmp(entries[i].section, "model") == 0 && strcmp(entries[i].key, "scene") == 0)
+                scene = &entries[i];
+        if (!scene) {
+            c.e = name;
+            return fail(&c, "model %s needs a scene: [model] scene = FILE (the bodies and "
+                            "obstacles; docs/bodies.md)", m->name);
+        }
+        c.e = scene;
+        TRY(load_scene(&c, sc));
+        char why[400] = "";
+        rs_model *inst = m->instantiate(m, sc->scene, why, sizeof why);
+        if (!inst)
+            return why[0] ? fail(&c, "%s", why) : RS_ERR_NOMEM;
+        sc->model_instance = inst;
+        m = inst;
+    }
+    TRY(scenario_defaults(sc, m));
     for (int i = 0; i < count; i++) {
         const entry *e = &entries[i];
         c.e = e;

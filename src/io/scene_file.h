@@ -1,17 +1,26 @@
 /*
  * scene_file.h (internal): reading a scene file (problems/scenarios/NAME.scene).
  *
- * One obstacle per line; '#' starts a comment (to the end of the line); blank lines are skipped.
- * Lengths in metres, decimal numbers.
+ * One item per line; '#' starts a comment (to the end of the line); blank lines are skipped.
+ * Lengths in metres, angles in radians, decimal numbers.
  *
- *     polygon   x1 y1, x2 y2, x3 y3, ...   a convex polygon, vertices counter-clockwise
+ *     polygon   x1 y1, x2 y2, x3 y3, ...   a static convex polygon, vertices counter-clockwise
  *     halfplane px py, nx ny               the obstacle n . (p - point) <= 0: its boundary
  *                                          passes through (px, py), n points into free space
+ *     body NAME disc r=R [keys]            a rigid body (the bodies model, docs/bodies.md):
+ *     body NAME box w=W h=H [keys]         keys m (kg, default 1), inertia (kg m^2, default the
+ *     body NAME polygon [keys] vertices x1 z1, x2 z2, ...   uniform shape's), x, z, theta, xd,
+ *                                          zd, thetad (the initial state); a polygon's vertices
+ *                                          in the body frame, counter-clockwise
+ *     friction NAME NAME|static MU         a pair's friction coefficient (static: NAME against
+ *                                          every obstacle), in place of the scenario's model.mu
  *
  * Every defect names the file, the line and what is wrong ("walls.scene:4: polygon: the vertices
  * are in clockwise order: list them counter-clockwise"): a non-convex polygon given as one piece,
  * clockwise order, a repeated vertex, a zero-length edge, a self-intersection, a non-finite or
- * malformed coordinate, an unknown keyword, a line longer than 4095 characters, an empty scene.
+ * malformed coordinate, an unknown keyword or key, a key given twice, a body name used twice or
+ * not a name, a mass, size or inertia not > 0, a value beyond its range, a line longer than 4095
+ * characters, an empty scene.
  */
 #ifndef RS_IO_SCENE_FILE_H
 #define RS_IO_SCENE_FILE_H

@@ -25,17 +25,83 @@ const char *rs_verdict_name(rs_verdict v)
     return "unknown";
 }
 
+rs_error rs_compare_step_init(rs_compare_step *st, const rs_model *m)
+{
+    memset(st, 0, sizeof *st);
+    st->storage = calloc((size_t)m->ninput + (size_t)m->nstate + (size_t)m->nforce + 1,
+                         sizeof(double));
+    if (!st->storage || rs_step_result_init(&st->nlp, m) != RS_OK ||
+        rs_step_result_init(&st->shadow, m) != RS_OK || rs_step_result_init(&st->lemke, m) != RS_OK) {
+        rs_compare_step_free(st);
+        return RS_ERR_NOMEM;
+    }
+    st->input = st->storage;
+    st->diff = st->input + m->ninput;
+    return RS_OK;
+}
+
+void rs_compare_step_free(rs_compare_step *st)
+{
+    if (!st)
+        return;
+    rs_step_result_free(&st->nlp);
+    rs_step_result_free(&st->shadow);
+    rs_step_result_free(&st->lemke);
+    free(st->storage);
+    memset(st, 0, sizeof *st);
+}
+
+void rs_compare_step_clear(rs_compare_step *st, const rs_model *m)
+{
+    if (st->storage)
+        memset(st->storage, 0,
+               sizeof(double) * ((size_t)m->ninput + (size_t)m->nstate + (size_t)m->nforce));
+    rs_step_result_clear(&st->nlp, m);
+    rs_step_result_clear(&st->shadow, m);
+    rs_step_result_clear(&st->lemke, m);
+    st->verdict = RS_VERDICT_AGREE;
+    st->fallback = 0;
+}
+
+rs_error rs_compare_step_copy(rs_compare_step *dst, const rs_compare_step *src, const rs_model *m)
+{
+    memcpy(dst->storage, src->storage,
+           sizeof(double) * ((size_t)m->ninput + (size_t)m->nstate + (size_t)m->nforce));
+    dst->verdict = src->verdict;
+    dst->fallback = src->fallback;
+    rs_error err = rs_step_result_copy(&dst->nlp, &src->nlp, m);
+    const rs_error e2 = rs_step_result_copy(&dst->shadow, &src->shadow, m);
+    const rs_error e3 = rs_step_result_copy(&dst->lemke, &src->lemke, m);
+    return err != RS_OK ? err : e2 != RS_OK ? e2 : e3;
+}
+
+void rs_capsule_free(rs_capsule *c)
+{
+    free(c->M);
+    free(c->state);
+    rs_stepper_snapshot_free(&c->before);
+    rs_compare_step_free(&c->record);
+}
+
 void rs_compare_free(rs_compare_result *r)
 {
     if (!r)
         return;
+    for (int k = 0; r->step && k < r->steps; k++)
+        rs_compare_step_free(&r->step[k]);
     free(r->step);
     r->step = NULL;
     for (int i = 0; i < r->ncapsules; i++)
-        free(r->capsules[i].M);
+        rs_capsule_free(&r->capsules[i]);
     free(r->capsules);
     r->capsules = NULL;
     r->ncapsules = 0;
+    free(r->storage);
+    r->storage = NULL;
+    r->col_names = NULL;
+    r->shadow_max_abs = r->drift_max_abs = NULL;
+    r->nlp.final = r->nlp.min = r->nlp.max = NULL;
+    r->lemke.final = r->lemke.min = r->lemke.max = NULL;
 }
 
 #define column rs_step_column
@@ -50,9 +116,15 @@ static int is_velocity(const rs_model *m, int c)
 }
 
 /* The natural unit of column c at the value ref: speed, length (or the rounding of a large
- * position) or force of the step. */
-static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, double ref)
+ * position) or force of the step; a model with other units (angles) states them per column
+ * (units: its column_units, or NULL). */
+static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, double ref,
+                          const double *units)
 {
+    if (units) {
+        const double rounding = 8.0 * 2.220446049250313e-16 * fabs(ref);
+        return units[c] > rounding ? units[c] : rounding;
+    }
     if (c >= m->nstate)
         return sc->force;
     return is_velocity(m, c) ? sc->speed : rs_length_unit(sc, ref);
@@ -68,20 +140,28 @@ static double column_unit(const rs_model *m, const rs_step_scales *sc, int c, do
 rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol, const double *x)
 {
     const rs_model *m = sc->model;
-    double bias[RS_MAX_COLUMNS] = {0};
-    const int own_nlp = m->nlp_n > 0 && !sc->nlp.relax_lcp;
+    /* the model's bias and column units for this step: on the heap beside a small default */
+    double small[2 * 16], *bias = small, *units = NULL;
+    if (2 * ncol > (int)(sizeof small / sizeof small[0]) &&
+        !(bias = malloc(sizeof(double) * 2 * (size_t)ncol)))
+        return RS_VERDICT_NLP_FAILED; /* out of memory: never agreement */
+    memset(bias, 0, sizeof(double) * (size_t)ncol);
+    const int own_nlp = rs_model_own_nlp(m) && !sc->nlp.relax_lcp;
     int explained = 0; /* the approximation explains the mode pair (and bias holds its
                           difference) */
-    if (m->shadow_bias && own_nlp && st->shadow.ok && st->nlp.ok) {
-        const rs_step_data d = {sc->params, x, st->input, sc->dt, sc->variant, &sc->nlp,
-                                sc->scene, 1};
+    const rs_step_data d = {sc->params, x, st->input, sc->dt, sc->variant, &sc->nlp,
+                            sc->scene, 1, NULL};
+    if (m->shadow_bias && own_nlp && st->shadow.ok && st->nlp.ok)
         explained = m->shadow_bias(&d, st->shadow.state_next, st->shadow.forces,
                                    st->shadow.modes, st->nlp.modes, bias);
+    if (m->column_units) {
+        units = bias + ncol;
+        m->column_units(&d, &st->shadow.scales, units);
     }
     int within = 1, within_bias = 1;
     for (int c = 0; c < ncol; c++) {
         const double ref = column(m, &st->shadow, c), value = column(m, &st->nlp, c);
-        const double unit = column_unit(m, &st->shadow.scales, c, ref);
+        const double unit = column_unit(m, &st->shadow.scales, c, ref, units);
         const double tol = sc->agree_atol * unit + sc->agree_rtol * fabs(ref);
         st->diff[c] = fabs(value - ref);
         within &= st->diff[c] <= tol;
@@ -97,6 +177,8 @@ rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol
             within_bias &= st->diff[c] <= own + bias[c];
         }
     }
+    if (bias != small)
+        free(bias);
     if (!st->nlp.ok)
         return RS_VERDICT_NLP_FAILED;
     if (!st->shadow.ok)
@@ -252,7 +334,7 @@ struct rs_compare_session {
     rs_compare_result *out;
     rs_compare_options opt;
     rs_stepper *stepper;
-    double x_nlp[RS_MODEL_MAX_STATE], x_lemke[RS_MODEL_MAX_STATE]; /* the two trajectories */
+    double *x_nlp, *x_lemke, *x_before; /* the two trajectories; the NLP's before the step */
     int run_nlp, run_lemke, compare;
     rs_stepper_snapshot before; /* the warm start before the step being solved */
     int kept_for_verdict;       /* capsules kept for their verdict (not asked for) */
@@ -279,14 +361,37 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     if (opt->keep_steps && sc->steps > RS_RUN_MAX_STEPS)
         return RS_ERR_DIMENSION; /* every step kept: bounded memory */
     const rs_model *m = sc->model;
+    const int ncol = m->nstate + m->nforce;
     rs_compare_session *cs = calloc(1, sizeof *cs);
+    /* per column: shadow and drift maxima, final/min/max of both trajectories; the names */
+    out->storage = calloc((size_t)ncol * (8 * sizeof(double) + sizeof(char *)) + 1, 1);
+    if (cs)
+        cs->x_nlp = calloc(3 * (size_t)m->nstate, sizeof(double));
     if (opt->keep_steps)
         out->step = calloc((size_t)sc->steps, sizeof *out->step);
-    if (!cs || (opt->keep_steps && !out->step)) {
+    if (!cs || !cs->x_nlp || !out->storage || (opt->keep_steps && !out->step) ||
+        rs_compare_step_init(&cs->cur, m) != RS_OK) {
+        if (cs) {
+            rs_compare_step_free(&cs->cur);
+            free(cs->x_nlp);
+        }
         free(cs);
         rs_compare_free(out);
         return RS_ERR_NOMEM;
     }
+    out->model = m;
+    double *col = out->storage;
+    out->shadow_max_abs = col;
+    out->drift_max_abs = col + ncol;
+    out->nlp.final = col + 2 * ncol;
+    out->nlp.min = col + 3 * ncol;
+    out->nlp.max = col + 4 * ncol;
+    out->lemke.final = col + 5 * ncol;
+    out->lemke.min = col + 6 * ncol;
+    out->lemke.max = col + 7 * ncol;
+    out->col_names = (const char **)(col + 8 * ncol);
+    cs->x_lemke = cs->x_nlp + m->nstate;
+    cs->x_before = cs->x_lemke + m->nstate;
     cs->t0 = rs_wall_seconds();
     cs->sc = sc;
     cs->out = out;
@@ -300,12 +405,14 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
                              sc->lemke_warm, sc->mode_tols, sc->scene};
     const rs_error err = rs_stepper_create(&cfg, &cs->stepper);
     if (err != RS_OK) {
+        rs_compare_step_free(&cs->cur);
+        free(cs->x_nlp);
         free(cs);
         rs_compare_free(out);
         return err;
     }
-    memcpy(cs->x_nlp, sc->initial, sizeof cs->x_nlp);
-    memcpy(cs->x_lemke, sc->initial, sizeof cs->x_lemke);
+    memcpy(cs->x_nlp, sc->initial, sizeof(double) * (size_t)m->nstate);
+    memcpy(cs->x_lemke, sc->initial, sizeof(double) * (size_t)m->nstate);
     cs->run_nlp = mode != RS_RUN_LEMKE;
     cs->run_lemke = mode != RS_RUN_NLP;
     cs->compare = mode == RS_RUN_COMPARE;
@@ -335,7 +442,7 @@ const double *rs_compare_nlp_state(const rs_compare_session *cs)
 
 const double *rs_compare_input(rs_compare_session *cs, int k)
 {
-    memset(&cs->cur, 0, sizeof cs->cur);
+    rs_compare_step_clear(&cs->cur, cs->sc->model);
     rs_scenario_input(cs->sc, k, cs->cur.input);
     return cs->cur.input;
 }
@@ -361,13 +468,22 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
         out->capsules_omitted++; /* out of memory: counted as not kept */
         return;
     }
+    const rs_model *m = sc->model;
     rs_capsule *c = &out->capsules[out->ncapsules];
     memset(c, 0, sizeof *c);
     c->step = k;
     c->requested = requested;
-    memcpy(c->state, x_before, sizeof c->state);
-    c->before = cs->before;
-    c->record = cs->cur; /* the step as judged (its verdict, both answers, the input) */
+    c->state = malloc(sizeof(double) * (size_t)m->nstate);
+    if (!c->state || rs_stepper_snapshot_copy(&c->before, &cs->before) != RS_OK ||
+        rs_compare_step_init(&c->record, m) != RS_OK ||
+        rs_compare_step_copy(&c->record, &cs->cur, m) != RS_OK) {
+        rs_capsule_free(c); /* out of memory: counted as not kept */
+        memset(c, 0, sizeof *c);
+        out->capsules_omitted++;
+        return;
+    }
+    memcpy(c->state, x_before, sizeof(double) * (size_t)m->nstate);
+    /* the record: the step as judged (its verdict, both answers, the input) */
     const double *M, *q, *z, *w;
     const int n = rs_stepper_step_lcp(cs->stepper, &M, &q, &z, &w);
     if (n > 0 && (c->M = malloc(sizeof(double) * (size_t)n * (size_t)(n + 1)))) {
@@ -387,11 +503,11 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     rs_compare_result *out = cs->out;
     rs_compare_step *st = &cs->cur;
     const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
-    double x_before[RS_MODEL_MAX_STATE];
-    memcpy(x_before, cs->x_nlp, sizeof x_before);
+    double *x_before = cs->x_before;
+    memcpy(x_before, cs->x_nlp, state_bytes);
     if (cs->run_nlp) {
         if (nlp) {
-            st->nlp = *nlp;
+            rs_step_result_copy(&st->nlp, nlp, m);
         } else {
             if (cs->compare)
                 rs_stepper_save(cs->stepper, &cs->before);
@@ -434,26 +550,33 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             out->drift_max_abs[c] = max_keep_nan(out->drift_max_abs[c], drift);
         }
     }
-    if (out->step)
-        out->step[k] = *st;
+    if (out->step && (out->step[k].storage || rs_compare_step_init(&out->step[k], m) == RS_OK))
+        rs_compare_step_copy(&out->step[k], st, m);
     if (cs->opt.sink)
         cs->opt.sink(cs->opt.sink_ctx, k, st);
     if (cs->opt.progress && (k % 64 == 63 || k == sc->steps - 1))
         cs->opt.progress(cs->opt.progress_ctx, k + 1, sc->steps);
 }
 
-void rs_compare_abort(rs_compare_session *cs)
+static void free_session(rs_compare_session *cs)
 {
     rs_stepper_destroy(cs->stepper);
-    rs_compare_free(cs->out);
+    rs_stepper_snapshot_free(&cs->before);
+    rs_compare_step_free(&cs->cur);
+    free(cs->x_nlp);
     free(cs);
+}
+
+void rs_compare_abort(rs_compare_session *cs)
+{
+    rs_compare_free(cs->out);
+    free_session(cs);
 }
 
 rs_error rs_compare_end(rs_compare_session *cs)
 {
     const rs_scenario *sc = cs->sc;
     rs_compare_result *out = cs->out;
-    rs_stepper_destroy(cs->stepper);
     out->mode_agreement = cs->compare ? (double)cs->agree_modes / sc->steps : NAN;
     if (cs->run_nlp)
         rs_trajectory_acc_finish(&cs->nlp_acc, sc->dt, &out->nlp);
@@ -461,7 +584,7 @@ rs_error rs_compare_end(rs_compare_session *cs)
         rs_trajectory_acc_finish(&cs->lemke_acc, sc->dt, &out->lemke);
     evaluate_contract(sc, out);
     out->wall_time_s = rs_wall_seconds() - cs->t0;
-    free(cs);
+    free_session(cs);
     return RS_OK;
 }
 

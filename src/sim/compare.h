@@ -14,8 +14,6 @@
 #include "sim/run_config.h"
 #include "sim/stepper.h"
 
-#define RS_MAX_COLUMNS (RS_MODEL_MAX_STATE + RS_MODEL_MAX_FORCE)
-
 typedef enum rs_verdict {
     RS_VERDICT_AGREE = 0,           /* same modes, differences within agree_atol/agree_rtol */
     RS_VERDICT_RELAXATION_BIAS = 1, /* same modes, differences beyond the agreement tolerance */
@@ -32,15 +30,25 @@ const char *rs_verdict_name(rs_verdict v); /* "agree", "relaxation_bias", ... */
 
 typedef enum rs_run_mode { RS_RUN_COMPARE, RS_RUN_NLP, RS_RUN_LEMKE } rs_run_mode;
 
+/* One step of a comparison. Its arrays have the model's sizes and are owned: rs_compare_step_init
+ * allocates them, rs_compare_step_free frees them, rs_compare_step_copy copies the values. */
 typedef struct rs_compare_step {
-    double input[RS_MODEL_MAX_INPUT];
+    double *input;          /* model->ninput */
     rs_step_result nlp;     /* the NLP trajectory's step */
     rs_step_result shadow;  /* Lemke from the NLP trajectory's state */
     rs_step_result lemke;   /* the independent Lemke trajectory's step */
-    double diff[RS_MAX_COLUMNS]; /* |nlp - shadow| per column (state, then forces) */
+    double *diff;           /* |nlp - shadow| per column (state, then forces) */
     rs_verdict verdict;
     int fallback;           /* 1: the NLP trajectory continued from Lemke's answer */
+    void *storage;          /* input and diff */
 } rs_compare_step;
+
+rs_error rs_compare_step_init(rs_compare_step *st, const rs_model *m);
+void rs_compare_step_free(rs_compare_step *st);
+/* Every value zero, the arrays kept. */
+void rs_compare_step_clear(rs_compare_step *st, const rs_model *m);
+/* dst's values = src's (dst initialised for m); RS_ERR_NOMEM (a contact array that cannot grow). */
+rs_error rs_compare_step_copy(rs_compare_step *dst, const rs_compare_step *src, const rs_model *m);
 
 #define RS_STATUS_SLOTS 9 /* enough for every rs_nlp_status and rs_lemke_status */
 
@@ -69,9 +77,9 @@ typedef struct rs_trajectory_stats {
     int warm_from_contact_free_steps; /* ipopt_warm started from the contact-free prediction */
     int first_contact_step;      /* first step with a closed contact, -1 if none */
     double rest_time_s;          /* from then on every velocity <= rest_speed; NaN if never */
-    double final[RS_MAX_COLUMNS];
-    double min[RS_MAX_COLUMNS];  /* over the trajectory's steps (NaN once a NaN is seen) */
-    double max[RS_MAX_COLUMNS];
+    double *final;               /* per column (the result's storage) */
+    double *min;                 /* over the trajectory's steps (NaN once a NaN is seen) */
+    double *max;
 } rs_trajectory_stats;
 
 /* A check applies to at most two trajectories (first_contact_step, rest_time_s: NLP and Lemke),
@@ -94,25 +102,30 @@ typedef struct rs_check_result {
 typedef struct rs_capsule {
     int step;
     int requested;                    /* asked for, rather than kept for its verdict */
-    double state[RS_MODEL_MAX_STATE]; /* before the step (the NLP trajectory's) */
-    rs_stepper_snapshot before;       /* the warm start before the step */
+    double *state;                    /* before the step (the NLP trajectory's), owned */
+    rs_stepper_snapshot before;       /* the warm start before the step, owned */
     int lcp_n;                        /* the shadow solve's LCP (M, q), owned; 0: none */
     double *M, *q;
     rs_compare_step record;           /* the step as judged: input, both answers, verdict */
 } rs_capsule;
 
+/* Free what a capsule owns (its state, snapshot, record and LCP). */
+void rs_capsule_free(rs_capsule *c);
+
 typedef struct rs_compare_result {
     rs_run_mode mode;
     int steps;
     int ncol;
-    const char *col_names[RS_MAX_COLUMNS];
+    const char **col_names;      /* ncol: the model's state and force names */
     rs_compare_step *step;       /* steps entries, owned, when the run keeps its steps
                                     (rs_compare_options.keep_steps), else NULL */
     rs_trajectory_stats nlp, lemke;
     int shadow_failed_steps;     /* shadow Lemke failures */
     int fallback_steps;
-    double shadow_max_abs[RS_MAX_COLUMNS];
-    double drift_max_abs[RS_MAX_COLUMNS];
+    double *shadow_max_abs;      /* ncol */
+    double *drift_max_abs;       /* ncol */
+    void *storage;               /* the per-column arrays above and in nlp, lemke */
+    const rs_model *model;       /* the model its steps and capsules are sized for */
     double mode_agreement;       /* fraction of steps whose modes agree */
     int verdicts[RS_VERDICT_COUNT];
     int nchecks;

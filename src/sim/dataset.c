@@ -40,16 +40,21 @@ static rs_error record_clean(const rs_scenario *sc, rs_dataset *d)
     const rs_model *m = sc->model;
     rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
                              sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
-    rs_stepper *st;
-    const rs_error err = rs_stepper_create(&cfg, &st);
-    if (err != RS_OK)
+    rs_stepper *st = NULL;
+    rs_step_result r;
+    double *x = malloc(sizeof(double) * ((size_t)m->nstate + (size_t)m->ninput + 1));
+    rs_error err = x ? rs_step_result_init(&r, m) : RS_ERR_NOMEM;
+    if (err == RS_OK && (err = rs_stepper_create(&cfg, &st)) != RS_OK)
+        rs_step_result_free(&r);
+    if (err != RS_OK) {
+        free(x);
         return err;
-    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
-    memcpy(x, sc->initial, sizeof x);
+    }
+    double *u = x + m->nstate;
+    memcpy(x, sc->initial, sizeof(double) * (size_t)m->nstate);
     const int zc = rs_dataset_z_col(d), nc = rs_dataset_next_col(d);
     for (int k = 0; k < sc->steps; k++) {
         rs_scenario_input(sc, k, u);
-        rs_step_result r;
         rs_stepper_lemke(st, x, u, &r);
         const double *M, *q, *z, *w;
         if (!r.ok || rs_stepper_step_lcp(st, &M, &q, &z, &w) != d->nlcp) {
@@ -67,6 +72,8 @@ static rs_error record_clean(const rs_scenario *sc, rs_dataset *d)
         d->rows = k + 1;
     }
     rs_stepper_destroy(st);
+    rs_step_result_free(&r);
+    free(x);
     return RS_OK;
 }
 

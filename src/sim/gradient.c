@@ -12,7 +12,91 @@
 #include "sim/gradient.h"
 #include "sim/stepper.h"
 
-#define MAXN RS_MODEL_MAX_LCP
+/* The arrays of one trajectory's derivatives: per key its state tangent and step tangent, and
+ * the LCP-sized ones for the largest step LCP met (grown as larger ones come: a model whose
+ * step sizes follow its contacts). */
+typedef struct grad_work {
+    int n, nk;                 /* LCP capacity, keys */
+    double *lcp;               /* n-sized: M, q, z, C, D, w_unit, dMs, dqs, dzs, dw; per key dM,
+                                  dq, dz; dgrad, dg, dx (2n per key) */
+    rs_lcp_index_class *cls;   /* n */
+    double *state;             /* x, u, T (nk ns), the tangents' params/state/input, dsn, df */
+    double *M, *q, *z, *C, *D, *w_unit, *dMs, *dqs, *dzs, *dw, *dM, *dq, *dz, *dgrad, *dg, *dx;
+    double *x, *u, *T, *dsn, *df;
+    rs_step_tangent t[RS_GRAD_MAX_KEYS];
+} grad_work;
+
+static void work_free(grad_work *w)
+{
+    free(w->lcp);
+    free(w->cls);
+    free(w->state);
+    memset(w, 0, sizeof *w);
+}
+
+/* The model-sized arrays for nk keys; the LCP-sized ones come with work_lcp. */
+static rs_error work_init(grad_work *w, const rs_model *m, int nk)
+{
+    memset(w, 0, sizeof *w);
+    const size_t ns = (size_t)m->nstate, nin = (size_t)m->ninput, np = (size_t)m->nparams;
+    const size_t per_key = ns + np + ns + nin; /* T row, then the tangent's params, state, input */
+    w->state = calloc(ns + nin + (size_t)nk * per_key + ns + (size_t)m->nforce + 1,
+                      sizeof(double));
+    if (!w->state)
+        return RS_ERR_NOMEM;
+    w->nk = nk;
+    w->x = w->state;
+    w->u = w->x + ns;
+    w->T = w->u + nin;
+    double *t = w->T + (size_t)nk * ns;
+    for (int j = 0; j < nk; j++) {
+        w->t[j].params = t;
+        w->t[j].state = t + np;
+        w->t[j].input = t + np + ns;
+        t += np + ns + nin;
+    }
+    w->dsn = t;
+    w->df = w->dsn + ns;
+    return RS_OK;
+}
+
+/* The LCP-sized arrays for size n (kept when large enough). */
+static rs_error work_lcp(grad_work *w, int n)
+{
+    if (n <= w->n && w->lcp)
+        return RS_OK;
+    const size_t nn = (size_t)n, nk = w->nk > 0 ? (size_t)w->nk : 1; /* (one for the classes) */
+    double *lcp = malloc(sizeof(double) * (2 * nn * nn + 9 * nn + nk * (nn * nn + 2 * nn) +
+                                           3 * nk * 2 * nn + 1));
+    rs_lcp_index_class *cls = calloc(nn + 1, sizeof *cls);
+    if (!lcp || !cls) {
+        free(lcp);
+        free(cls);
+        return RS_ERR_NOMEM;
+    }
+    free(w->lcp);
+    free(w->cls);
+    w->lcp = lcp;
+    w->cls = cls;
+    w->n = n;
+    w->M = lcp;
+    w->q = w->M + nn * nn;
+    w->z = w->q + nn;
+    w->C = w->z + nn;
+    w->D = w->C + nn;
+    w->w_unit = w->D + nn;
+    w->dMs = w->w_unit + nn;
+    w->dqs = w->dMs + nn * nn;
+    w->dzs = w->dqs + nn;
+    w->dw = w->dzs + nn;
+    w->dM = w->dw + nn;
+    w->dq = w->dM + nk * nn * nn;
+    w->dz = w->dq + nk * nn;
+    w->dgrad = w->dz + nk * nn;
+    w->dg = w->dgrad + nk * 2 * nn;
+    w->dx = w->dg + nk * 2 * nn;
+    return RS_OK;
+}
 #define FD_NOISE 1e-13 /* relative rounding of a trajectory's output (gradient.h) */
 
 void rs_grad_config_default(rs_grad_config *cfg)
@@ -189,18 +273,26 @@ const char *rs_grad_scenario_valid(const rs_scenario *sc)
             return "a model parameter outside its range (relaxsim models)";
     if (!(sc->dt >= 1e-12 && sc->dt <= 10.0))
         return "dt outside [1e-12, 10] s";
-    double u[RS_MODEL_MAX_INPUT] = {0};
+    double small[16], *u = m->ninput <= 16 ? small : calloc((size_t)m->ninput, sizeof *u);
+    if (!u)
+        return "out of memory";
     rs_scenario_input(sc, 0, u);
     const rs_step_data d = step_data(sc, sc->initial, u);
-    return m->check_step ? m->check_step(&d) : NULL;
+    const char *why = m->check_step ? m->check_step(&d) : NULL;
+    if (u != small)
+        free(u);
+    return why;
 }
 
-/* The tangent of step k's data along key j: a unit in the key's own slot, the state tangent. */
-static void step_tangent(const rs_grad_key *key, const double *state_tangent, int nstate,
+/* The tangent of step k's data along key j: a unit in the key's own slot, the state tangent (t's
+ * arrays sized for m). */
+static void step_tangent(const rs_model *m, const rs_grad_key *key, const double *state_tangent,
                          rs_step_tangent *t)
 {
-    memset(t, 0, sizeof *t);
-    memcpy(t->state, state_tangent, sizeof(double) * (size_t)nstate);
+    memset(t->params, 0, sizeof(double) * (size_t)m->nparams);
+    memset(t->input, 0, sizeof(double) * (size_t)m->ninput);
+    t->dt = 0.0;
+    memcpy(t->state, state_tangent, sizeof(double) * (size_t)m->nstate);
     switch (key->kind) {
     case RS_GRAD_KEY_PARAM:
         t->params[key->index] = 1.0;
@@ -219,7 +311,8 @@ static void step_tangent(const rs_grad_key *key, const double *state_tangent, in
 /* The step data a stepper hands its model (for the tangent callbacks). */
 static rs_step_data step_data(const rs_scenario *sc, const double *state, const double *input)
 {
-    return (rs_step_data){sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0};
+    return (rs_step_data){sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0,
+                          NULL};
 }
 
 /* dw = dM z + M dz + dq. */
@@ -240,17 +333,17 @@ static void pair_tangent(int n, const double *M, const double *z, const double *
  * is zero, whatever the size of the other components. */
 typedef struct unit_lcp {
     int n;
-    double M[MAXN * MAXN], q[MAXN], z[MAXN], C[MAXN], D[MAXN];
+    double *M, *q, *z, *C, *D, *w_unit;
+    double *dMs, *dqs, *dzs; /* the derivative's workspace */
 } unit_lcp;
 
 static void to_units(const rs_model *m, const rs_step_data *d, int n, const double *M,
                      const double *q, const double *z, unit_lcp *u)
 {
-    double w_unit[MAXN];
     u->n = n;
-    m->lcp_units(d, u->C, w_unit);
+    m->lcp_units(d, u->C, u->w_unit);
     for (int i = 0; i < n; i++)
-        u->D[i] = 1.0 / w_unit[i];
+        u->D[i] = 1.0 / u->w_unit[i];
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             u->M[i + (size_t)j * n] = u->D[i] * M[i + (size_t)j * n] * u->C[j];
@@ -265,7 +358,7 @@ static rs_error unit_derivative(const unit_lcp *u, const double *dM, const doubl
                                 rs_lcp_index_class *cls, double *dz, rs_lcp_derivative_info *info)
 {
     const int n = u->n;
-    double dMs[MAXN * MAXN], dqs[MAXN], dzs[MAXN];
+    double *dMs = u->dMs, *dqs = u->dqs, *dzs = u->dzs;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             dMs[i + (size_t)j * n] = dM ? u->D[i] * dM[i + (size_t)j * n] * u->C[j] : 0.0;
@@ -283,21 +376,31 @@ static rs_error unit_derivative(const unit_lcp *u, const double *dM, const doubl
 
 /* A Lemke trajectory. With tangents (out != NULL): the LCP gradients of every column at every
  * step into out. Always: each step's signature, its contact set's key (models with per-step
- * sizes, else 0) and its index classes (steps x lcp_n, padded with 254); the values into values
- * (steps x ncol); and the first failed step (-1: none) returned. A model with per-step sizes is
- * differentiated with each step's contact set held fixed: a change of the set between two runs
- * is a switch, like a change of index classes. */
+ * sizes, else 0) and a hash of its index classes; the values into values (steps x ncol); and the
+ * first failed step (-1: none) returned. A model with per-step sizes is differentiated with each
+ * step's contact set held fixed: a change of the set between two runs is a switch, like a change
+ * of index classes. */
 typedef struct run_signature {
-    unsigned char *classes;   /* steps x lcp_n: rs_lcp_index_class, 254 beyond the step's size,
-                                 255 for a failed step */
-    unsigned long long *keys; /* steps */
+    unsigned long long *classes; /* steps: FNV-1a of the step's rs_lcp_index_class values (and
+                                    its size); a failed step: all ones */
+    unsigned long long *keys;    /* steps */
 } run_signature;
 
-static int signature_alloc(run_signature *s, int steps, int n)
+static int signature_alloc(run_signature *s, int steps)
 {
-    s->classes = malloc((size_t)steps * n);
+    s->classes = malloc(sizeof(unsigned long long) * (size_t)steps);
     s->keys = malloc(sizeof(unsigned long long) * (size_t)steps);
     return s->classes && s->keys;
+}
+
+static unsigned long long classes_hash(const rs_lcp_index_class *cls, int n)
+{
+    unsigned long long h = 1469598103934665603ull ^ (unsigned long long)n;
+    for (int i = 0; i < n; i++) {
+        h ^= (unsigned long long)cls[i] + 1;
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 static void signature_free(run_signature *s)
@@ -318,45 +421,50 @@ static int run_lcp(const lcp_run *run)
 {
     const rs_scenario *sc = run->sc;
     const rs_model *m = sc->model;
-    const int nmax = m->lcp_n, ns = m->nstate, ncol = ns + m->nforce;
+    const int ns = m->nstate, ncol = ns + m->nforce;
     rs_grad_result *out = run->out;
     const int nk = out ? out->nkeys : 0;
     rs_stepper_config scfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
-    rs_stepper *st;
-    if (rs_stepper_create(&scfg, &st) != RS_OK) { /* (out of memory): every step failed */
+    rs_stepper *st = NULL;
+    grad_work w;
+    rs_step_result r;
+    const int ready = work_init(&w, m, nk) == RS_OK && work_lcp(&w, m->lcp_n) == RS_OK &&
+                      rs_step_result_init(&r, m) == RS_OK &&
+                      rs_stepper_create(&scfg, &st) == RS_OK;
+    if (!ready) { /* (out of memory): every step failed */
         for (size_t e = 0; e < (size_t)sc->steps * ncol; e++)
             run->values[e] = NAN;
-        memset(run->sig.classes, 255, (size_t)sc->steps * nmax);
+        memset(run->sig.classes, 255, sizeof(unsigned long long) * (size_t)sc->steps);
         memset(run->sig.keys, 0, sizeof(unsigned long long) * (size_t)sc->steps);
         for (size_t e = 0; out && e < (size_t)sc->steps * nk * ncol; e++)
             out->lcp_tangent[e] = NAN;
         if (out)
             out->lcp_failed_steps = sc->steps;
+        rs_stepper_destroy(st);
+        rs_step_result_free(&r);
+        work_free(&w);
         return 0;
     }
-    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
-    double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}}; /* state tangents */
-    memcpy(x, sc->initial, sizeof x);
+    double *x = w.x, *u = w.u;
+    memcpy(x, sc->initial, sizeof(double) * (size_t)ns);
     for (int j = 0; j < nk; j++)
         if (run->cfg->keys[j].kind == RS_GRAD_KEY_INITIAL)
-            T[j][run->cfg->keys[j].index] = 1.0;
+            w.T[(size_t)j * ns + run->cfg->keys[j].index] = 1.0;
     int failed = -1, tangents_ok = 1;
     for (int k = 0; k < sc->steps; k++) {
         rs_scenario_input(sc, k, u);
-        rs_step_result r;
         rs_stepper_lemke(st, x, u, &r);
-        const double *M = NULL, *q = NULL, *z = NULL, *w = NULL;
-        const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &w) : 0; /* 0: no contact */
-        rs_lcp_index_class cls[MAXN] = {0};
+        const double *M = NULL, *q = NULL, *z = NULL, *wv = NULL;
+        const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &wv) : 0; /* 0: no contact */
         rs_lcp_derivative_info info = {0};
         const rs_step_data d = step_data(sc, x, u);
-        unit_lcp ul;
-        int deriv_ok = r.ok;
-        if (r.ok && n > 0) {
-            double dz[MAXN];
+        int deriv_ok = r.ok && work_lcp(&w, n) == RS_OK;
+        memset(w.cls, 0, sizeof *w.cls * (size_t)(n > 0 ? n : 1));
+        unit_lcp ul = {n, w.M, w.q, w.z, w.C, w.D, w.w_unit, w.dMs, w.dqs, w.dzs};
+        if (deriv_ok && n > 0) {
             to_units(m, &d, n, M, q, z, &ul);
-            deriv_ok = unit_derivative(&ul, NULL, NULL, cls, dz, &info) == RS_OK &&
+            deriv_ok = unit_derivative(&ul, NULL, NULL, w.cls, w.dz, &info) == RS_OK &&
                        info.status != RS_LCP_DERIVATIVE_NOT_SOLUTION;
         }
         if (!deriv_ok && failed < 0)
@@ -364,10 +472,7 @@ static int run_lcp(const lcp_run *run)
         run->sig.keys[k] = 0;
         if (m->lcp_size)
             m->lcp_size(&d, &run->sig.keys[k]);
-        for (int i = 0; i < nmax; i++)
-            run->sig.classes[(size_t)k * nmax + i] = !deriv_ok ? 255
-                                                     : i < n   ? (unsigned char)cls[i]
-                                                               : 254; /* 254: beyond n */
+        run->sig.classes[k] = deriv_ok ? classes_hash(w.cls, n) : ~0ull;
         for (int c = 0; c < ncol; c++)
             run->values[(size_t)k * ncol + c] = c < ns ? r.state_next[c] : r.forces[c - ns];
         if (out) {
@@ -381,14 +486,12 @@ static int run_lcp(const lcp_run *run)
              * rule needs it) */
             int ok = deriv_ok && tangents_ok;
             for (int j = 0; ok && j < nk; j++) {
-                rs_step_tangent t;
-                step_tangent(&run->cfg->keys[j], T[j], ns, &t);
-                double dM[MAXN * MAXN], dq[MAXN], dz[MAXN], dw[MAXN];
-                double dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
+                rs_step_tangent *t = &w.t[j];
+                step_tangent(m, &run->cfg->keys[j], w.T + (size_t)j * ns, t);
                 if (n > 0) { /* (no contact: only the integrator moves) */
-                    m->lcp_tangent(&d, &t, dM, dq);
+                    m->lcp_tangent(&d, t, w.dM, w.dq);
                     rs_lcp_derivative_info di;
-                    if (unit_derivative(&ul, dM, dq, NULL, dz, &di) != RS_OK ||
+                    if (unit_derivative(&ul, w.dM, w.dq, NULL, w.dz, &di) != RS_OK ||
                         di.status == RS_LCP_DERIVATIVE_NOT_SOLUTION ||
                         di.status == RS_LCP_DERIVATIVE_INCONSISTENT) {
                         ok = 0;
@@ -397,13 +500,13 @@ static int run_lcp(const lcp_run *run)
                     }
                     if ((int)di.status > gs->lcp_status) /* singular, or the tie-break */
                         gs->lcp_status = (int)di.status;
-                    pair_tangent(n, M, z, dM, dq, dz, dw);
+                    pair_tangent(n, M, z, w.dM, w.dq, w.dz, w.dw);
                 }
-                m->lcp_recover_tangent(&d, &t, z, w, dz, dw, dsn, df);
+                m->lcp_recover_tangent(&d, t, z, wv, w.dz, w.dw, w.dsn, w.df);
                 double *tan = out->lcp_tangent + ((size_t)k * nk + j) * ncol;
                 for (int c = 0; c < ncol; c++)
-                    tan[c] = c < ns ? dsn[c] : df[c - ns];
-                memcpy(T[j], dsn, sizeof(double) * (size_t)ns);
+                    tan[c] = c < ns ? w.dsn[c] : w.df[c - ns];
+                memcpy(w.T + (size_t)j * ns, w.dsn, sizeof(double) * (size_t)ns);
             }
             gs->lcp_ok = ok;
             out->lcp_singular_steps += gs->lcp_status == RS_LCP_DERIVATIVE_SINGULAR;
@@ -415,9 +518,11 @@ static int run_lcp(const lcp_run *run)
                     out->lcp_tangent[(size_t)k * nk * ncol + e] = NAN;
             }
         }
-        memcpy(x, r.state_next, sizeof x);
+        memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
     rs_stepper_destroy(st);
+    rs_step_result_free(&r);
+    work_free(&w);
     return failed;
 }
 
@@ -426,14 +531,34 @@ static int run_lcp(const lcp_run *run)
 /* The KKT sensitivities of one step's relaxation, for the steps' sizes met (models with
  * per-step sizes: one MUMPS instance per size, created on first use). */
 typedef struct sens_cache {
-    rs_kkt_sensitivity *by_size[MAXN + 1];
+    rs_kkt_sensitivity **by_size; /* 0 .. cap */
+    int cap;
 } sens_cache;
 
 static rs_kkt_sensitivity *sens_for(sens_cache *c, int n, const rs_nlp_problem *p)
 {
+    if (n > c->cap || !c->by_size) {
+        const int cap = n > 2 * c->cap ? n : 2 * c->cap;
+        rs_kkt_sensitivity **more = calloc((size_t)cap + 1, sizeof *more);
+        if (!more)
+            return NULL;
+        if (c->by_size)
+            memcpy(more, c->by_size, sizeof *more * ((size_t)c->cap + 1));
+        free(c->by_size);
+        c->by_size = more;
+        c->cap = cap;
+    }
     if (!c->by_size[n] && rs_kkt_sensitivity_create(p, &c->by_size[n]) != RS_OK)
         c->by_size[n] = NULL;
     return c->by_size[n];
+}
+
+static void sens_free(sens_cache *c)
+{
+    for (int i = 0; c->by_size && i <= c->cap; i++)
+        rs_kkt_sensitivity_destroy(c->by_size[i]);
+    free(c->by_size);
+    c->by_size = NULL;
 }
 
 /* One accepted NLP step's tangents, for every key: dz (nk x n, row j at j n) from the KKT
@@ -441,8 +566,10 @@ static rs_kkt_sensitivity *sens_for(sens_cache *c, int n, const rs_nlp_problem *
  * says why). */
 static int nlp_step_tangents(rs_stepper *st, sens_cache *cache, const rs_model *m,
                              const rs_step_data *d, const rs_step_tangent *t, int nk, int n,
-                             double mu, double *dM, double *dq, double *dz, rs_grad_step *gs)
+                             double mu, grad_work *w, rs_grad_step *gs)
 {
+    double *dM = w->dM, *dq = w->dq, *dz = w->dz;
+    const size_t N = (size_t)w->n; /* the per-key stride */
     rs_stepper_relaxed_step rp;
     if (!rs_stepper_relaxed_point(st, &rp))
         return 0;
@@ -450,11 +577,9 @@ static int nlp_step_tangents(rs_stepper *st, sens_cache *cache, const rs_model *
     rs_kkt_sensitivity_info si = {RS_KKT_SENS_FAILED, 0, 0.0};
     int ok = sens && rs_kkt_sensitivity_factor(sens, rp.problem, rp.x, rp.mult_g, rp.mult_x_l,
                                                rp.mult_x_u, mu, &si) == RS_KKT_SENS_OK;
-    double dMs[MAXN * MAXN], dqs[MAXN];
-    double dgrad[RS_GRAD_MAX_KEYS * 2 * MAXN], dg[RS_GRAD_MAX_KEYS * 2 * MAXN];
-    double dx[RS_GRAD_MAX_KEYS * 2 * MAXN];
+    double *dMs = w->dMs, *dqs = w->dqs, *dgrad = w->dgrad, *dg = w->dg, *dx = w->dx;
     for (int j = 0; ok && j < nk; j++) {
-        double *dMj = dM + (size_t)j * MAXN * MAXN, *dqj = dq + (size_t)j * MAXN;
+        double *dMj = dM + (size_t)j * N * N, *dqj = dq + (size_t)j * N;
         m->lcp_tangent(d, &t[j], dMj, dqj);
         /* in the relaxation's frozen units: Ms = D M C, qs = D q */
         for (int b = 0; b < n; b++) {
@@ -469,8 +594,8 @@ static int nlp_step_tangents(rs_stepper *st, sens_cache *cache, const rs_model *
         ok = rs_kkt_sensitivity_solve(sens, nk, dgrad, dg, dx, NULL, &si) == RS_KKT_SENS_OK;
     gs->nlp_status = (int)si.status;
     gs->sens_residual = si.residual;
-    const double *M, *q, *z, *w;
-    rs_stepper_step_lcp(st, &M, &q, &z, &w);
+    const double *M, *q, *z, *wv;
+    rs_stepper_step_lcp(st, &M, &q, &z, &wv);
     for (int j = 0; ok && j < nk; j++)
         for (int i = 0; i < n; i++) /* z = C zs, clamped at 0 by the stepper */
             dz[(size_t)j * n + i] = z[i] > 0.0 ? rp.z_unit[i] * dx[(size_t)j * 2 * n + i] : 0.0;
@@ -480,63 +605,66 @@ static int nlp_step_tangents(rs_stepper *st, sens_cache *cache, const rs_model *
 /* The NLP trajectory (the relaxation of the LCP) and its gradients by the KKT sensitivity. */
 static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_grad_result *out)
 {
-    rs_scenario sc = *sc0;
+    rs_scenario sc;
+    if (rs_scenario_copy(&sc, sc0) != RS_OK)
+        return RS_ERR_NOMEM;
     sc.nlp.relax_lcp = 1; /* the relaxation of the same LCP (gradient.h) */
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce, nk = cfg->nkeys;
     rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
                               sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
-    rs_stepper *st;
-    rs_error err = rs_stepper_create(&scfg, &st);
-    if (err != RS_OK)
+    rs_stepper *st = NULL;
+    grad_work w;
+    rs_step_result r;
+    rs_error err = work_init(&w, m, nk);
+    if (err == RS_OK)
+        err = work_lcp(&w, m->lcp_n);
+    if (err == RS_OK)
+        err = rs_step_result_init(&r, m);
+    if (err == RS_OK && (err = rs_stepper_create(&scfg, &st)) != RS_OK)
+        rs_step_result_free(&r);
+    if (err != RS_OK) {
+        work_free(&w);
+        rs_scenario_release(&sc);
         return err;
-    /* per key: the model's (dM, dq) and the answer dz */
-    double *dM = malloc(sizeof(double) * (size_t)nk * (MAXN * MAXN + 2 * MAXN));
-    if (!dM) {
-        rs_stepper_destroy(st);
-        return RS_ERR_NOMEM;
     }
-    double *dq = dM + (size_t)nk * MAXN * MAXN, *dz = dq + (size_t)nk * MAXN;
-    sens_cache cache = {{NULL}};
+    sens_cache cache = {NULL, 0};
     const double mu = sc.nlp.tol / 11.0; /* a start point's zeros: IPOPT's smallest barrier */
-    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
-    double T[RS_GRAD_MAX_KEYS][RS_MODEL_MAX_STATE] = {{0}};
-    memcpy(x, sc.initial, sizeof x);
+    double *x = w.x, *u = w.u;
+    memcpy(x, sc.initial, sizeof(double) * (size_t)ns);
     for (int j = 0; j < nk; j++)
         if (cfg->keys[j].kind == RS_GRAD_KEY_INITIAL)
-            T[j][cfg->keys[j].index] = 1.0;
+            w.T[(size_t)j * ns + cfg->keys[j].index] = 1.0;
     int tangents_ok = 1;
     for (int k = 0; k < sc.steps; k++) {
         rs_scenario_input(&sc, k, u);
-        rs_step_result r;
         rs_stepper_nlp(st, x, u, &r);
         rs_grad_step *gs = &out->step[k];
         gs->nlp_status = !r.ok ? RS_GRAD_STEP_FAILED : RS_GRAD_AFTER_FAILURE;
         for (int c = 0; c < ncol; c++)
             out->nlp_values[(size_t)k * ncol + c] = c < ns ? r.state_next[c] : r.forces[c - ns];
-        const double *M = NULL, *q = NULL, *z = NULL, *w = NULL;
-        const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &w) : 0; /* 0: no contact */
+        const double *M = NULL, *q = NULL, *z = NULL, *wv = NULL;
+        const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &wv) : 0; /* 0: no contact */
         const rs_step_data d = step_data(&sc, x, u);
-        rs_step_tangent t[RS_GRAD_MAX_KEYS];
         for (int j = 0; j < nk; j++)
-            step_tangent(&cfg->keys[j], T[j], ns, &t[j]);
-        int ok = r.ok && tangents_ok;
+            step_tangent(m, &cfg->keys[j], w.T + (size_t)j * ns, &w.t[j]);
+        int ok = r.ok && tangents_ok && work_lcp(&w, n) == RS_OK;
         if (ok && n > 0) {
-            ok = nlp_step_tangents(st, &cache, m, &d, t, nk, n, mu, dM, dq, dz, gs);
+            ok = nlp_step_tangents(st, &cache, m, &d, w.t, nk, n, mu, &w, gs);
             out->max_sens_residual = fmax(out->max_sens_residual, gs->sens_residual);
         } else if (ok) {
             gs->nlp_status = RS_KKT_SENS_OK; /* nothing to solve: the contact-free step */
         }
+        const size_t N = (size_t)w.n;
         for (int j = 0; ok && j < nk; j++) {
-            double dw[MAXN], dsn[RS_MODEL_MAX_STATE], df[RS_MODEL_MAX_FORCE];
             if (n > 0)
-                pair_tangent(n, M, z, dM + (size_t)j * MAXN * MAXN, dq + (size_t)j * MAXN,
-                             dz + (size_t)j * n, dw);
-            m->lcp_recover_tangent(&d, &t[j], z, w, dz + (size_t)j * n, dw, dsn, df);
+                pair_tangent(n, M, z, w.dM + (size_t)j * N * N, w.dq + (size_t)j * N,
+                             w.dz + (size_t)j * n, w.dw);
+            m->lcp_recover_tangent(&d, &w.t[j], z, wv, w.dz + (size_t)j * n, w.dw, w.dsn, w.df);
             double *tan = out->nlp_tangent + ((size_t)k * nk + j) * ncol;
             for (int c = 0; c < ncol; c++)
-                tan[c] = c < ns ? dsn[c] : df[c - ns];
-            memcpy(T[j], dsn, sizeof(double) * (size_t)ns);
+                tan[c] = c < ns ? w.dsn[c] : w.df[c - ns];
+            memcpy(w.T + (size_t)j * ns, w.dsn, sizeof(double) * (size_t)ns);
         }
         gs->nlp_ok = ok;
         if (!ok) {
@@ -545,57 +673,67 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
             for (size_t e = 0; e < (size_t)nk * ncol; e++)
                 out->nlp_tangent[(size_t)k * nk * ncol + e] = NAN;
         }
-        memcpy(x, r.state_next, sizeof x);
+        memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
-    for (int i = 0; i <= MAXN; i++)
-        rs_kkt_sensitivity_destroy(cache.by_size[i]);
-    free(dM);
+    sens_free(&cache);
+    rs_step_result_free(&r);
+    work_free(&w);
     rs_stepper_destroy(st);
+    rs_scenario_release(&sc);
     return RS_OK;
 }
 
 /* The values of an NLP trajectory (the relaxation, as in run_nlp) of sc, steps x ncol. */
 static rs_error nlp_values(const rs_scenario *sc0, double *values)
 {
-    rs_scenario sc = *sc0;
+    rs_scenario sc;
+    if (rs_scenario_copy(&sc, sc0) != RS_OK)
+        return RS_ERR_NOMEM;
     sc.nlp.relax_lcp = 1;
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce;
     rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
                               sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
-    rs_stepper *st;
-    rs_error err = rs_stepper_create(&scfg, &st);
-    if (err != RS_OK)
+    rs_stepper *st = NULL;
+    grad_work w;
+    rs_step_result r;
+    rs_error err = work_init(&w, m, 0);
+    if (err == RS_OK)
+        err = rs_step_result_init(&r, m);
+    if (err == RS_OK && (err = rs_stepper_create(&scfg, &st)) != RS_OK)
+        rs_step_result_free(&r);
+    if (err != RS_OK) {
+        work_free(&w);
+        rs_scenario_release(&sc);
         return err;
-    double x[RS_MODEL_MAX_STATE], u[RS_MODEL_MAX_INPUT];
-    memcpy(x, sc.initial, sizeof x);
+    }
+    double *x = w.x, *u = w.u;
+    memcpy(x, sc.initial, sizeof(double) * (size_t)ns);
     for (int k = 0; k < sc.steps; k++) {
         rs_scenario_input(&sc, k, u);
-        rs_step_result r;
         rs_stepper_nlp(st, x, u, &r);
         for (int c = 0; c < ncol; c++) /* a failed step: NaN from here on */
             values[(size_t)k * ncol + c] =
                 (r.ok && (k == 0 || !isnan(values[(size_t)(k - 1) * ncol])))
                     ? (c < ns ? r.state_next[c] : r.forces[c - ns])
                     : NAN;
-        memcpy(x, r.state_next, sizeof x);
+        memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
+    rs_step_result_free(&r);
+    work_free(&w);
     rs_stepper_destroy(st);
+    rs_scenario_release(&sc);
     return RS_OK;
 }
 
 /* ---- differences and verdicts --------------------------------------------------------------- */
 
 /* First step (0-based) at which run b's contact set or index classes differ from run a's, or -1. */
-static int first_switch(const run_signature *a, const run_signature *b, int steps, int n)
+static int first_switch(const run_signature *a, const run_signature *b, int steps)
 {
-    for (int k = 0; k < steps; k++) {
-        if (a->keys[k] != b->keys[k])
+    for (int k = 0; k < steps; k++)
+        if (a->keys[k] != b->keys[k] || a->classes[k] != b->classes[k])
             return k;
-        for (int i = 0; i < n; i++)
-            if (a->classes[(size_t)k * n + i] != b->classes[(size_t)k * n + i])
-                return k;
-    }
     return -1;
 }
 
@@ -639,18 +777,18 @@ static void judge(rs_grad_entry *e, double rtol, double floor, int have_fd)
 static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, int j,
                             const run_signature *nominal, rs_grad_result *out)
 {
-    const rs_model *m = sc->model;
-    const int n = m->lcp_n, ncol = out->ncol, steps = sc->steps;
+    const int ncol = out->ncol, steps = sc->steps;
     const double v = rs_grad_key_value(sc, &cfg->keys[j]);
     const double h = v != 0.0 ? cfg->fd_rel * fabs(v) : cfg->fd_rel;
     /* central; a side outside the model's domain (a parameter at the end of its range, r = 0 or
      * mu = 0; a body resting at z = 0; a forward-only block at v = 0) is replaced by the nominal
      * point: a one-sided difference */
     const rs_grad_key *key = &cfg->keys[j];
-    rs_scenario moved; /* sc with key j moved (23 kB) */
+    rs_scenario moved; /* sc with key j moved, its own values */
+    if (rs_scenario_copy(&moved, sc) != RS_OK)
+        return RS_ERR_NOMEM;
     double offset[2] = {h, -h};
     for (int side = 0; side < 2; side++) {
-        moved = *sc;
         rs_grad_key_set(&moved, key, v + offset[side]);
         if (rs_grad_scenario_valid(&moved))
             offset[side] = 0.0;
@@ -658,18 +796,18 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     const int sided = offset[0] == offset[1] ? 2 : offset[1] == 0.0 ? 1 : offset[0] == 0.0 ? -1 : 0;
     double *values = malloc(sizeof(double) * (size_t)steps * ncol * 2);
     run_signature sig = {NULL, NULL};
-    if (!values || !signature_alloc(&sig, steps, n)) {
+    if (!values || !signature_alloc(&sig, steps)) {
         free(values);
         signature_free(&sig);
+        rs_scenario_release(&moved);
         return RS_ERR_NOMEM;
     }
     int switched[2], failed[2];
     for (int side = 0; side < 2; side++) {
-        moved = *sc;
         rs_grad_key_set(&moved, key, v + offset[side]);
         const lcp_run run = {&moved, cfg, NULL, sig, values + (size_t)side * steps * ncol};
         failed[side] = run_lcp(&run);
-        switched[side] = first_switch(nominal, &sig, steps, n);
+        switched[side] = first_switch(nominal, &sig, steps);
     }
     for (int o = 0; o < cfg->noutputs; o++) {
         const rs_grad_output *go = &cfg->outputs[o];
@@ -690,7 +828,6 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     rs_error err = RS_OK;
     const double hn = v != 0.0 ? cfg->fd_nlp_rel * fabs(v) : cfg->fd_nlp_rel;
     for (int side = 0; cfg->fd_nlp && side < 2 && err == RS_OK; side++) {
-        moved = *sc;
         rs_grad_key_set(&moved, &cfg->keys[j], v + (side ? -hn : hn));
         err = nlp_values(&moved, values + (size_t)side * steps * ncol);
     }
@@ -704,6 +841,7 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     }
     free(values);
     signature_free(&sig);
+    rs_scenario_release(&moved);
     return err;
 }
 
@@ -753,6 +891,7 @@ void rs_grad_free(rs_grad_result *r)
     free(r->lcp_values);
     free(r->nlp_values);
     free(r->step);
+    free(r->col_storage);
     memset(r, 0, sizeof *r);
 }
 
@@ -764,13 +903,16 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
         cfg->noutputs < 1 || cfg->noutputs > RS_GRAD_MAX_OUTPUTS)
         return RS_ERR_BAD_ARG;
     const rs_model *m = sc->model;
-    const int steps = sc->steps, nk = cfg->nkeys, ncol = m->nstate + m->nforce, n = m->lcp_n;
+    const int steps = sc->steps, nk = cfg->nkeys, ncol = m->nstate + m->nforce;
     out->steps = steps;
     out->ncol = ncol;
     out->nkeys = nk;
     out->noutputs = cfg->noutputs;
-    for (int c = 0; c < ncol; c++)
-        out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+    const char **names = malloc(sizeof *names * (size_t)ncol);
+    out->col_storage = names;
+    out->col_names = names;
+    for (int c = 0; names && c < ncol; c++)
+        names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
     const size_t nt = (size_t)steps * nk * ncol;
     out->lcp_tangent = malloc(sizeof(double) * nt);
     out->nlp_tangent = malloc(sizeof(double) * nt);
@@ -778,8 +920,8 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
     out->nlp_values = malloc(sizeof(double) * (size_t)steps * ncol);
     out->step = calloc((size_t)steps, sizeof *out->step);
     run_signature sig = {NULL, NULL};
-    if (!out->lcp_tangent || !out->nlp_tangent || !out->lcp_values || !out->nlp_values ||
-        !out->step || !signature_alloc(&sig, steps, n)) {
+    if (!names || !out->lcp_tangent || !out->nlp_tangent || !out->lcp_values ||
+        !out->nlp_values || !out->step || !signature_alloc(&sig, steps)) {
         signature_free(&sig);
         rs_grad_free(out);
         return RS_ERR_NOMEM;

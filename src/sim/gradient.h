@@ -127,7 +127,9 @@ typedef struct rs_grad_step {
 
 typedef struct rs_grad_result {
     int steps, ncol, nkeys;
-    const char *col_names[RS_MAX_COLUMNS];
+    const char *const *col_names; /* the model's state names, then its force names (owned
+                                     storage: col_storage) */
+    void *col_storage;
     /* per step k (0-based: the value after k + 1 steps) and key j, column c:
      * tangent[(k nkeys + j) ncol + c]; values[k ncol + c] */
     double *lcp_tangent, *nlp_tangent;

@@ -15,13 +15,9 @@
 #include "geom/scene.h"
 #include "nlp/nlp_problem.h"
 
-#define RS_MODEL_MAX_PARAMS 8
-#define RS_MODEL_MAX_STATE 8
-#define RS_MODEL_MAX_INPUT 4
-#define RS_MODEL_MAX_FORCE 4
-#define RS_MODEL_MAX_CONTACTS 2
-#define RS_MODEL_MAX_LCP 66 /* point3d_friction: 64 friction directions, fz and gamma */
-#define RS_MODEL_MAX_NLP 96
+/* A model's sizes are its own: nothing in relaxsim is sized by a fixed capacity; every array of a
+ * run is allocated for its model (and, for a model whose step sizes follow its contacts, grown
+ * with the largest step met). */
 
 /* Contact modes, named from the physical outputs of a step (the same rule for both solvers). */
 typedef enum rs_contact_mode {
@@ -56,6 +52,8 @@ typedef struct rs_step_data {
                                       from the model's own NLP; a model whose LCP approximates
                                       its physics (a polygonal friction cone) judges each by the
                                       physics it solves */
+    void *cache;                   /* the model's scratch for this run (rs_model.cache_create),
+                                      or NULL: a model that has one works without it, slower */
 } rs_step_data;
 
 /*
@@ -109,15 +107,18 @@ typedef struct rs_mode_tols {
 } rs_mode_tols;
 
 /* A direction in the data of one step, for forward-mode derivatives: the tangents of the
- * parameters, the state, the input and the time step (the models' units). */
+ * parameters, the state, the input and the time step (the models' units); the arrays have the
+ * model's sizes and belong to whoever builds the tangent. */
 typedef struct rs_step_tangent {
-    double params[RS_MODEL_MAX_PARAMS];
-    double state[RS_MODEL_MAX_STATE];
-    double input[RS_MODEL_MAX_INPUT];
+    double *params;
+    double *state;
+    double *input;
     double dt;
 } rs_step_tangent;
 
-typedef struct rs_model {
+typedef struct rs_model rs_model;
+
+struct rs_model {
     const char *name;
     const char *summary;
     const char *source;                  /* the note and section it comes from */
@@ -139,6 +140,35 @@ typedef struct rs_model {
                                             "variant" */
     int needs_scene;                     /* 1: [model] scene = FILE is required (rs_step_data
                                             .scene) */
+
+    /* Optional: a model whose parameters, state, inputs and forces are those of its scene (the
+     * bodies model): the registry holds a template, and the scenario builds the model of its
+     * scene with instantiate (NULL and a message in why when the scene cannot be simulated),
+     * which it owns and frees with the instance's release. */
+    rs_model *(*instantiate)(const rs_model *self, const rs_scene *scene, char *why,
+                             size_t why_len);
+    void (*release)(rs_model *instance);
+
+    /* Optional: the model's scratch for one run (a stepper's, a gradient's), set as
+     * rs_step_data.cache; cache_free frees it. */
+    void *(*cache_create)(const rs_model *m, const rs_scene *scene);
+    void (*cache_free)(void *cache);
+
+    /* Optional: the natural unit of every column (state, then forces) in this step, for the
+     * comparison's tolerances (compare.c): by default a velocity component in V, a force in F and
+     * any other state component in L. A model with angles states them (an angle in L / R, an
+     * angular velocity in V / R, a torque in F R, for a body of size R). */
+    void (*column_units)(const rs_step_data *d, const rs_step_scales *sc, double *unit);
+
+    /* Optional: the contacts of the step, each with its normal and tangential force (N), which
+     * the recover callbacks write (2 per contact, in this count's order) and the certificate
+     * reads: contact_count(d) of them in the step from d. NULL: none (the forces are enough). */
+    int (*contact_count)(const rs_step_data *d);
+
+    /* 1: the step sizes follow the contacts with no largest one (lcp_n, nlp_n and nlp_m are
+     * then only the first capacities; the stepper grows with the largest step). 0: lcp_n and
+     * nlp_n/nlp_m are the largest sizes. */
+    int sizes_grow;
 
     /* Scale of the contact forces of this model (N), for relative tolerances (m g, say). */
     double (*force_scale)(const double *params);
@@ -169,7 +199,7 @@ typedef struct rs_model {
     const char *const *lcp_z_names;
     const char *const *lcp_w_names;
     void (*lcp_recover)(const rs_step_data *d, const double *z, const double *w,
-                        double *state_next, double *forces);
+                        double *state_next, double *forces, double *contact);
     /* Optional: z at zero contact forces, for models whose LCP has auxiliary unknowns besides
      * the forces (Egan's max terms): the auxiliaries evaluated at the contact-free motion. The
      * NLP's contact-free start (never a solution of the contact problem). NULL: z = 0. */
@@ -207,22 +237,28 @@ typedef struct rs_model {
     void (*nlp_describe)(rs_nlp_problem *p, int variant);
     void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);
     void (*nlp_recover)(const rs_step_data *d, const double *x, double *state_next,
-                        double *forces);
+                        double *forces, double *contact);
 
     /* Physical certificate of a step from (x_k, u_k) to (x_k+1, forces), whichever solver
      * produced it: the largest violation of the model's equations, inequalities and cone
      * (dimensionless, relative to the model's scales) and the largest complementarity product. */
     void (*residuals)(const rs_step_data *d, const double *state_next, const double *forces,
-                      double *primal, double *complementarity);
+                      const double *contact, double *primal, double *complementarity);
 
     /* Contact mode of each contact after a step. */
     void (*modes)(const rs_step_data *d, const double *state_next, const double *forces,
                   const rs_mode_tols *tols, rs_contact_mode *modes);
-} rs_model;
+};
 
-/* NULL if the model's sizes fit relaxsim's fixed capacities (RS_MODEL_MAX_*) and every callback
- * it needs is there; else what is wrong. The stepper refuses a model that fails it. */
+/* NULL if the model's sizes are consistent and every callback it needs is there; else what is
+ * wrong. The stepper refuses a model that fails it. */
 const char *rs_model_check(const rs_model *m);
+
+/* 1 if the model poses its own NLP (else its NLP is the relaxation of its LCP). */
+static inline int rs_model_own_nlp(const rs_model *m)
+{
+    return m->nlp_describe != NULL;
+}
 
 /* The registry: every model, and lookup by name (NULL if unknown). */
 int rs_model_count(void);

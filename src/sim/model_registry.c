@@ -10,6 +10,7 @@ extern const rs_model rs_model_sliding_block_traditional;
 extern const rs_model rs_model_point2d_friction;
 extern const rs_model rs_model_disc_polygons;
 extern const rs_model rs_model_point3d_friction;
+extern const rs_model rs_model_bodies;
 
 static const rs_model *const models[] = {
     &rs_model_falling_block,
@@ -19,6 +20,7 @@ static const rs_model *const models[] = {
     &rs_model_point2d_friction,
     &rs_model_disc_polygons,
     &rs_model_point3d_friction,
+    &rs_model_bodies,
 };
 
 int rs_model_count(void)
@@ -45,37 +47,40 @@ const char *rs_model_check(const rs_model *m)
         !m->velocity_index || !m->force_scale || !m->step_scales || !m->lcp_build ||
         !m->lcp_recover || !m->residuals || !m->modes)
         return "a name, an array or a callback is missing";
-    if (m->nparams < 0 || m->nparams > RS_MODEL_MAX_PARAMS)
-        return "nparams out of range [0, RS_MODEL_MAX_PARAMS]";
-    if (m->nstate < 1 || m->nstate > RS_MODEL_MAX_STATE)
-        return "nstate out of range [1, RS_MODEL_MAX_STATE]";
+    if (m->nparams < 0)
+        return "nparams < 0";
+    if (m->nstate < 1)
+        return "nstate < 1";
     if (m->nvelocity < 0 || m->nvelocity > m->nstate)
         return "nvelocity out of range [0, nstate]";
     for (int v = 0; v < m->nvelocity; v++)
         if (m->velocity_index[v] < 0 || m->velocity_index[v] >= m->nstate)
             return "a velocity index is not a state component";
-    if (m->ninput < 0 || m->ninput > RS_MODEL_MAX_INPUT || (m->ninput > 0 && !m->input_names))
-        return "ninput out of range [0, RS_MODEL_MAX_INPUT]";
-    if (m->nforce < 0 || m->nforce > RS_MODEL_MAX_FORCE || (m->nforce > 0 && !m->force_names))
-        return "nforce out of range [0, RS_MODEL_MAX_FORCE]";
-    if (m->ncontacts < 0 || m->ncontacts > RS_MODEL_MAX_CONTACTS)
-        return "ncontacts out of range [0, RS_MODEL_MAX_CONTACTS]";
+    if (m->ninput < 0 || (m->ninput > 0 && !m->input_names))
+        return "ninput < 0, or inputs without names";
+    if (m->nforce < 0 || (m->nforce > 0 && !m->force_names))
+        return "nforce < 0, or forces without names";
+    if (m->ncontacts < 0)
+        return "ncontacts < 0";
     if (m->nvariants < 1 || !m->variants)
         return "no variant";
-    if (m->lcp_n < 1 || m->lcp_n > RS_MODEL_MAX_LCP)
-        return "lcp_n out of range [1, RS_MODEL_MAX_LCP]";
+    if (m->sizes_grow ? (m->lcp_n < 0 || !m->lcp_size) : m->lcp_n < 1)
+        return m->sizes_grow ? "a model whose sizes grow needs lcp_size" : "lcp_n < 1";
     if (!m->lcp_tangent != !m->lcp_recover_tangent)
         return "lcp_tangent and lcp_recover_tangent come together";
     if (!m->lcp_z_names != !m->lcp_w_names || (m->lcp_z_names && m->lcp_size))
         return "lcp_z_names and lcp_w_names come together, for a fixed LCP size only";
-    if (m->lcp_size && m->nlp_n != 0 && !m->nlp_size)
-        return "a model with per-step sizes (lcp_size) and its own NLP needs nlp_size";
-    if (m->nlp_n == 0) /* the relaxation of the LCP: 2 lcp_n variables, posed in its units */
+    if (!m->cache_create != !m->cache_free)
+        return "cache_create and cache_free come together";
+    if (m->instantiate && !m->release)
+        return "instantiate needs release (an instance has release alone)";
+    if (!rs_model_own_nlp(m)) /* the relaxation of the LCP, posed in its units */
         return m->lcp_units ? NULL : "an LCP relaxation needs lcp_units";
-    if (m->nlp_n < 1 || m->nlp_n > RS_MODEL_MAX_NLP || m->nlp_m < 0 ||
-        m->nlp_m > RS_MODEL_MAX_NLP)
-        return "nlp_n or nlp_m out of range [1, RS_MODEL_MAX_NLP]";
-    if (!m->nlp_describe || !m->nlp_start || !m->nlp_recover)
+    if (m->lcp_size && !m->nlp_size)
+        return "a model with per-step sizes (lcp_size) and its own NLP needs nlp_size";
+    if (!m->sizes_grow && (m->nlp_n < 1 || m->nlp_m < 0))
+        return "nlp_n < 1 or nlp_m < 0";
+    if (!m->nlp_start || !m->nlp_recover)
         return "an NLP callback is missing";
     return NULL;
 }

@@ -1,5 +1,6 @@
 /* run_config.c: the input schedule of a run (see run_config.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/run_config.h"
 #include "core/rng.h"
@@ -8,14 +9,84 @@ void rs_scenario_release(rs_scenario *sc)
 {
     if (!sc)
         return;
+    free(sc->values_block);
+    sc->values_block = NULL;
+    sc->params = sc->initial = NULL;
+    sc->input.constant = sc->input.lo = sc->input.hi = NULL;
+    sc->input.values = NULL;
+    sc->input.nvalues = NULL;
+    if (sc->borrowed) { /* the original's */
+        sc->text = sc->scene_text = NULL;
+        sc->scene = NULL;
+        sc->model_instance = NULL;
+        sc->borrowed = 0;
+        return;
+    }
     free(sc->text);
     free(sc->scene_text);
     sc->text = sc->scene_text = NULL;
+    if (sc->model_instance) {
+        if (sc->model == sc->model_instance)
+            sc->model = NULL;
+        sc->model_instance->release(sc->model_instance);
+        sc->model_instance = NULL;
+    }
     if (!sc->scene)
         return;
     rs_scene_free(sc->scene);
     free(sc->scene);
     sc->scene = NULL;
+}
+
+/* The block: params, initial, constant, lo, hi, values (doubles), then nvalues (ints). */
+static size_t values_doubles(const rs_model *m)
+{
+    return (size_t)m->nparams + (size_t)m->nstate +
+           (size_t)m->ninput * (3 + RS_SCENARIO_MAX_PIECES);
+}
+
+static void bind_values(rs_scenario *sc)
+{
+    const rs_model *m = sc->model;
+    double *d = sc->values_block;
+    sc->params = d;
+    sc->initial = sc->params + m->nparams;
+    sc->input.constant = sc->initial + m->nstate;
+    sc->input.lo = sc->input.constant + m->ninput;
+    sc->input.hi = sc->input.lo + m->ninput;
+    sc->input.values = (double (*)[RS_SCENARIO_MAX_PIECES])(sc->input.hi + m->ninput);
+    sc->input.nvalues = (int *)(d + values_doubles(m));
+}
+
+rs_error rs_scenario_alloc_values(rs_scenario *sc)
+{
+    free(sc->values_block);
+    const rs_model *m = sc->model;
+    sc->values_block = calloc(1, sizeof(double) * values_doubles(m) +
+                                     sizeof(int) * ((size_t)m->ninput + 1));
+    if (!sc->values_block)
+        return RS_ERR_NOMEM;
+    bind_values(sc);
+    return RS_OK;
+}
+
+rs_error rs_scenario_copy(rs_scenario *dst, const rs_scenario *src)
+{
+    *dst = *src;
+    dst->values_block = NULL;
+    dst->borrowed = 1;
+    if (!src->values_block)
+        return RS_OK;
+    const rs_model *m = src->model;
+    const size_t bytes = sizeof(double) * values_doubles(m) + sizeof(int) * ((size_t)m->ninput + 1);
+    dst->values_block = malloc(bytes);
+    if (!dst->values_block) {
+        dst->params = dst->initial = NULL;
+        return RS_ERR_NOMEM;
+    }
+    memcpy(dst->values_block, src->values_block, bytes);
+    bind_values(dst);
+    return RS_OK;
 }
 
 void rs_scenario_input(const rs_scenario *sc, int k, double *u)

@@ -24,18 +24,19 @@
 
 typedef enum rs_input_kind { RS_INPUT_CONSTANT, RS_INPUT_PIECEWISE, RS_INPUT_RANDOM } rs_input_kind;
 
+/* Per input i (model->ninput of them, arrays owned by the scenario): */
 typedef struct rs_input_schedule {
     rs_input_kind kind;
-    double constant[RS_MODEL_MAX_INPUT];
+    double *constant;
     int npieces;
     double times[RS_SCENARIO_MAX_PIECES];
-    double values[RS_MODEL_MAX_INPUT][RS_SCENARIO_MAX_PIECES];
-    int nvalues[RS_MODEL_MAX_INPUT];
+    double (*values)[RS_SCENARIO_MAX_PIECES]; /* values[i][piece] */
+    int *nvalues;
     uint64_t seed;
     int hold_steps;
     int in_weights;       /* [input] unit = weight: every value is in multiples of the model's
                              weight m g (rs_model.force_scale), else newtons */
-    double lo[RS_MODEL_MAX_INPUT], hi[RS_MODEL_MAX_INPUT];
+    double *lo, *hi;
 } rs_input_schedule;
 
 typedef enum rs_check_kind {
@@ -59,6 +60,8 @@ typedef enum rs_failure_policy { RS_ON_FAILURE_CONTINUE, RS_ON_FAILURE_LEMKE } r
 typedef struct rs_scenario {
     char path[512];
     const rs_model *model;
+    rs_model *model_instance;     /* a model built from the scene (rs_model.instantiate), owned:
+                                     model points at it; else NULL */
     int variant;
     rs_scene *scene;              /* the obstacles of a model with needs_scene ([model] scene =
                                      FILE), owned: rs_scenario_release frees it; else NULL */
@@ -66,8 +69,8 @@ typedef struct rs_scenario {
     char *text;                   /* the scenario file as it was read (what capsules keep), owned,
                                      NUL-terminated; NULL for a scenario built in code */
     char *scene_text;             /* the scene file as it was read, owned; NULL without a scene */
-    double params[RS_MODEL_MAX_PARAMS];
-    double initial[RS_MODEL_MAX_STATE];
+    double *params;               /* model->nparams, owned (rs_scenario_alloc_values) */
+    double *initial;              /* model->nstate, owned */
     rs_input_schedule input;
     int steps;
     double dt;
@@ -85,11 +88,22 @@ typedef struct rs_scenario {
     int ncapsule_steps; /* steps whose capsule a comparison keeps whatever their
                            verdict (relaxsim compare --capsule STEP) */
     int capsule_steps[RS_SCENARIO_MAX_CAPSULE_STEPS];
+    void *values_block;           /* the storage of params, initial and the input arrays */
+    int borrowed;                 /* a copy (rs_scenario_copy): its model instance, scene and
+                                     texts are the original's, which must outlive it */
 } rs_scenario;
 
-/* Free what the scenario owns (its scene and texts); a loaded scenario is released before it is discarded
- * or loaded again. NULL is accepted. */
+/* Free what the scenario owns (its values, model instance, scene and texts); a loaded scenario is
+ * released before it is discarded or loaded again. NULL and a zeroed scenario are accepted. */
 void rs_scenario_release(rs_scenario *sc);
+
+/* Allocate sc's value arrays for its model (sc->model set; params, initial, the input arrays
+ * zeroed); any arrays it had are freed first. RS_ERR_NOMEM. */
+rs_error rs_scenario_alloc_values(rs_scenario *sc);
+
+/* dst = src with its own value arrays (a run with a changed parameter, initial state or input),
+ * borrowing src's model instance, scene and texts: release dst before src. RS_ERR_NOMEM. */
+rs_error rs_scenario_copy(rs_scenario *dst, const rs_scenario *src);
 
 /* The input u_k of step k (0-based) into u (model->ninput values). */
 void rs_scenario_input(const rs_scenario *sc, int k, double *u);

@@ -70,16 +70,20 @@ static void solve_run_alone(stack *st, int b)
 {
     rs_stepper *run = rs_compare_stepper(st->runs[b]);
     rs_step_result *r = &st->res[b];
-    const rs_step_result before = *r;
+    /* what the step has spent so far (the solve below clears r) */
+    const double time_s = r->time_s, stack_iterations = r->stack_iterations;
+    const int attempts = r->attempts, stacked = r->stacked;
+    int path_attempts[RS_PATH_COUNT];
+    memcpy(path_attempts, r->path_attempts, sizeof path_attempts);
     const double t0 = rs_wall_seconds();
     rs_stepper_nlp_solve_alone(run, r);
-    r->time_s = before.time_s + (rs_wall_seconds() - t0);
-    r->attempts += before.attempts;
-    r->stack_iterations = before.stack_iterations;
+    r->time_s = time_s + (rs_wall_seconds() - t0);
+    r->attempts += attempts;
+    r->stack_iterations = stack_iterations;
     for (int p = 0; p < RS_PATH_COUNT; p++)
-        r->path_attempts[p] += before.path_attempts[p];
-    r->stacked = before.stacked;
-    r->split = before.stacked;
+        r->path_attempts[p] += path_attempts[p];
+    r->stacked = stacked;
+    r->split = stacked;
 }
 
 /*
@@ -171,7 +175,7 @@ static void stack_step(stack *st, int k)
     for (int b = 0; b < st->count; b++) {
         rs_stepper *run = rs_compare_stepper(st->runs[b]);
         rs_step_result *r = &st->res[b];
-        memset(r, 0, sizeof *r);
+        rs_step_result_clear(r, st->scs[b]->model);
         const double *input = rs_compare_input(st->runs[b], k);
         rs_stepper_nlp_begin(run, rs_compare_nlp_state(st->runs[b]), input);
         const double t0 = rs_wall_seconds();
@@ -188,6 +192,8 @@ static void stack_free(stack *st)
 {
     rs_ipopt_destroy(st->solver);
     free(st->runs);
+    for (int b = 0; st->res && b < st->count; b++)
+        rs_step_result_free(&st->res[b]);
     free(st->res);
     free(st->solver_member);
     free(st->blocks);
@@ -221,6 +227,8 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
     st.solver_member = malloc(sizeof(int) * 3 * (size_t)count); /* then need, cold */
     st.blocks = malloc(sizeof *st.blocks * (size_t)count);
     rs_error err = st.runs && st.res && st.solver_member && st.blocks ? RS_OK : RS_ERR_NOMEM;
+    for (int b = 0; err == RS_OK && b < count; b++)
+        err = rs_step_result_init(&st.res[b], scs[b]->model);
     int started = 0;
     for (; err == RS_OK && started < count; started++)
         err = each ? rs_compare_begin_with(scs[started], mode, &each[started], &outs[started],

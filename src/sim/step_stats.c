@@ -38,9 +38,14 @@ void rs_trajectory_acc_init(rs_trajectory_acc *a, int ncol, rs_trajectory_stats 
     memset(a, 0, sizeof *a);
     a->ncol = ncol;
     a->last_moving = -1;
+    double *final = out->final, *min = out->min, *max = out->max; /* the caller's arrays */
     memset(out, 0, sizeof *out);
+    out->final = final;
+    out->min = min;
+    out->max = max;
     out->first_contact_step = -1;
     for (int c = 0; c < ncol; c++) {
+        out->final[c] = 0.0;
         out->min[c] = INFINITY;
         out->max[c] = -INFINITY;
     }

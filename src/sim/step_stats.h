@@ -35,7 +35,8 @@ typedef struct rs_trajectory_acc {
     rs_time_histogram all, ipopt, ipopt_iterating;
 } rs_trajectory_acc;
 
-/* Start out (every field reset) and its accumulator for ncol state and force columns. */
+/* Start out (every field reset; its final, min and max arrays, of ncol entries, are the
+ * caller's) and its accumulator for ncol state and force columns. */
 void rs_trajectory_acc_init(rs_trajectory_acc *a, int ncol, rs_trajectory_stats *out);
 
 /* Step k's result s into the statistics: rest_speed is relative to the step's natural speed. */

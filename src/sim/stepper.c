@@ -17,18 +17,18 @@ struct rs_stepper {
     rs_nlp_problem problem;
     rs_ipopt_solver *ipopt;     /* the solver and KKT check of this step's size: */
     rs_kkt_check *kkt;
-    /* one per LCP size (index n_k) for models whose size changes from step to step, created
-     * when a size first occurs; fixed-size models use index lcp_n only */
-    rs_ipopt_solver *solver_by_size[RS_MODEL_MAX_LCP + 1];
-    rs_kkt_check *kkt_by_size[RS_MODEL_MAX_LCP + 1];
+    /* one per LCP size (index n_k, 0 .. cap_lcp) for models whose size changes from step to
+     * step, created when a size first occurs; fixed-size models use index lcp_n only */
+    rs_ipopt_solver **solver_by_size;
+    rs_kkt_check **kkt_by_size;
     int use_relaxation;         /* 1: the relaxation of the LCP; 0: the model's own NLP */
     /* the model's own NLP with per-step sizes: one solver per (n, m), created on first use */
     struct own_solver {
         int n, m;
         rs_ipopt_solver *ipopt;
         rs_kkt_check *kkt;
-    } own[RS_MODEL_MAX_NLP * RS_MODEL_MAX_NLP / 32]; /* 288 (n, m) pairs: more than any run meets */
-    int nown;
+    } *own;
+    int nown, cap_own;
     int lcp_now;                /* this step's LCP size n_k (lcp_n for fixed-size models) */
     unsigned long long structure;       /* this step's key from lcp_size */
     unsigned long long point_structure; /* the key of x_prev (the previous primal-dual point) */
@@ -44,16 +44,17 @@ struct rs_stepper {
     double *Ms, *qs, *D, *C;
     void *lemke_work;
     size_t lemke_bytes;
-    unsigned char lemke_basis[RS_MODEL_MAX_LCP]; /* 1: z_i basic in the last Lemke answer */
+    unsigned char *lemke_basis; /* cap_lcp: 1: z_i basic in the last Lemke answer */
     int have_basis;
-    int cap_n, cap_m; /* the capacity of the primal-dual arrays (the largest NLP) */
+    int cap_n, cap_m; /* the capacity of the primal-dual arrays (the largest NLP met) */
+    int cap_lcp;      /* the capacity of the LCP arrays (the largest LCP met) */
 };
 
 void rs_stepper_destroy(rs_stepper *s)
 {
     if (!s)
         return;
-    for (int k = 0; k <= RS_MODEL_MAX_LCP; k++) {
+    for (int k = 0; s->solver_by_size && k <= s->cap_lcp; k++) {
         rs_ipopt_destroy(s->solver_by_size[k]);
         rs_kkt_check_destroy(s->kkt_by_size[k]);
     }
@@ -61,10 +62,100 @@ void rs_stepper_destroy(rs_stepper *s)
         rs_ipopt_destroy(s->own[k].ipopt);
         rs_kkt_check_destroy(s->own[k].kkt);
     }
+    if (s->data.cache)
+        s->cfg.model->cache_free(s->data.cache);
+    free(s->solver_by_size);
+    free(s->kkt_by_size);
+    free(s->own);
+    free(s->lemke_basis);
     free(s->x);
     free(s->M);
     free(s->lemke_work);
     free(s);
+}
+
+/* The primal-dual arrays for an NLP of n variables and m constraints: the iterate, then two
+ * primal-dual points (x, g, x_l, x_u multipliers), zeroed when new (a snapshot reads them all);
+ * a previous point is kept where it was. RS_ERR_NOMEM. */
+static rs_error ensure_nlp(rs_stepper *s, int n, int m)
+{
+    if (n <= s->cap_n && m <= s->cap_m && s->x)
+        return RS_OK;
+    const int cn = n > s->cap_n ? n : s->cap_n, cm = m > s->cap_m ? m : s->cap_m;
+    const size_t nn = (size_t)cn, mm = (size_t)cm;
+    double *x = calloc(nn + 2 * (3 * nn + mm) + 1, sizeof(double));
+    if (!x)
+        return RS_ERR_NOMEM;
+    double *prev = x + nn + mm + 2 * nn; /* x_prev */
+    if (s->x) { /* keep the previous point (its multipliers too) */
+        memcpy(prev, s->x_prev, sizeof(double) * (size_t)s->cap_n);
+        memcpy(prev + nn, s->prev_g, sizeof(double) * (size_t)s->cap_m);
+        memcpy(prev + nn + mm, s->prev_x_l, sizeof(double) * (size_t)s->cap_n);
+        memcpy(prev + 2 * nn + mm, s->prev_x_u, sizeof(double) * (size_t)s->cap_n);
+    }
+    free(s->x);
+    s->x = x;
+    s->mult_g = s->x + nn;
+    s->mult_x_l = s->mult_g + mm;
+    s->mult_x_u = s->mult_x_l + nn;
+    s->x_prev = s->mult_x_u + nn;
+    s->prev_g = s->x_prev + nn;
+    s->prev_x_l = s->prev_g + mm;
+    s->prev_x_u = s->prev_x_l + nn;
+    s->cap_n = cn;
+    s->cap_m = cm;
+    return RS_OK;
+}
+
+/* The LCP arrays (M, q, z, w and the relaxation's Ms, qs, D, C), Lemke's workspace and basis, the
+ * solvers by size, and for the relaxation its NLP arrays, for an LCP of size n. RS_ERR_NOMEM. */
+static rs_error ensure_lcp(rs_stepper *s, int n)
+{
+    if (n <= s->cap_lcp && s->M)
+        return RS_OK;
+    const size_t nl = (size_t)(n > s->cap_lcp ? n : s->cap_lcp);
+    double *M = malloc(sizeof(double) * (2 * nl * nl + 6 * nl + 1));
+    const size_t bytes = rs_lemke_workspace_size((int)nl);
+    void *work = malloc(bytes ? bytes : 1);
+    unsigned char *basis = calloc(nl + 1, 1);
+    rs_ipopt_solver **by_size = calloc(nl + 1, sizeof *by_size);
+    rs_kkt_check **kkt_size = calloc(nl + 1, sizeof *kkt_size);
+    if (!M || !work || !basis || !by_size || !kkt_size) {
+        free(M);
+        free(work);
+        free(basis);
+        free(by_size);
+        free(kkt_size);
+        return RS_ERR_NOMEM;
+    }
+    if (s->solver_by_size) { /* the solvers made so far stay */
+        memcpy(by_size, s->solver_by_size, sizeof *by_size * ((size_t)s->cap_lcp + 1));
+        memcpy(kkt_size, s->kkt_by_size, sizeof *kkt_size * ((size_t)s->cap_lcp + 1));
+    }
+    if (s->lemke_basis)
+        memcpy(basis, s->lemke_basis, (size_t)s->cap_lcp);
+    free(s->M);
+    free(s->lemke_work);
+    free(s->lemke_basis);
+    free(s->solver_by_size);
+    free(s->kkt_by_size);
+    s->M = M;
+    s->q = s->M + nl * nl;
+    s->z = s->q + nl;
+    s->w = s->z + nl;
+    s->Ms = s->w + nl;
+    s->qs = s->Ms + nl * nl;
+    s->D = s->qs + nl;
+    s->C = s->D + nl;
+    s->lemke_work = work;
+    s->lemke_bytes = bytes;
+    s->lemke_basis = basis;
+    s->solver_by_size = by_size;
+    s->kkt_by_size = kkt_size;
+    s->cap_lcp = (int)nl;
+    s->relax.M = s->Ms;
+    s->relax.q = s->qs;
+    return s->use_relaxation ? ensure_nlp(s, 2 * (int)nl, 2 * (int)nl) : RS_OK;
 }
 
 /* The model's own NLP of this step's size (n, m): the solver and KKT check of those dimensions,
@@ -73,9 +164,13 @@ void rs_stepper_destroy(rs_stepper *s)
 static rs_error use_own_size(rs_stepper *s)
 {
     int n, m;
-    s->cfg.model->nlp_size(&s->data, &n, &m);
-    if (n < 1 || m < 0 || n > s->cfg.model->nlp_n || m > s->cfg.model->nlp_m)
+    const rs_model *mdl = s->cfg.model;
+    mdl->nlp_size(&s->data, &n, &m);
+    if (n < 1 || m < 0 || (!mdl->sizes_grow && (n > mdl->nlp_n || m > mdl->nlp_m)))
         return RS_ERR_DIMENSION;
+    rs_error err = ensure_nlp(s, n, m);
+    if (err != RS_OK)
+        return err;
     s->problem.n = s->nlp_n = n;
     s->problem.m = s->nlp_m = m;
     for (int k = 0; k < s->nown; k++)
@@ -84,10 +179,17 @@ static rs_error use_own_size(rs_stepper *s)
             s->kkt = s->own[k].kkt;
             return RS_OK;
         }
-    if (s->nown == (int)(sizeof s->own / sizeof s->own[0]))
-        return RS_ERR_DIMENSION;
+    if (s->nown == s->cap_own) {
+        const int cap = s->cap_own ? 2 * s->cap_own : 16;
+        struct own_solver *more = realloc(s->own, sizeof *more * (size_t)cap);
+        if (!more)
+            return RS_ERR_NOMEM;
+        s->own = more;
+        s->cap_own = cap;
+    }
     struct own_solver *o = &s->own[s->nown];
-    rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &o->ipopt);
+    memset(o, 0, sizeof *o);
+    err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &o->ipopt);
     if (err == RS_OK)
         err = rs_kkt_check_create(&s->problem, &o->kkt);
     if (err != RS_OK) {
@@ -108,6 +210,9 @@ static rs_error use_own_size(rs_stepper *s)
 static rs_error use_size(rs_stepper *s, int n)
 {
     const rs_model *m = s->cfg.model;
+    rs_error grown = ensure_lcp(s, n);
+    if (grown != RS_OK)
+        return grown;
     s->lcp_now = n;
     if (s->use_relaxation) {
         s->relax.n = n;
@@ -145,7 +250,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
         rs_lemke_settings_validate(&cfg->lemke, NULL) != RS_OK)
         return RS_ERR_BAD_SETTING;
     if (rs_model_check(cfg->model) != NULL)
-        return RS_ERR_DIMENSION; /* no fixed-capacity array may overflow */
+        return RS_ERR_BAD_ARG; /* an incomplete model */
     rs_stepper *s = calloc(1, sizeof *s);
     if (!s)
         return RS_ERR_NOMEM;
@@ -156,50 +261,34 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     s->data.variant = cfg->variant;
     s->data.nlp = &s->cfg.nlp;
     const int nl = m->lcp_n;
-    s->use_relaxation = m->nlp_n == 0 || cfg->nlp.relax_lcp;
+    s->use_relaxation = !rs_model_own_nlp(m) || cfg->nlp.relax_lcp;
     if (s->use_relaxation && !m->lcp_units) {
         free(s);
         return RS_ERR_BAD_SETTING; /* no units to pose the relaxation in */
     }
+    /* the arrays for the largest sizes (a model whose sizes grow: its first capacities) */
+    rs_error grown = ensure_lcp(s, nl);
+    if (grown == RS_OK && !s->use_relaxation)
+        grown = ensure_nlp(s, m->nlp_n, m->nlp_m);
+    if (grown != RS_OK) {
+        rs_stepper_destroy(s);
+        return grown;
+    }
     s->nlp_n = !s->use_relaxation ? m->nlp_n : 2 * nl;
     s->nlp_m = !s->use_relaxation ? m->nlp_m : 2 * nl;
-    const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
-    s->cap_n = s->nlp_n;
-    s->cap_m = s->nlp_m;
-    /* the iterate, then two primal-dual points: (x, g, x_l, x_u) multipliers */
-    s->x = calloc(n + 2 * (3 * n + mm) + 1, sizeof(double)); /* zeros: a snapshot reads it all */
-    s->M = malloc(sizeof(double) * (size_t)(2 * nl * nl + 6 * nl));
-    s->lemke_bytes = rs_lemke_workspace_size(nl);
-    s->lemke_work = malloc(s->lemke_bytes);
-    if (!s->x || !s->M || !s->lemke_work) {
-        rs_stepper_destroy(s);
-        return RS_ERR_NOMEM;
-    }
-    s->mult_g = s->x + n;
-    s->mult_x_l = s->mult_g + mm;
-    s->mult_x_u = s->mult_x_l + n;
-    s->x_prev = s->mult_x_u + n;
-    s->prev_g = s->x_prev + n;
-    s->prev_x_l = s->prev_g + mm;
-    s->prev_x_u = s->prev_x_l + n;
-    s->q = s->M + nl * nl;
-    s->z = s->q + nl;
-    s->w = s->z + nl;
-    s->Ms = s->w + nl;
-    s->qs = s->Ms + nl * nl;
-    s->D = s->qs + nl;
-    s->C = s->D + nl;
     s->data.scene = cfg->scene;
     if (m->needs_scene && !cfg->scene) {
         rs_stepper_destroy(s);
         return RS_ERR_NULL_ARG;
     }
+    if (m->cache_create && !(s->data.cache = m->cache_create(m, cfg->scene))) {
+        rs_stepper_destroy(s);
+        return RS_ERR_NOMEM;
+    }
     if (!s->use_relaxation) {
         m->nlp_describe(&s->problem, cfg->variant);
         s->problem.ctx = &s->data;
     } else {
-        s->relax.M = s->Ms;
-        s->relax.q = s->qs;
         s->relax.settings = s->cfg.nlp;
     }
     rs_error err = m->lcp_size ? RS_OK : use_size(s, nl); /* per-step sizes: at each step */
@@ -217,35 +306,87 @@ void rs_stepper_reset(rs_stepper *s)
     s->have_basis = 0;
 }
 
-void rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
+rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *sn, int n, int m, int nbasis)
 {
+    rs_stepper_snapshot_free(sn);
+    const size_t nn = (size_t)(n > 0 ? n : 0), mm = (size_t)(m > 0 ? m : 0);
+    sn->x = calloc(3 * nn + mm + 1, sizeof(double));
+    sn->basis = calloc((size_t)(nbasis > 0 ? nbasis : 0) + 1, 1);
+    if (!sn->x || !sn->basis) {
+        rs_stepper_snapshot_free(sn);
+        return RS_ERR_NOMEM;
+    }
+    sn->g = sn->x + nn;
+    sn->x_l = sn->g + mm;
+    sn->x_u = sn->x_l + nn;
+    sn->n = (int)nn;
+    sn->m = (int)mm;
+    sn->nbasis = nbasis > 0 ? nbasis : 0;
+    return RS_OK;
+}
+
+void rs_stepper_snapshot_free(rs_stepper_snapshot *sn)
+{
+    if (!sn)
+        return;
+    free(sn->x);
+    free(sn->basis);
+    sn->x = sn->g = sn->x_l = sn->x_u = NULL;
+    sn->basis = NULL;
+    sn->n = sn->m = sn->nbasis = 0;
+}
+
+rs_error rs_stepper_snapshot_copy(rs_stepper_snapshot *dst, const rs_stepper_snapshot *src)
+{
+    rs_error err = rs_stepper_snapshot_alloc(dst, src->n, src->m, src->nbasis);
+    if (err != RS_OK)
+        return err;
+    dst->have_prev = src->have_prev;
+    dst->point_structure = src->point_structure;
+    dst->have_basis = src->have_basis;
+    dst->basis_structure = src->basis_structure;
+    if (src->x)
+        memcpy(dst->x, src->x, sizeof(double) * (3 * (size_t)src->n + (size_t)src->m));
+    if (src->basis)
+        memcpy(dst->basis, src->basis, (size_t)src->nbasis);
+    return RS_OK;
+}
+
+rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
+{
+    if (out->n != s->cap_n || out->m != s->cap_m || out->nbasis != s->cap_lcp || !out->x) {
+        rs_error err = rs_stepper_snapshot_alloc(out, s->cap_n, s->cap_m, s->cap_lcp);
+        if (err != RS_OK)
+            return err;
+    }
     out->have_prev = s->have_prev;
-    out->n = s->cap_n;
-    out->m = s->cap_m;
     out->point_structure = s->point_structure;
     memcpy(out->x, s->x_prev, sizeof(double) * (size_t)s->cap_n);
     memcpy(out->g, s->prev_g, sizeof(double) * (size_t)s->cap_m);
     memcpy(out->x_l, s->prev_x_l, sizeof(double) * (size_t)s->cap_n);
     memcpy(out->x_u, s->prev_x_u, sizeof(double) * (size_t)s->cap_n);
     out->have_basis = s->have_basis;
-    out->nbasis = s->cfg.model->lcp_n;
     out->basis_structure = s->basis_structure;
-    memcpy(out->basis, s->lemke_basis, sizeof out->basis);
+    memcpy(out->basis, s->lemke_basis, (size_t)s->cap_lcp);
+    return RS_OK;
 }
 
 int rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
 {
-    if (in->n != s->cap_n || in->m != s->cap_m || in->nbasis != s->cfg.model->lcp_n)
+    const rs_model *m = s->cfg.model;
+    if (!m->sizes_grow && (in->n != s->cap_n || in->m != s->cap_m || in->nbasis != s->cap_lcp))
+        return 0; /* a fixed-size model's snapshot has its sizes */
+    if (ensure_lcp(s, in->nbasis) != RS_OK || ensure_nlp(s, in->n, in->m) != RS_OK)
         return 0;
     s->have_prev = in->have_prev;
     s->point_structure = in->point_structure;
-    memcpy(s->x_prev, in->x, sizeof(double) * (size_t)s->cap_n);
-    memcpy(s->prev_g, in->g, sizeof(double) * (size_t)s->cap_m);
-    memcpy(s->prev_x_l, in->x_l, sizeof(double) * (size_t)s->cap_n);
-    memcpy(s->prev_x_u, in->x_u, sizeof(double) * (size_t)s->cap_n);
+    memcpy(s->x_prev, in->x, sizeof(double) * (size_t)in->n);
+    memcpy(s->prev_g, in->g, sizeof(double) * (size_t)in->m);
+    memcpy(s->prev_x_l, in->x_l, sizeof(double) * (size_t)in->n);
+    memcpy(s->prev_x_u, in->x_u, sizeof(double) * (size_t)in->n);
     s->have_basis = in->have_basis;
     s->basis_structure = in->basis_structure;
-    memcpy(s->lemke_basis, in->basis, sizeof s->lemke_basis);
+    memcpy(s->lemke_basis, in->basis, (size_t)in->nbasis);
     return 1;
 }
 
@@ -258,7 +399,8 @@ static void finish_step(rs_stepper *s, rs_step_result *out)
     m->step_scales(&s->data, &out->scales);
     const rs_mode_tols tols = {s->cfg.mode_tols.force * out->scales.force,
                                s->cfg.mode_tols.speed * out->scales.speed};
-    m->residuals(&s->data, out->state_next, out->forces, &out->primal, &out->complementarity);
+    m->residuals(&s->data, out->state_next, out->forces, out->ncontact ? out->contact : NULL,
+                 &out->primal, &out->complementarity);
     m->modes(&s->data, out->state_next, out->forces, &tols, out->modes);
 }
 
@@ -303,18 +445,33 @@ static void nlp_generic_point(rs_stepper *s, rs_nlp_start which)
     }
 }
 
+/* Room in out for the step's contacts (models that report them): the array the recover
+ * callbacks write, NULL when the model has none (or it cannot grow: the certificate then fails
+ * the step). */
+static double *contact_out(rs_stepper *s, rs_step_result *out)
+{
+    const rs_model *m = s->cfg.model;
+    const int n = m->contact_count ? m->contact_count(&s->data) : 0;
+    if (n <= 0 || rs_step_result_contacts(out, n) != RS_OK) {
+        out->ncontact = 0;
+        return NULL;
+    }
+    return out->contact;
+}
+
 static void nlp_recover(rs_stepper *s, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
+    double *contact = contact_out(s, out);
     if (!s->use_relaxation) {
-        m->nlp_recover(&s->data, s->x, out->state_next, out->forces);
+        m->nlp_recover(&s->data, s->x, out->state_next, out->forces, contact);
         return;
     }
     const int n = s->lcp_now;
     for (int i = 0; i < n; i++) /* z >= 0 up to IPOPT's rounding; a NaN stays a NaN */
         s->z[i] = s->C[i] * (s->x[i] < 0.0 ? 0.0 : s->x[i]);
     rs_lcp_residual(n, s->M, s->q, s->z, s->w);
-    m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
+    m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces, contact);
 }
 
 /* Copy a primal-dual point's multipliers (IPOPT's g, x_l, x_u: m, n, n entries). */
@@ -336,7 +493,7 @@ static int step_size(rs_stepper *s)
     if (!m->lcp_size)
         return 1;
     const int n = m->lcp_size(&s->data, &s->structure);
-    if (n < 0 || n > m->lcp_n || use_size(s, n) != RS_OK) {
+    if (n < 0 || (!m->sizes_grow && n > m->lcp_n) || use_size(s, n) != RS_OK) {
         s->lcp_now = -1;
         return 0;
     }
@@ -509,7 +666,7 @@ static rs_nlp_status nlp_homotopy(rs_stepper *s, int *iterations)
 
 void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
 {
-    memset(out, 0, sizeof *out);
+    rs_step_result_clear(out, s->cfg.model);
     double *mult_g, *mult_x_l, *mult_x_u;
     rs_ipopt_multipliers(s->ipopt, &mult_g, &mult_x_l, &mult_x_u);
     int ladder[RS_PATH_COUNT];
@@ -562,7 +719,7 @@ static int contact_free_size(rs_stepper *s)
         return 1;
     int n, mm;
     m->nlp_size(&s->data, &n, &mm);
-    if (n < 1 || mm < 0 || n > s->cap_n || mm > s->cap_m)
+    if (n < 1 || mm < 0 || ensure_nlp(s, n, mm) != RS_OK)
         return 0;
     s->problem.n = s->nlp_n = n;
     s->problem.m = s->nlp_m = mm;
@@ -571,7 +728,7 @@ static int contact_free_size(rs_stepper *s)
 
 void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
-    memset(out, 0, sizeof *out);
+    rs_step_result_clear(out, s->cfg.model);
     out->path = RS_PATH_NONE;
     const double t0 = rs_wall_seconds();
     if (!rs_stepper_nlp_begin(s, state, input)) {
@@ -590,10 +747,11 @@ void rs_stepper_nlp(rs_stepper *s, const double *state, const double *input, rs_
         out->path_attempts[RS_PATH_NO_CONTACT] = 1;
         rs_stepper_nlp_accept(s, s->x, s->mult_g, s->mult_x_l, s->mult_x_u, RS_NLP_SOLVED, out);
     } else if (!rs_stepper_nlp_try_start(s, out)) {
-        rs_step_result tried = *out; /* the start check's tries are kept */
+        int tried[RS_PATH_COUNT]; /* the start check's tries are kept */
+        memcpy(tried, out->path_attempts, sizeof tried);
         rs_stepper_nlp_solve_alone(s, out);
         for (int p = 0; p < RS_PATH_COUNT; p++)
-            out->path_attempts[p] += tried.path_attempts[p];
+            out->path_attempts[p] += tried[p];
     }
     out->time_s = rs_wall_seconds() - t0;
 }
@@ -620,7 +778,7 @@ int rs_stepper_relaxed_point(const rs_stepper *s, rs_stepper_relaxed_step *out)
 void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
-    memset(out, 0, sizeof *out);
+    rs_step_result_clear(out, m);
     s->data.state = state;
     s->data.input = input;
     s->data.lcp_answer = 1; /* judged by the LCP's physics (model.h) */
@@ -657,7 +815,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         out->status = info.status;
         out->iterations += info.pivots;
         out->warm_started = info.warm_started;
-        m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces);
+        m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces, contact_out(s, out));
         finish_step(s, out);
         out->ok = info.status == RS_LEMKE_SOLVED;
         if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
@@ -678,4 +836,90 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     s->basis_structure = s->structure;
     for (int i = 0; out->ok && i < n; i++)
         s->lemke_basis[i] = s->z[i] > s->w[i];
+}
+
+/* ---- step results ------------------------------------------------------------------------- */
+
+static size_t result_bytes(const rs_model *m)
+{
+    return sizeof(double) * ((size_t)m->nstate + (size_t)m->nforce) +
+           sizeof(rs_contact_mode) * ((size_t)m->ncontacts + 1);
+}
+
+rs_error rs_step_result_init(rs_step_result *r, const rs_model *m)
+{
+    memset(r, 0, sizeof *r);
+    r->storage = calloc(1, result_bytes(m));
+    if (!r->storage)
+        return RS_ERR_NOMEM;
+    r->state_next = r->storage;
+    r->forces = r->state_next + m->nstate;
+    r->modes = (rs_contact_mode *)(r->forces + m->nforce);
+    return RS_OK;
+}
+
+void rs_step_result_free(rs_step_result *r)
+{
+    if (!r)
+        return;
+    free(r->storage);
+    free(r->contact);
+    memset(r, 0, sizeof *r);
+}
+
+void rs_step_result_clear(rs_step_result *r, const rs_model *m)
+{
+    void *storage = r->storage;
+    double *state_next = r->state_next, *forces = r->forces, *contact = r->contact;
+    rs_contact_mode *modes = r->modes;
+    const int cap = r->contact_cap;
+    memset(r, 0, sizeof *r);
+    if (storage)
+        memset(storage, 0, result_bytes(m));
+    r->storage = storage;
+    r->state_next = state_next;
+    r->forces = forces;
+    r->modes = modes;
+    r->contact = contact;
+    r->contact_cap = cap;
+}
+
+rs_error rs_step_result_contacts(rs_step_result *r, int n)
+{
+    if (n > r->contact_cap) {
+        const int cap = n > 2 * r->contact_cap ? n : 2 * r->contact_cap;
+        double *c = realloc(r->contact, sizeof(double) * 2 * (size_t)cap);
+        if (!c)
+            return RS_ERR_NOMEM;
+        r->contact = c;
+        r->contact_cap = cap;
+    }
+    r->ncontact = n;
+    if (n > 0)
+        memset(r->contact, 0, sizeof(double) * 2 * (size_t)n);
+    return RS_OK;
+}
+
+rs_error rs_step_result_copy(rs_step_result *dst, const rs_step_result *src, const rs_model *m)
+{
+    void *storage = dst->storage;
+    double *state_next = dst->state_next, *forces = dst->forces, *contact = dst->contact;
+    rs_contact_mode *modes = dst->modes;
+    const int cap = dst->contact_cap;
+    *dst = *src;
+    dst->storage = storage;
+    dst->state_next = state_next;
+    dst->forces = forces;
+    dst->modes = modes;
+    dst->contact = contact;
+    dst->contact_cap = cap;
+    if (storage && src->storage)
+        memcpy(storage, src->storage, result_bytes(m));
+    if (rs_step_result_contacts(dst, src->ncontact) != RS_OK) {
+        dst->ncontact = 0;
+        return RS_ERR_NOMEM;
+    }
+    if (src->ncontact > 0)
+        memcpy(dst->contact, src->contact, sizeof(double) * 2 * (size_t)src->ncontact);
+    return RS_OK;
 }

@@ -49,10 +49,17 @@ const char *rs_nlp_path_name(int path);
 /* 1 for the paths that call IPOPT. */
 int rs_nlp_path_is_ipopt(int path);
 
+/* The answer of one step. Its arrays have the model's sizes and live in storage the result owns:
+ * rs_step_result_init allocates them, rs_step_result_free frees them; a result is copied with
+ * rs_step_result_copy (never by assignment, which would share the arrays). */
 typedef struct rs_step_result {
-    double state_next[RS_MODEL_MAX_STATE];
-    double forces[RS_MODEL_MAX_FORCE];
-    rs_contact_mode modes[RS_MODEL_MAX_CONTACTS];
+    double *state_next;      /* model->nstate */
+    double *forces;          /* model->nforce */
+    rs_contact_mode *modes;  /* model->ncontacts */
+    double *contact;         /* the step's contacts (rs_model.contact_count): normal and
+                                tangential force of each, N; ncontact of them */
+    int ncontact, contact_cap;
+    void *storage;           /* state_next, forces, modes */
     rs_step_scales scales;   /* the step's natural units (rs_model.step_scales) */
     double primal;           /* physical residuals, see rs_model.residuals */
     double complementarity;
@@ -78,6 +85,17 @@ typedef struct rs_step_result {
                                 a refused step */
 } rs_step_result;
 
+/* The arrays of a result for model m (zeroed, scalars zeroed). RS_ERR_NOMEM. */
+rs_error rs_step_result_init(rs_step_result *r, const rs_model *m);
+void rs_step_result_free(rs_step_result *r);
+/* Every value zero, the arrays kept (a result about to be filled again). */
+void rs_step_result_clear(rs_step_result *r, const rs_model *m);
+/* dst's values = src's (both initialised for m); RS_ERR_NOMEM when dst's contact array cannot
+ * grow (its other values are copied). */
+rs_error rs_step_result_copy(rs_step_result *dst, const rs_step_result *src, const rs_model *m);
+/* Room for n contacts in r->contact (r->ncontact set to n); RS_ERR_NOMEM. */
+rs_error rs_step_result_contacts(rs_step_result *r, int n);
+
 /* Column c of a step result: the state components, then the forces. */
 static inline double rs_step_column(const rs_model *m, const rs_step_result *s, int c)
 {
@@ -85,17 +103,25 @@ static inline double rs_step_column(const rs_model *m, const rs_step_result *s, 
 }
 
 /* The stepper's warm-start state between steps: the previous accepted NLP primal-dual point
- * (n, m: its size, the stepper's capacity) and the previous Lemke basis, with the keys of the
- * contact sets they belong to. What a replay needs to re-solve one step exactly (io/capsule.h). */
-#define RS_SNAPSHOT_MAX 1024
+ * (n, m: its size) and the previous Lemke basis (nbasis entries), with the keys of the contact
+ * sets they belong to. What a replay needs to re-solve one step exactly (io/capsule.h). The
+ * arrays are owned (rs_stepper_snapshot_free); rs_stepper_save and rs_stepper_snapshot_alloc
+ * size them. */
 typedef struct rs_stepper_snapshot {
     int have_prev, n, m;
     unsigned long long point_structure;
-    double x[RS_SNAPSHOT_MAX], g[RS_SNAPSHOT_MAX], x_l[RS_SNAPSHOT_MAX], x_u[RS_SNAPSHOT_MAX];
+    double *x, *g, *x_l, *x_u;   /* n, m, n, n */
     int have_basis, nbasis;
     unsigned long long basis_structure;
-    unsigned char basis[RS_MODEL_MAX_LCP];
+    unsigned char *basis;        /* nbasis */
 } rs_stepper_snapshot;
+
+/* Arrays for an n-variable, m-constraint point and an nbasis basis (zeroed; the old ones freed);
+ * RS_ERR_NOMEM. A zeroed snapshot holds nothing and needs no free. */
+rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *s, int n, int m, int nbasis);
+void rs_stepper_snapshot_free(rs_stepper_snapshot *s);
+/* dst = src with its own arrays; RS_ERR_NOMEM. */
+rs_error rs_stepper_snapshot_copy(rs_stepper_snapshot *dst, const rs_stepper_snapshot *src);
 
 typedef struct rs_stepper_config {
     const rs_model *model;
@@ -117,8 +143,9 @@ void rs_stepper_destroy(rs_stepper *stepper);
 /* Forget the warm start (e.g. before an independent trajectory). */
 void rs_stepper_reset(rs_stepper *stepper);
 
-/* Save the warm-start state; restore it (0 if the snapshot's sizes are not this stepper's). */
-void rs_stepper_save(const rs_stepper *stepper, rs_stepper_snapshot *out);
+/* Save the warm-start state (out's arrays resized: RS_ERR_NOMEM); restore it (0 if the snapshot's
+ * sizes are not this stepper's, or its arrays cannot grow to them). */
+rs_error rs_stepper_save(const rs_stepper *stepper, rs_stepper_snapshot *out);
 int rs_stepper_restore(rs_stepper *stepper, const rs_stepper_snapshot *snapshot);
 
 void rs_stepper_nlp(rs_stepper *stepper, const double *state, const double *input,

@@ -32,8 +32,7 @@ typedef struct fit_ctx {
 /* x_k of the Lemke trajectory at mu into x (steps); 0 if a step failed. */
 static int lemke_positions(fit_ctx *c, double mu, double *x)
 {
-    c->work = c->base;
-    c->work.params[c->mu_index] = mu;
+    c->work.params[c->mu_index] = mu; /* (work: a copy of base with its own values) */
     rs_compare_result r;
     if (rs_compare_run(&c->work, RS_RUN_LEMKE, NULL, NULL, &r) != RS_OK)
         return 0;
@@ -65,7 +64,6 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
     o->stop = "iteration limit";
     o->path[o->npath++] = mu;
     for (o->iterations = 0; o->iterations < MAX_ITER; o->iterations++) {
-        c->work = c->base;
         c->work.params[c->mu_index] = mu;
         rs_grad_result r;
         if (rs_grad_run(&c->work, &cfg, NULL, NULL, &r) != RS_OK) {
@@ -175,18 +173,22 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
             c->mu_index = i;
     c->steps = c->base.steps;
     c->observed = malloc(sizeof(double) * (size_t)c->steps);
-    if (c->mu_index < 0 || !c->observed) {
-        snprintf(why, why_len, "the scenario's model has no parameter mu");
+    if (c->mu_index < 0 || !c->observed || rs_scenario_copy(&c->work, &c->base) != RS_OK) {
+        snprintf(why, why_len, c->mu_index < 0 ? "the scenario's model has no parameter mu"
+                                               : "out of memory");
+        err = c->mu_index < 0 ? RS_ERR_BAD_ARG : RS_ERR_NOMEM;
         free(c->observed);
+        rs_scenario_release(&c->work);
         rs_scenario_release(&c->base);
         free(c);
-        return RS_ERR_BAD_ARG;
+        return err;
     }
     const double t0 = rs_wall_seconds();
     out->mu_true = c->base.params[c->mu_index];
     if (!lemke_positions(c, out->mu_true, c->observed)) {
         snprintf(why, why_len, "the observed trajectory has a failed step");
         free(c->observed);
+        rs_scenario_release(&c->work);
         rs_scenario_release(&c->base);
         free(c);
         return RS_ERR_BAD_ARG;
@@ -218,6 +220,7 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     rs_study_report(progress, total, total);
     out->time_s = rs_wall_seconds() - t0;
     free(c->observed);
+    rs_scenario_release(&c->work);
     rs_scenario_release(&c->base);
     free(c);
     return RS_OK;

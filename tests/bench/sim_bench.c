@@ -45,6 +45,8 @@
 #include <unistd.h>
 
 #include "io/scenario.h"
+
+#define MAX_LCP_SEEN 66 /* disc_polygons: its largest step LCP */
 #include "io/sweep.h"
 #include "batch/batch.h"
 #include "core/timer.h"
@@ -351,11 +353,11 @@ static void pegboard(const char *src)
         if (!load(src, "polygon_pegboard", sets, 3) ||
             rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r))
             exit(1);
-        int seen[RS_MODEL_MAX_LCP + 1] = {0};
+        int seen[MAX_LCP_SEEN + 1] = {0};
         for (int i = 0; i < r.steps; i++)
-            if (r.step[i].nlp.lcp_size >= 0 && r.step[i].nlp.lcp_size <= RS_MODEL_MAX_LCP)
+            if (r.step[i].nlp.lcp_size >= 0 && r.step[i].nlp.lcp_size <= MAX_LCP_SEEN)
                 seen[r.step[i].nlp.lcp_size] = 1;
-        for (int n = 0; n <= RS_MODEL_MAX_LCP; n++) {
+        for (int n = 0; n <= MAX_LCP_SEEN; n++) {
             if (!seen[n])
                 continue;
             int c_all, c_ipopt, c_lemke;

@@ -448,16 +448,19 @@ static void test_small_forces_are_judged_against_themselves(void **state)
         assert_int_equal(st->verdict, RS_VERDICT_AGREE);
     }
     /* the same step, its shadow force made 0: not agree, though 1e-6 N is 1e-8 F */
-    rs_compare_step st = r.step[1030];
-    double x_before[RS_MODEL_MAX_STATE];
-    memcpy(x_before, r.step[1029].nlp.state_next, sizeof x_before);
+    rs_compare_step st;
+    assert_int_equal(rs_compare_step_init(&st, sc.model), RS_OK);
+    assert_int_equal(rs_compare_step_copy(&st, &r.step[1030], sc.model), RS_OK);
+    double x_before[RS_TEST_MAX_STATE];
+    memcpy(x_before, r.step[1029].nlp.state_next, sizeof(double) * (size_t)sc.model->nstate);
     st.shadow.forces[fx - sc.model->nstate] = 0.0;
     assert_int_equal(rs_compare_judge(&sc, &st, sc.model->nstate + sc.model->nforce, x_before),
                      RS_VERDICT_RELAXATION_BIAS);
-    st = r.step[1030]; /* within 1% of itself: agree */
-    st.shadow.forces[fx - sc.model->nstate] *= 1.005;
+    assert_int_equal(rs_compare_step_copy(&st, &r.step[1030], sc.model), RS_OK);
+    st.shadow.forces[fx - sc.model->nstate] *= 1.005; /* within 1% of itself: agree */
     assert_int_equal(rs_compare_judge(&sc, &st, sc.model->nstate + sc.model->nforce, x_before),
                      RS_VERDICT_AGREE);
+    rs_compare_step_free(&st);
     rs_compare_free(&r);
 }
 
@@ -471,15 +474,15 @@ static void test_light_and_heavy_bodies_are_judged_alike(void **state)
                               "run.steps=2000", "nlp.check_start=no"};
         load("point2d_friction", sets, 6);
         assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r[i]), RS_OK);
-        double state_k[RS_MODEL_MAX_STATE];
-        memcpy(state_k, sc.initial, sizeof state_k);
+        double state_k[RS_TEST_MAX_STATE];
+        memcpy(state_k, sc.initial, sizeof(double) * (size_t)sc.model->nstate);
         for (int k = 0; k < r[i].steps; k++) {
             const rs_step_result *s = &r[i].step[k].nlp;
-            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp, sc.scene, 0};
+            rs_step_data d = {sc.params, state_k, r[i].step[k].input, sc.dt, sc.variant, &sc.nlp, sc.scene, 0, NULL};
             double primal, compl;
-            sc.model->residuals(&d, s->state_next, s->forces, &primal, &compl);
+            sc.model->residuals(&d, s->state_next, s->forces, NULL, &primal, &compl);
             assert_true(s->ok && primal <= sc.nlp.cert_tol && compl <= sc.nlp.cert_tol);
-            memcpy(state_k, s->state_next, sizeof state_k);
+            memcpy(state_k, s->state_next, sizeof(double) * (size_t)sc.model->nstate);
         }
         assert_int_equal(count_verdict(&r[i], RS_VERDICT_AGREE), r[i].steps);
     }
@@ -570,27 +573,30 @@ static void test_nan_is_never_an_answer(void **state)
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
     const double bad_state[4] = {0.0, NAN, 1.0, 0.0}, input[2] = {0.0, 0.0};
     rs_step_result out;
+    assert_int_equal(rs_step_result_init(&out, sc.model), RS_OK);
     rs_stepper_nlp(stepper, bad_state, input, &out);
     assert_false(out.ok);
     rs_stepper_lemke(stepper, bad_state, input, &out);
     assert_false(out.ok);
+    rs_step_result_free(&out);
     rs_stepper_destroy(stepper);
     /* the comparison: step 1's NLP answer is made non-finite */
     rs_compare_result r;
     rs_compare_session *cs;
     assert_int_equal(rs_compare_begin(&sc, RS_RUN_COMPARE, &r, &cs), RS_OK);
-    double held[RS_MODEL_MAX_STATE];
+    double held[RS_TEST_MAX_STATE];
     for (int k = 0; k < sc.steps; k++) {
         rs_compare_input(cs, k);
         if (k == 1) {
-            memcpy(held, rs_compare_nlp_state(cs), sizeof held);
+            memcpy(held, rs_compare_nlp_state(cs), sizeof(double) * (size_t)sc.model->nstate);
             rs_step_result nan_step;
-            memset(&nan_step, 0, sizeof nan_step);
+            assert_int_equal(rs_step_result_init(&nan_step, sc.model), RS_OK);
             nan_step.status = RS_NLP_EVAL_ERROR;
             nan_step.path = RS_PATH_IPOPT_WARM;
             for (int i = 0; i < sc.model->nstate; i++)
                 nan_step.state_next[i] = NAN;
             rs_compare_advance(cs, k, &nan_step);
+            rs_step_result_free(&nan_step);
             for (int i = 0; i < sc.model->nstate; i++) /* the last finite state is kept */
                 assert_true(rs_compare_nlp_state(cs)[i] == held[i]);
         } else {
@@ -608,8 +614,8 @@ static void test_nan_is_never_an_answer(void **state)
     rs_compare_free(&r);
 }
 
-/* Every registered model fits the fixed capacities; one that does not is refused by the
- * stepper instead of overflowing its arrays. */
+/* Every registered model is complete and consistent; one that is not is refused by the stepper
+ * instead of being run. Sizes have no capacity: a large fixed-size model runs. */
 static void test_models_are_checked(void **state)
 {
     (void)state;
@@ -620,20 +626,24 @@ static void test_models_are_checked(void **state)
         assert_null(why);
     }
     load("point2d_friction", NULL, 0);
-    rs_model too_big = *sc.model;
-    rs_stepper_config cfg = {&too_big, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols, NULL};
+    rs_model broken = *sc.model;
+    rs_stepper_config cfg = {&broken, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols, NULL};
     rs_stepper *stepper = NULL;
-    too_big.lcp_n = RS_MODEL_MAX_LCP + 1;
-    assert_non_null(rs_model_check(&too_big));
-    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
+    broken.lcp_n = 0; /* a fixed size of nothing */
+    assert_non_null(rs_model_check(&broken));
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_BAD_ARG);
     assert_null(stepper);
-    too_big = *sc.model;
-    too_big.ncontacts = RS_MODEL_MAX_CONTACTS + 1;
-    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
-    too_big = *sc.model;
-    too_big.nlp_m = RS_MODEL_MAX_NLP + 1;
-    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_DIMENSION);
-    too_big = *sc.model;
+    broken = *sc.model;
+    broken.sizes_grow = 1; /* growing sizes without lcp_size */
+    assert_non_null(rs_model_check(&broken));
+    broken = *sc.model;
+    broken.cache_free = free; /* half a pair */
+    assert_non_null(rs_model_check(&broken));
+    broken = *sc.model;
+    broken.nlp_recover = NULL;
+    assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_BAD_ARG);
+    broken = *sc.model;
+    broken.ncontacts = 1000; /* no capacity: the modes are the model's own size */
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
     rs_stepper_destroy(stepper);
 }

@@ -59,7 +59,7 @@ static void egan_simple_hexagon(void **state)
     const double x[4] = {2.0, 4.0, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params_far, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0};
+    const rs_step_data d = {params_far, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 5);
@@ -99,7 +99,7 @@ static void stewart_trinkle_corner(void **state)
     const double x[4] = {0.05, 0.05, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params, x, no_input, 0.1, 0 /* stewart_trinkle */, &nlp, &sc, 0};
+    const rs_step_data d = {params, x, no_input, 0.1, 0 /* stewart_trinkle */, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key_corner = 0, key_far = 0;
     assert_int_equal(m->lcp_size(&d, &key_corner), 2);
@@ -113,12 +113,12 @@ static void stewart_trinkle_corner(void **state)
     assert_close(q[1], -0.5, 1e-12, 0);
     /* far from the box: nothing active, a different structure */
     const double far[4] = {5.0, 5.0, 0.0, 0.0};
-    const rs_step_data d_far = {params, far, no_input, 0.1, 0, &nlp, &sc, 0};
+    const rs_step_data d_far = {params, far, no_input, 0.1, 0, &nlp, &sc, 0, NULL};
     assert_int_equal(m->lcp_size(&d_far, &key_far), 0);
     assert_true(key_far != key_corner);
     /* a start inside the box is refused */
     const double inside[4] = {-0.5, -0.5, 0.0, 0.0};
-    const rs_step_data d_in = {params, inside, no_input, 0.1, 0, &nlp, &sc, 0};
+    const rs_step_data d_in = {params, inside, no_input, 0.1, 0, &nlp, &sc, 0, NULL};
     assert_non_null(m->check_step(&d_in));
     assert_null(m->check_step(&d));
     rs_scene_free(&sc);
@@ -135,7 +135,7 @@ static void egan_accurate_hexagon(void **state)
     const double x[4] = {2.0, 4.0, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params_far, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0};
+    const rs_step_data d = {params_far, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 9);
@@ -166,10 +166,10 @@ static void egan_accurate_hexagon(void **state)
      * pass above the point (d = 4.5 s - 5 s < 0): only the top faces it, a group of one (p1);
      * beside the right side at (4.5, 0.2) only that side does */
     const double low[4] = {2.0, 2.5, 0.0, 0.0};
-    const rs_step_data d_low = {params_far, low, no_input, 0.1, ACCURATE, &nlp, &sc, 0};
+    const rs_step_data d_low = {params_far, low, no_input, 0.1, ACCURATE, &nlp, &sc, 0, NULL};
     assert_int_equal(m->lcp_size(&d_low, &key), 1);
     const double beside[4] = {4.5, 0.2, 0.0, 0.0};
-    const rs_step_data d_beside = {params_far, beside, no_input, 0.1, ACCURATE, &nlp, &sc, 0};
+    const rs_step_data d_beside = {params_far, beside, no_input, 0.1, ACCURATE, &nlp, &sc, 0, NULL};
     assert_int_equal(m->lcp_size(&d_beside, &key), 1);
     rs_scene_free(&sc);
 }
@@ -194,7 +194,7 @@ static void egan_accurate_corner(void **state)
     const double x[4] = {0.05, 0.05, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0};
+    const rs_step_data d = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 4);
@@ -216,7 +216,7 @@ static void egan_simple_corner(void **state)
     const double x[4] = {0.05, 0.05, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0};
+    const rs_step_data d = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 3);
@@ -239,7 +239,7 @@ static void egan_accurate_note_corner(void **state)
     const double x[4] = {0.05, 0.05, 0.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {params, x, no_input, 0.1, NOTE, &nlp, &sc, 0};
+    const rs_step_data d = {params, x, no_input, 0.1, NOTE, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 6);
@@ -274,7 +274,7 @@ static void stewart_trinkle_friction(void **state)
     const double x[4] = {0.0, 0.0, 1.0, 0.0};
     rs_nlp_settings nlp;
     rs_nlp_settings_default(&nlp);
-    const rs_step_data d = {p_mu, x, no_input, 0.1, ST, &nlp, &sc, 0};
+    const rs_step_data d = {p_mu, x, no_input, 0.1, ST, &nlp, &sc, 0, NULL};
     const rs_model *m = model();
     unsigned long long key = 0;
     assert_int_equal(m->lcp_size(&d, &key), 4);
@@ -294,14 +294,14 @@ static void stewart_trinkle_friction(void **state)
      * friction -mu fz, on the edge n - mu t of the cone: certified. */
     double primal = 1, compl = 1;
     const double slide_f[2] = {-5.0, 10.0}, slide_next[4] = {0.05, 0.0, 0.5, 0.0};
-    m->residuals(&d, slide_next, slide_f, &primal, &compl);
+    m->residuals(&d, slide_next, slide_f, NULL, &primal, &compl);
     assert_true(primal <= 1e-12);
     assert_true(compl <= 1e-12);
     /* f = (5, 10): friction along the motion, v' = (1.5, 0). Its distance to the sliding ray is
      * |(8, 4)| / F = 0.63; the sticking cone would hold it but costs the slip 1.5 / V = 1.06;
      * no force at all costs |f| / F = 0.79. So the residual is 0.63. */
     const double push_f[2] = {5.0, 10.0}, push_next[4] = {0.15, 0.0, 1.5, 0.0};
-    m->residuals(&d, push_next, push_f, &primal, &compl);
+    m->residuals(&d, push_next, push_f, NULL, &primal, &compl);
     assert_true(primal <= 1e-12);
     assert_close(compl, hypot(8.0, 4.0) / (10.0 * sqrt(2.0)), 1e-12, 0);
     rs_scene_free(&sc);
@@ -324,20 +324,20 @@ static void certificate_per_edge(void **state)
     const double x[4] = {0.02, 0.01, -0.8, 0.4};
     const double f[2] = {5.0, 5.0}, next[4] = {-0.01, 0.0, -0.3, -0.1};
     double primal = 1, compl = 1;
-    const rs_step_data acc = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0};
-    m->residuals(&acc, next, f, &primal, &compl);
+    const rs_step_data acc = {params, x, no_input, 0.1, ACCURATE, &nlp, &sc, 0, NULL};
+    m->residuals(&acc, next, f, NULL, &primal, &compl);
     assert_true(primal <= 1e-12);
     /* the top edge alone is 5 N = 0.5 F from f; admitting the right edge costs its distance
      * 0.01 m = 0.1 L: the residual is 0.1 */
     assert_close(compl, 0.1, 1e-12, 0);
-    const rs_step_data simple = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0};
-    m->residuals(&simple, next, f, &primal, &compl);
+    const rs_step_data simple = {params, x, no_input, 0.1, SIMPLE, &nlp, &sc, 0, NULL};
+    m->residuals(&simple, next, f, NULL, &primal, &compl);
     assert_true(primal <= 1e-12);
     assert_true(compl <= 1e-12);
     /* the same force on a body that ends moving along it, v' = (0.3, 0.2): the contact does
      * work, f . v' / (F V) = (1.5 + 1) / 10 = 0.25: refused */
     const double pushed[4] = {-0.01, 0.0, 0.3, 0.2};
-    m->residuals(&simple, pushed, f, &primal, &compl);
+    m->residuals(&simple, pushed, f, NULL, &primal, &compl);
     assert_true(compl >= 0.25 - 1e-12);
     rs_scene_free(&sc);
 }

@@ -17,6 +17,15 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+/* The hand-written models' largest sizes (problems/<model>.c), for tests that hold a step of one
+ * of them in fixed arrays (the bodies model, whose sizes are its scene's, is tested apart). */
+#define RS_TEST_MAX_PARAMS 8
+#define RS_TEST_MAX_STATE 8
+#define RS_TEST_MAX_INPUT 4
+#define RS_TEST_MAX_FORCE 4
+#define RS_TEST_MAX_LCP 66
+#define RS_TEST_MAX_NLP 96
+
 /* RS_TEST_REDUCED=1 (scripts/test.sh's sanitizer stage): the slow tests (ctest label "slow") run
  * the same code paths on shorter runs and check what those runs can show; the full runs and
  * their figures are checked once, in the optimised build. */

@@ -81,7 +81,7 @@ static void test_numbers_read_and_written(void **state)
     assert_true(sc.params[0] == 1.5 && sc.initial[0] == 0.25 && sc.dt == 0.5e-3);
     /* a trajectory row */
     rs_compare_step st;
-    memset(&st, 0, sizeof st);
+    assert_int_equal(rs_compare_step_init(&st, sc.model), RS_OK);
     st.nlp.state_next[0] = 0.75;
     FILE *f = fopen(TMP "row.csv", "w");
     assert_non_null(f);
@@ -90,6 +90,7 @@ static void test_numbers_read_and_written(void **state)
     static char text[4096];
     slurp(TMP "row.csv", text, sizeof text);
     assert_non_null(strstr(text, "0,0.0005,0,0.75,")); /* step, t_s, the input, x */
+    rs_compare_step_free(&st);
     rs_scenario_release(&sc);
     /* a sweep's values */
     write_file(TMP "w.ini", "[sweep]\nscenario = locale_s.ini\n[vary]\nmodel.m = 0.5, 2.5\n");

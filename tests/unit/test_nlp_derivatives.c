@@ -129,8 +129,8 @@ static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty
 {
     rs_rng rng;
     rs_rng_seed(&rng, 2024 + (uint64_t)variant);
-    double params[RS_MODEL_MAX_PARAMS], state[RS_MODEL_MAX_STATE], input[RS_MODEL_MAX_INPUT];
-    double x[RS_MODEL_MAX_NLP];
+    double params[RS_TEST_MAX_PARAMS], state[RS_TEST_MAX_STATE], input[RS_TEST_MAX_INPUT];
+    double x[RS_TEST_MAX_NLP];
     rs_nlp_settings s;
     rs_nlp_settings_default(&s);
     s.penalty = penalty;
@@ -142,7 +142,7 @@ static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty
             state[i] = rs_rng_range(&rng, -1.0, 1.0);
         for (int i = 0; i < mdl->ninput; i++)
             input[i] = rs_rng_range(&rng, -1.0, 1.0);
-        rs_step_data d = {params, state, input, 1e-2, variant, &s, NULL, 0};
+        rs_step_data d = {params, state, input, 1e-2, variant, &s, NULL, 0, NULL};
         rs_nlp_problem p;
         mdl->nlp_describe(&p, variant);
         p.ctx = &d;
@@ -188,12 +188,12 @@ static void test_point3d(void **state)
     rs_nlp_settings s;
     rs_nlp_settings_default(&s);
     s.eps = 1e-2;
-    rs_step_data d = {params, st, input, 1e-2, 0, &s, NULL, 0};
+    rs_step_data d = {params, st, input, 1e-2, 0, &s, NULL, 0, NULL};
     rs_nlp_problem p;
     mdl->nlp_describe(&p, 0);
     p.ctx = &d;
     assert_non_null(p.sparsity);
-    double x[RS_MODEL_MAX_NLP];
+    double x[RS_TEST_MAX_NLP];
     for (int trial = 0; trial < 10; trial++) {
         for (int j = 0; j < p.n; j++)
             x[j] = rs_rng_range(&rng, -1.5, 1.5);
@@ -267,7 +267,7 @@ static void test_disc_polygons(void **state)
             for (int pen = 0; pen < 2; pen++) {
                 s.penalty = (rs_nlp_penalty)pen;
                 const double *params = cases[c], *st = cases[c] + 6;
-                rs_step_data d = {params, st, input, 1e-2, v, &s, &sc, 0};
+                rs_step_data d = {params, st, input, 1e-2, v, &s, &sc, 0, NULL};
                 rs_nlp_problem p;
                 mdl->nlp_describe(&p, v);
                 p.ctx = &d;
@@ -275,7 +275,7 @@ static void test_disc_polygons(void **state)
                 assert_true(p.n > 4 && p.n <= mdl->nlp_n && p.m <= mdl->nlp_m);
                 const int contacts = p.n == 4 ? 0 : (p.n - 4) / (params[4] > 0 ? 5 : 2);
                 sizes_seen[contacts < 3 ? contacts : 3] = 1;
-                double x[RS_MODEL_MAX_NLP];
+                double x[RS_TEST_MAX_NLP];
                 for (int t = 0; t < 3; t++) {
                     for (int j = 0; j < p.n; j++)
                         x[j] = rs_rng_range(&rng, -1.0, 1.0);
@@ -292,12 +292,12 @@ static void test_disc_polygons(void **state)
     for (int form = 1; form < mdl->nvariants; form++) {
         s.eps = 100.0;
         const double *params = cases[0], *st = cases[0] + 6;
-        rs_step_data d = {params, st, input, 1e-2, form, &s, &sc, 0};
+        rs_step_data d = {params, st, input, 1e-2, form, &s, &sc, 0, NULL};
         rs_nlp_problem p;
         mdl->nlp_describe(&p, form);
         p.ctx = &d;
         mdl->nlp_size(&d, &p.n, &p.m);
-        double x[RS_MODEL_MAX_NLP] = {0}, g[RS_MODEL_MAX_NLP];
+        double x[RS_TEST_MAX_NLP] = {0}, g[RS_TEST_MAX_NLP];
         p.eval_g(p.ctx, x, g);
         const double vf[2] = {st[2] + 1e-2 * input[0] / params[0],
                               st[3] + 1e-2 * (input[1] / params[0] - params[1])};
@@ -320,13 +320,15 @@ static void test_every_model_is_covered(void **state)
     (void)state;
     for (int i = 0; i < rs_model_count(); i++) {
         const rs_model *m = rs_model_at(i);
-        if (m->needs_scene) {
+        if (m->instantiate) {
+            assert_string_equal(m->name, "bodies"); /* test_bodies */
+        } else if (m->needs_scene) {
             assert_string_equal(m->name, "disc_polygons"); /* test_disc_polygons */
-        } else if (m->nlp_n > 0) {
+        } else if (rs_model_own_nlp(m)) {
             for (int v = 0; v < m->nvariants; v++)
                 check_model(m, v, RS_NLP_PENALTY_L1);
         } else {
-            assert_true(m->lcp_n >= 1 && m->lcp_n <= RS_MODEL_MAX_LCP);
+            assert_true(m->lcp_n >= 1 && m->lcp_n <= RS_TEST_MAX_LCP);
         }
     }
 }

@@ -158,9 +158,10 @@ static void test_disagreement_is_not_excused(void **state)
     rs_compare_result out;
     rs_compare_session *cs;
     assert_int_equal(rs_compare_begin(&sc, RS_RUN_COMPARE, &out, &cs), RS_OK);
+    rs_step_result nlp;
+    assert_int_equal(rs_step_result_init(&nlp, sc.model), RS_OK);
     for (int k = 0; k < 101; k++) {
         const double *u = rs_compare_input(cs, k);
-        rs_step_result nlp;
         rs_stepper_nlp(rs_compare_stepper(cs), rs_compare_nlp_state(cs), u, &nlp);
         if (k == 100) { /* sliding: friction about 4.9 N */
             nlp.forces[0] *= 1.01;
@@ -170,6 +171,7 @@ static void test_disagreement_is_not_excused(void **state)
     }
     assert_int_equal(out.step[99].verdict, RS_VERDICT_APPROXIMATION_BIAS);
     assert_int_equal(out.step[100].verdict, RS_VERDICT_RELAXATION_BIAS);
+    rs_step_result_free(&nlp);
     rs_compare_abort(cs);
     rs_scenario_release(&sc);
 }
@@ -196,11 +198,11 @@ static void test_certificate_per_cone(void **state)
     }
     double primal[2], compl[2];
     for (int lcp = 0; lcp < 2; lcp++) {
-        const rs_step_data d = {params, x, u, dt, 0, &nlp, NULL, lcp};
-        m->residuals(&d, sn, f, &primal[lcp], &compl[lcp]);
+        const rs_step_data d = {params, x, u, dt, 0, &nlp, NULL, lcp, NULL};
+        m->residuals(&d, sn, f, NULL, &primal[lcp], &compl[lcp]);
     }
     rs_step_scales s;
-    const rs_step_data d0 = {params, x, u, dt, 0, &nlp, NULL, 0};
+    const rs_step_data d0 = {params, x, u, dt, 0, &nlp, NULL, 0, NULL};
     m->step_scales(&d0, &s);
     assert_true(primal[0] <= 1e-12);
     assert_close(primal[1], (1.0 - cos(a)) * R / s.force, 1e-12, 1e-9);

@@ -61,16 +61,16 @@ static double column(const rs_scenario *sc, const rs_step_result *s, int c)
 /* Recompute the physical residuals of every NLP step of a run from its records. */
 static void assert_certified(const rs_scenario *sc, const rs_compare_result *r)
 {
-    double state[RS_MODEL_MAX_STATE];
-    memcpy(state, sc->initial, sizeof state);
+    double state[RS_TEST_MAX_STATE];
+    memcpy(state, sc->initial, sizeof(double) * (size_t)sc->model->nstate);
     for (int k = 0; k < r->steps; k++) {
         const rs_step_result *s = &r->step[k].nlp;
         assert_true(s->ok);
-        rs_step_data d = {sc->params, state, r->step[k].input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0};
+        rs_step_data d = {sc->params, state, r->step[k].input, sc->dt, sc->variant, &sc->nlp, sc->scene, 0, NULL};
         double primal, compl;
-        sc->model->residuals(&d, s->state_next, s->forces, &primal, &compl);
+        sc->model->residuals(&d, s->state_next, s->forces, NULL, &primal, &compl);
         assert_true(primal <= sc->nlp.cert_tol && compl <= sc->nlp.cert_tol);
-        memcpy(state, s->state_next, sizeof state);
+        memcpy(state, s->state_next, sizeof(double) * (size_t)sc->model->nstate);
     }
 }
 

@@ -1,0 +1,814 @@
+/*
+ * bodies.c: rigid bodies from a scene file (docs/bodies.md): discs, boxes and convex polygons in
+ * the vertical x-z plane with rotation, against each other and the scene's static obstacles,
+ * with inelastic contact and Coulomb friction. The model is the scene's: its parameters, state,
+ * inputs and forces are named after the bodies (rs_model.instantiate).
+ *
+ * Body b has mass m_b, moment of inertia I_b about its centre of mass, generalised position
+ * q_b = (x, z, theta) and velocity v_b = (xd, zd, thetad); inputs u_b = (ux, uz, utau), a force at
+ * the centre of mass and a torque; gravity g along -z. Semi-implicit Euler, as every model here:
+ *     v' = v_free + dt W J^T lambda,     v_free = v + dt W (u - m g e_z)            (D1)
+ *     q' = q + dt v'                                                            (D2)
+ * with W = diag(1/m_b, 1/m_b, 1/I_b) and lambda the contact forces (N). A contact i between
+ * bodies a and b (or a and an obstacle) at the start of the step (geom/contacts.h) has the unit
+ * normal n_i from b into a, the tangent t_i = (n_z, -n_x), the gap g_i and lever arms ra_i, rb_i;
+ * its rows of J give the relative velocity of a against b at the contact,
+ *     J_e v = e . (v_a + w_a ra^perp) - e . (v_b + w_b rb^perp)
+ *           = e . v_a + w_a cross(ra, e) - e . v_b - w_b cross(rb, e)     for e = n_i or t_i.
+ * Contact i carries a normal force p_i >= 0 along n_i and, with mu_i > 0 (the pair's friction
+ * coefficient: the scene's friction line for the pair, else the scenario's model.mu), friction
+ * f_i along t_i.
+ *
+ * The step LCP (Stewart-Trinkle, the planar cone exactly: two tangent directions), per contact
+ * z_i = (p_i, beta+_i, beta-_i, gamma_i), f_i = beta+_i - beta-_i, gamma_i the sliding speed:
+ *     w_n  = g_i / dt + J_n v'       >= 0  _|_  p_i >= 0        (the gap after the step, / dt)
+ *     w_+  = gamma_i + J_t v'        >= 0  _|_  beta+_i >= 0
+ *     w_-  = gamma_i - J_t v'        >= 0  _|_  beta-_i >= 0
+ *     w_g  = mu_i p_i - beta+ - beta- >= 0  _|_  gamma_i >= 0  (the cone; at its edge: sliding)
+ * With v' from (D1) each row is affine in z: M = dt J W J^T (in the rows and columns of the
+ * directions n, t, -t), plus the identity blocks of gamma and the cone rows; q = (g/dt + J_n
+ * v_free, J_t v_free, -J_t v_free, 0). A frictionless contact (mu_i = 0) has p_i alone.
+ *
+ * The relaxation of this LCP is the generic one (src/nlp/lcp_relaxation.c), posed in the step's
+ * natural units: speed V (the largest speed of any body's point, before and after the free
+ * step, or g dt), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
+ * its lighter body, gamma and the velocity rows in V, the cone row in F_i. The model's own NLP
+ * (bodies_nlp.c) poses the same step in the post's style.
+ *
+ * The certificate (residuals) recomputes the physics from the step's outputs: the bodies' next
+ * state and total contact forces, and each contact's (p_i, f_i): (D1)-(D2); the total forces
+ * equal J^T lambda; the gaps after the step g_i + dt J_n v' >= 0 (to first order in the step:
+ * the contact set and its normals are the start's); p_i >= 0, |f_i| <= mu_i p_i, p_i times the
+ * gap after the step, and a sliding contact's friction at the cone's edge against its slip. Each
+ * in natural units: lengths in L, an angle in L / R (R the body's extent), speeds in V, an
+ * angular speed in V / R, a body's forces in m_b V / dt and its torque in that times R.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies.h"
+
+/* ---- the step's contacts ------------------------------------------------------------------ */
+
+double bodies_relative_velocity(const rs_contact *c, const double *e, const double *v)
+{
+    const double *va = v + 3 * c->a;
+    double s = e[0] * va[0] + e[1] * va[1] + va[2] * bodies_cross(c->ra, e);
+    if (c->b >= 0) {
+        const double *vb = v + 3 * c->b;
+        s -= e[0] * vb[0] + e[1] * vb[1] + vb[2] * bodies_cross(c->rb, e);
+    }
+    return s;
+}
+
+static void step_free(bodies_step *s)
+{
+    if (!s)
+        return;
+    rs_contact_list_free(&s->list);
+    free(s->stamp);
+    free(s->first);
+    free(s->mu); /* (fscale is its second half) */
+    free(s);
+}
+
+static bodies_step *step_new(const rs_scene *scene)
+{
+    bodies_step *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->scene = scene;
+    s->nb = scene->nbodies;
+    const size_t nb = (size_t)s->nb;
+    s->nstamp = 6 * nb + 3 * nb + (3 + nb) + 1;
+    /* the stamp, then pose, margin, mass, inertia, extent, vfree */
+    s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 1, sizeof(double));
+    if (!s->stamp) {
+        step_free(s);
+        return NULL;
+    }
+    s->pose = s->stamp + s->nstamp;
+    s->margin = s->pose + 3 * nb;
+    s->mass = s->margin + nb;
+    s->inertia = s->mass + nb;
+    s->extent = s->inertia + nb;
+    s->vfree = s->extent + nb;
+    return s;
+}
+
+/* The stamp of d: 1 if it equals the cached one (and stores it when not). */
+static int same_step(bodies_step *s, const rs_step_data *d)
+{
+    const size_t nb = (size_t)s->nb;
+    double *t = s->stamp;
+    int same = s->valid;
+    const double *parts[3] = {d->state, d->input, d->params};
+    const size_t sizes[3] = {6 * nb, 3 * nb, 3 + nb};
+    for (int p = 0; p < 3; p++) {
+        if (same && memcmp(t, parts[p], sizeof(double) * sizes[p]) != 0)
+            same = 0;
+        memcpy(t, parts[p], sizeof(double) * sizes[p]);
+        t += sizes[p];
+    }
+    if (same && *t != d->dt)
+        same = 0;
+    *t = d->dt;
+    return same;
+}
+
+/* Find the step's contacts and what depends on them; 0 when out of memory. */
+static int find_step(bodies_step *s, const rs_step_data *d)
+{
+    const rs_scene *sc = s->scene;
+    const double dt = d->dt, g = d->params[BP_G];
+    double vmax = g * dt; /* the speed gravity adds in a step: the floor of V */
+    for (int b = 0; b < s->nb; b++) {
+        const rs_body *bd = &sc->bodies[b];
+        const double *x = d->state + BS_N * b, *u = d->input + BU_N * b;
+        const double m = d->params[BP_MASS0 + b], I = rs_body_inertia(bd, m);
+        s->mass[b] = m;
+        s->inertia[b] = I;
+        s->extent[b] = bd->extent;
+        s->pose[3 * b] = x[BS_X];
+        s->pose[3 * b + 1] = x[BS_Z];
+        s->pose[3 * b + 2] = x[BS_TH];
+        double *vf = s->vfree + 3 * b;
+        vf[0] = x[BS_XD] + dt * u[BU_X] / m;
+        vf[1] = x[BS_ZD] + dt * (u[BU_Z] / m - g);
+        vf[2] = x[BS_THD] + dt * u[BU_TAU] / I;
+        /* how far any point of b moves in the step without contact forces */
+        const double before = hypot(x[BS_XD], x[BS_ZD]) + fabs(x[BS_THD]) * bd->extent;
+        const double after = hypot(vf[0], vf[1]) + fabs(vf[2]) * bd->extent;
+        s->margin[b] = dt * fmax(before, after);
+        vmax = fmax(vmax, fmax(before, after));
+    }
+    rs_step_scales_set(&s->scales, &vmax, 1, 0.0, dt, 1.0);
+    double mmax = 0.0;
+    for (int b = 0; b < s->nb; b++)
+        mmax = fmax(mmax, s->mass[b]);
+    s->scales.force = mmax * s->scales.speed / dt;
+    if (rs_find_contacts(sc, s->pose, s->margin, d->params[BP_REACH], &s->list) != RS_OK)
+        return 0;
+    const int nc = s->list.n;
+    if (nc > s->cap_contacts) {
+        int *first = realloc(s->first, sizeof(int) * (size_t)nc);
+        if (first)
+            s->first = first;
+        double *mu = realloc(s->mu, sizeof(double) * 2 * (size_t)nc);
+        if (mu)
+            s->mu = mu;
+        if (!first || !mu)
+            return 0;
+        s->fscale = s->mu + nc; /* (mu's second half) */
+        s->cap_contacts = nc;
+    }
+    s->fscale = s->mu + s->cap_contacts;
+    unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
+    s->nz = 0;
+    for (int i = 0; i < nc; i++) {
+        const rs_contact *c = &s->list.c[i];
+        s->first[i] = s->nz;
+        s->mu[i] = rs_scene_pair_mu(sc, c->a, c->b, d->params[BP_MU]);
+        s->nz += s->mu[i] > 0.0 ? 4 : 1;
+        const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
+        s->fscale[i] = m * s->scales.speed / dt;
+        const unsigned long long parts[4] = {(unsigned long long)c->a + 1,
+                                             (unsigned long long)(c->b + 2),
+                                             (unsigned long long)(c->obstacle + 2), c->feature};
+        for (int k = 0; k < 4; k++) {
+            h ^= parts[k];
+            h *= 1099511628211ull;
+        }
+    }
+    s->key = h;
+    s->valid = 1;
+    return 1;
+}
+
+bodies_step *bodies_step_get(const rs_step_data *d, bodies_step **tmp)
+{
+    *tmp = NULL;
+    bodies_step *s = d->cache;
+    if (!s && !(s = *tmp = step_new(d->scene)))
+        return NULL;
+    if (same_step(s, d))
+        return s;
+    if (!find_step(s, d)) {
+        s->valid = 0;
+        step_free(*tmp);
+        *tmp = NULL;
+        return NULL;
+    }
+    return s;
+}
+
+void bodies_step_release(bodies_step *tmp)
+{
+    step_free(tmp);
+}
+
+static void *cache_create(const rs_model *m, const rs_scene *scene)
+{
+    (void)m;
+    return step_new(scene);
+}
+
+static void cache_free(void *cache)
+{
+    step_free(cache);
+}
+
+/* ---- the LCP -------------------------------------------------------------------------------- */
+
+/* The direction of unknown k of contact c (0: p along n, 1: beta+ along t, 2: beta- along -t;
+ * 3: gamma, no direction) into e; 0 for gamma. */
+static int direction(const rs_contact *c, int k, double *e)
+{
+    double t[2];
+    bodies_tangent(c, t);
+    if (k == 0) {
+        e[0] = c->n[0];
+        e[1] = c->n[1];
+    } else if (k == 1 || k == 2) {
+        const double s = k == 1 ? 1.0 : -1.0;
+        e[0] = s * t[0];
+        e[1] = s * t[1];
+    }
+    return k < 3;
+}
+
+/* dt times the velocity along f at contact cj caused by a unit force along e at contact ci:
+ * sum over the bodies they share of s_i s_j dt (e . f / m + cross(r_i, e) cross(r_j, f) / I). */
+static double coupling(const bodies_step *s, double dt, const rs_contact *ci, const double *e,
+                       const rs_contact *cj, const double *f)
+{
+    double v = 0.0;
+    const int bi[2] = {ci->a, ci->b}, bj[2] = {cj->a, cj->b};
+    const double *ri[2] = {ci->ra, ci->rb}, *rj[2] = {cj->ra, cj->rb};
+    for (int x = 0; x < 2; x++)
+        for (int y = 0; y < 2; y++) {
+            if (bi[x] < 0 || bi[x] != bj[y])
+                continue;
+            const int b = bi[x];
+            const double sign = (x == 0 ? 1.0 : -1.0) * (y == 0 ? 1.0 : -1.0);
+            v += sign * dt *
+                 ((e[0] * f[0] + e[1] * f[1]) / s->mass[b] +
+                  bodies_cross(ri[x], e) * bodies_cross(rj[y], f) / s->inertia[b]);
+        }
+    return v;
+}
+
+static int lcp_size(const rs_step_data *d, unsigned long long *structure)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (!s)
+        return -1;
+    const int n = s->nz;
+    *structure = s->key;
+    bodies_step_release(tmp);
+    return n;
+}
+
+static void lcp_build(const rs_step_data *d, double *M, double *q)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (!s)
+        return;
+    const int n = s->nz, nc = s->list.n;
+    const double dt = d->dt;
+    memset(M, 0, sizeof(double) * (size_t)n * (size_t)n);
+    memset(q, 0, sizeof(double) * (size_t)n);
+    for (int j = 0; j < nc; j++) { /* rows of contact j */
+        const rs_contact *cj = &s->list.c[j];
+        const int rows = s->mu[j] > 0.0 ? 3 : 1, r0 = s->first[j];
+        for (int rk = 0; rk < rows; rk++) {
+            double f[2];
+            direction(cj, rk, f);
+            const int row = r0 + rk;
+            q[row] = bodies_relative_velocity(cj, f, s->vfree) + (rk == 0 ? cj->gap / dt : 0.0);
+            for (int i = 0; i < nc; i++) { /* columns of contact i's forces */
+                const rs_contact *ci = &s->list.c[i];
+                const int cols = s->mu[i] > 0.0 ? 3 : 1;
+                for (int ck = 0; ck < cols; ck++) {
+                    double e[2];
+                    direction(ci, ck, e);
+                    M[row + (size_t)(s->first[i] + ck) * n] = coupling(s, dt, ci, e, cj, f);
+                }
+            }
+            if (rk > 0) /* gamma_j + / - J_t v' */
+                M[row + (size_t)(r0 + 3) * n] = 1.0;
+        }
+        if (rows == 3) { /* mu p - beta+ - beta- */
+            const int row = r0 + 3;
+            M[row + (size_t)r0 * n] = s->mu[j];
+            M[row + (size_t)(r0 + 1) * n] = -1.0;
+            M[row + (size_t)(r0 + 2) * n] = -1.0;
+        }
+    }
+    bodies_step_release(tmp);
+}
+
+static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (!s)
+        return;
+    for (int i = 0; i < s->list.n; i++) {
+        const int f = s->first[i];
+        z_unit[f] = s->fscale[i];
+        w_unit[f] = s->scales.speed;
+        if (s->mu[i] > 0.0) {
+            z_unit[f + 1] = z_unit[f + 2] = s->fscale[i];
+            z_unit[f + 3] = w_unit[f + 1] = w_unit[f + 2] = s->scales.speed;
+            w_unit[f + 3] = s->fscale[i];
+        }
+    }
+    bodies_step_release(tmp);
+}
+
+void bodies_velocities(const bodies_step *s, double dt, const double *contact, double *v,
+                       double *forces)
+{
+    const int nb = s->nb;
+    double *F = forces;
+    double local[3 * 8];
+    if (!F) /* the totals are needed for v' either way */
+        F = nb <= 8 ? local : malloc(sizeof(double) * 3 * (size_t)nb);
+    if (!F) {
+        for (int i = 0; i < 3 * nb; i++)
+            v[i] = NAN;
+        return;
+    }
+    memset(F, 0, sizeof(double) * 3 * (size_t)nb);
+    for (int i = 0; i < s->list.n; i++) {
+        const rs_contact *c = &s->list.c[i];
+        double t[2];
+        bodies_tangent(c, t);
+        const double p = contact[2 * i], f = contact[2 * i + 1];
+        const double e[2] = {p * c->n[0] + f * t[0], p * c->n[1] + f * t[1]};
+        F[3 * c->a] += e[0];
+        F[3 * c->a + 1] += e[1];
+        F[3 * c->a + 2] += bodies_cross(c->ra, e);
+        if (c->b >= 0) {
+            F[3 * c->b] -= e[0];
+            F[3 * c->b + 1] -= e[1];
+            F[3 * c->b + 2] -= bodies_cross(c->rb, e);
+        }
+    }
+    for (int b = 0; b < nb; b++) {
+        v[3 * b] = s->vfree[3 * b] + dt * F[3 * b] / s->mass[b];
+        v[3 * b + 1] = s->vfree[3 * b + 1] + dt * F[3 * b + 1] / s->mass[b];
+        v[3 * b + 2] = s->vfree[3 * b + 2] + dt * F[3 * b + 2] / s->inertia[b];
+    }
+    if (F != forces && F != local)
+        free(F);
+}
+
+void bodies_integrate(const rs_step_data *d, const double *v, double *sn)
+{
+    const int nb = d->scene->nbodies;
+    for (int b = 0; b < nb; b++) {
+        const double *x = d->state + BS_N * b;
+        double *y = sn + BS_N * b;
+        y[BS_XD] = v[3 * b];
+        y[BS_ZD] = v[3 * b + 1];
+        y[BS_THD] = v[3 * b + 2];
+        y[BS_X] = x[BS_X] + d->dt * y[BS_XD];
+        y[BS_Z] = x[BS_Z] + d->dt * y[BS_ZD];
+        y[BS_TH] = x[BS_TH] + d->dt * y[BS_THD];
+    }
+}
+
+/* The generalised velocities after the step, 3 per body, from the next state. */
+static void next_velocities(int nb, const double *sn, double *v)
+{
+    for (int b = 0; b < nb; b++) {
+        v[3 * b] = sn[BS_N * b + BS_XD];
+        v[3 * b + 1] = sn[BS_N * b + BS_ZD];
+        v[3 * b + 2] = sn[BS_N * b + BS_THD];
+    }
+}
+
+static int contact_count(const rs_step_data *d)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int n = s ? s->list.n : 0;
+    bodies_step_release(tmp);
+    return n;
+}
+
+static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces, double *contact)
+{
+    (void)w;
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
+    double *v = malloc(sizeof(double) * (3 * (size_t)nb + 2 * (size_t)(s ? s->list.n : 0) + 1));
+    if (!s || !v) {
+        for (int i = 0; i < BS_N * nb; i++)
+            sn[i] = NAN;
+        for (int i = 0; i < BF_N * nb; i++)
+            forces[i] = NAN;
+        free(v);
+        bodies_step_release(tmp);
+        return;
+    }
+    double *lam = v + 3 * nb; /* (p, f) per contact */
+    for (int i = 0; i < s->list.n; i++) {
+        const int f = s->first[i];
+        lam[2 * i] = z[f];
+        lam[2 * i + 1] = s->mu[i] > 0.0 ? z[f + 1] - z[f + 2] : 0.0;
+    }
+    if (contact)
+        memcpy(contact, lam, sizeof(double) * 2 * (size_t)s->list.n);
+    bodies_velocities(s, d->dt, lam, v, forces);
+    bodies_integrate(d, v, sn);
+    free(v);
+    bodies_step_release(tmp);
+}
+
+/* z at zero contact forces: the forces 0, each sliding speed gamma_i = |J_t v_free| (never a
+ * solution of the contact problem). */
+static void lcp_contact_free(const rs_step_data *d, double *z)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (!s)
+        return;
+    memset(z, 0, sizeof(double) * (size_t)s->nz);
+    for (int i = 0; i < s->list.n; i++)
+        if (s->mu[i] > 0.0) {
+            double t[2];
+            bodies_tangent(&s->list.c[i], t);
+            z[s->first[i] + 3] = fabs(bodies_relative_velocity(&s->list.c[i], t, s->vfree));
+        }
+    bodies_step_release(tmp);
+}
+
+/* ---- units, scales, the certificate, modes -------------------------------------------------- */
+
+static void step_scales(const rs_step_data *d, rs_step_scales *sc)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (s)
+        *sc = s->scales;
+    else
+        sc->speed = sc->length = sc->force = NAN;
+    bodies_step_release(tmp);
+}
+
+/* [input] unit = weight: the weight of 1 kg (each body has its own mass; an input in weights
+ * is in multiples of g newtons). */
+static double force_scale(const double *params)
+{
+    return fmax(params[BP_G], 1e-12);
+}
+
+/* Each column's natural unit: a body's position in L, its angle in L / R, its velocity in V and
+ * angular velocity in V / R, its force in m V / dt and torque in m V R / dt (R: its extent). */
+static void column_units(const rs_step_data *d, const rs_step_scales *sc, double *unit)
+{
+    const int nb = d->scene->nbodies;
+    for (int b = 0; b < nb; b++) {
+        const double R = fmax(d->scene->bodies[b].extent, 1e-300);
+        const double F = d->params[BP_MASS0 + b] * sc->speed / d->dt;
+        double *u = unit + BS_N * b;
+        u[BS_X] = u[BS_Z] = sc->length;
+        u[BS_TH] = sc->length / R;
+        u[BS_XD] = u[BS_ZD] = sc->speed;
+        u[BS_THD] = sc->speed / R;
+        double *f = unit + BS_N * nb + BF_N * b;
+        f[BF_X] = f[BF_Z] = F;
+        f[BF_TAU] = F * R;
+    }
+}
+
+/* The physical certificate (the header comment). */
+static void residuals(const rs_step_data *d, const double *sn, const double *f,
+                      const double *contact, double *primal, double *complementarity)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
+    const int nc = s ? s->list.n : 0;
+    double *v = s ? malloc(sizeof(double) * (6 * (size_t)nb + 1)) : NULL;
+    if (!s || !v || (nc > 0 && !contact)) { /* nothing to certify the step with */
+        *primal = *complementarity = NAN;
+        free(v);
+        bodies_step_release(tmp);
+        return;
+    }
+    const rs_step_scales *sc = &s->scales;
+    const double V = sc->speed, L = sc->length, dt = d->dt;
+    double *vc = v + 3 * nb; /* v' implied by the contact forces */
+    next_velocities(nb, sn, v);
+    double p = 0.0, c = 0.0;
+    bodies_velocities(s, dt, contact, vc, NULL);
+    for (int b = 0; b < nb; b++) {
+        const double R = fmax(s->extent[b], 1e-300), F = s->mass[b] * V / dt;
+        const double *x = d->state + BS_N * b, *y = sn + BS_N * b;
+        /* (D2): positions from the velocities; (D1): the velocities from the contact forces */
+        p = fmax(p, fabs(y[BS_X] - x[BS_X] - dt * y[BS_XD]) / rs_length_unit(sc, y[BS_X]));
+        p = fmax(p, fabs(y[BS_Z] - x[BS_Z] - dt * y[BS_ZD]) / rs_length_unit(sc, y[BS_Z]));
+        p = fmax(p, fabs(y[BS_TH] - x[BS_TH] - dt * y[BS_THD]) /
+                        fmax(L / R, 8.0 * 2.220446049250313e-16 * fabs(y[BS_TH])));
+        p = fmax(p, fmax(fabs(v[3 * b] - vc[3 * b]), fabs(v[3 * b + 1] - vc[3 * b + 1])) / V);
+        p = fmax(p, fabs(v[3 * b + 2] - vc[3 * b + 2]) * R / V);
+        /* the reported totals are the contacts' */
+        const double *fb = f + BF_N * b;
+        const double dv[3] = {(v[3 * b] - s->vfree[3 * b]) * s->mass[b] / dt,
+                              (v[3 * b + 1] - s->vfree[3 * b + 1]) * s->mass[b] / dt,
+                              (v[3 * b + 2] - s->vfree[3 * b + 2]) * s->inertia[b] / dt};
+        p = fmax(p, fmax(fabs(fb[BF_X] - dv[0]), fabs(fb[BF_Z] - dv[1])) / F);
+        p = fmax(p, fabs(fb[BF_TAU] - dv[2]) / (F * R));
+    }
+    for (int i = 0; i < nc; i++) {
+        const rs_contact *ct = &s->list.c[i];
+        double t[2];
+        bodies_tangent(ct, t);
+        const double Fi = s->fscale[i], mu = s->mu[i];
+        const double pn = contact[2 * i] / Fi, ft = contact[2 * i + 1] / Fi;
+        const double gap = (ct->gap + dt * bodies_relative_velocity(ct, ct->n, v)) / L;
+        const double slip = bodies_relative_velocity(ct, t, v) / V;
+        p = fmax(p, fmax(-gap, 0.0));      /* no overlap after the step */
+        c = fmax(c, fmax(-pn, 0.0));       /* a pushing contact force */
+        c = fmax(c, fabs(ft) - mu * pn);   /* within the cone */
+        c = fmax(c, fabs(pn) * fmax(gap, 0.0)); /* a force only at zero gap */
+        if (mu > 0.0) {
+            c = fmax(c, fabs(slip) * fmax(mu * pn - fabs(ft), 0.0)); /* sliding: at the edge */
+            c = fmax(c, fmax(ft * slip, 0.0));                       /* against the slip */
+        }
+    }
+    *primal = p;
+    *complementarity = c;
+    free(v);
+    bodies_step_release(tmp);
+}
+
+/* One mode per body: separating without contact force; else, among its closed contacts (gap
+ * after the step within 1e-6 L), sticking when none slips beyond the speed tolerance, sliding
+ * along the tangent of the fastest slip otherwise (+ when the body moves along its t), contact
+ * when every one of its contacts is frictionless. */
+static void modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
+    double *v = s ? malloc(sizeof(double) * (3 * (size_t)nb + 1)) : NULL;
+    for (int b = 0; b < nb; b++)
+        out[b] = RS_MODE_SEPARATING;
+    if (!s || !v) {
+        free(v);
+        bodies_step_release(tmp);
+        return;
+    }
+    next_velocities(nb, sn, v);
+    double *fastest = calloc((size_t)nb, sizeof(double));
+    int *friction = calloc((size_t)nb, sizeof(int));
+    for (int b = 0; fastest && friction && b < nb; b++) {
+        const double *fb = f + BF_N * b;
+        const double R = fmax(s->extent[b], 1e-300);
+        if (hypot(fb[BF_X], fb[BF_Z]) > tols->force || fabs(fb[BF_TAU]) / R > tols->force)
+            out[b] = RS_MODE_CONTACT;
+    }
+    for (int i = 0; fastest && friction && i < s->list.n; i++) {
+        const rs_contact *ct = &s->list.c[i];
+        double t[2];
+        bodies_tangent(ct, t);
+        const double gap = ct->gap + d->dt * bodies_relative_velocity(ct, ct->n, v);
+        if (!(gap <= 1e-6 * s->scales.length))
+            continue;
+        const double slip = bodies_relative_velocity(ct, t, v);
+        const int who[2] = {ct->a, ct->b};
+        for (int k = 0; k < 2; k++) {
+            const int b = who[k];
+            if (b < 0 || out[b] == RS_MODE_SEPARATING)
+                continue;
+            friction[b] |= s->mu[i] > 0.0;
+            const double own = k == 0 ? slip : -slip;
+            if (fabs(own) > fabs(fastest[b]))
+                fastest[b] = own;
+        }
+    }
+    for (int b = 0; fastest && friction && b < nb; b++) {
+        if (out[b] == RS_MODE_SEPARATING || !friction[b])
+            continue;
+        out[b] = !(fabs(fastest[b]) > tols->speed) ? RS_MODE_STICKING
+                 : fastest[b] > 0.0                 ? RS_MODE_SLIDING_POS
+                                                    : RS_MODE_SLIDING_NEG;
+    }
+    free(fastest);
+    free(friction);
+    free(v);
+    bodies_step_release(tmp);
+}
+
+/* The start: no two bodies overlap, and none is inside an obstacle, by more than the rounding of
+ * a position (1e-9 m, or 1e-3 of the step's length L). */
+static const char *check_step(const rs_step_data *d)
+{
+    static char msg[1200];
+    const rs_scene *sc = d->scene;
+    const int nb = sc->nbodies;
+    double *pose = malloc(sizeof(double) * (4 * (size_t)nb + 1));
+    if (!pose)
+        return "out of memory";
+    double *margin = pose + 3 * nb;
+    for (int b = 0; b < nb; b++) {
+        pose[3 * b] = d->state[BS_N * b + BS_X];
+        pose[3 * b + 1] = d->state[BS_N * b + BS_Z];
+        pose[3 * b + 2] = d->state[BS_N * b + BS_TH];
+        margin[b] = 0.0;
+    }
+    rs_contact_list l = {0, 0, NULL};
+    const char *why = NULL;
+    if (rs_find_contacts(sc, pose, margin, 0.0, &l) != RS_OK) {
+        why = "out of memory";
+    } else {
+        rs_step_scales ss;
+        step_scales(d, &ss);
+        const double tol = fmax(1e-9, 1e-3 * ss.length);
+        const rs_contact *worst = NULL;
+        for (int i = 0; i < l.n; i++)
+            if (l.c[i].gap < -tol && (!worst || l.c[i].gap < worst->gap))
+                worst = &l.c[i];
+        if (worst && worst->b >= 0)
+            snprintf(msg, sizeof msg,
+                     "bodies %s (%.200s:%d) and %s (%.200s:%d) overlap by %.3g m at the start: move "
+                     "them apart (contact is at position level: an overlap is expelled within a "
+                     "step)",
+                     sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
+                     sc->bodies[worst->b].name, sc->name, sc->bodies[worst->b].line, -worst->gap);
+        else if (worst)
+            snprintf(msg, sizeof msg,
+                     "body %s (%.200s:%d) is %.3g m inside obstacle %d at the start: move it out",
+                     sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line, -worst->gap,
+                     worst->obstacle + 1);
+        why = worst ? msg : NULL;
+    }
+    rs_contact_list_free(&l);
+    free(pose);
+    return why;
+}
+
+/* ---- the model of a scene --------------------------------------------------------------------- */
+
+typedef struct bodies_model {
+    rs_model model; /* first: the instance is its rs_model */
+    char *names;    /* every column and parameter name, NUL-separated */
+    const char **state_names, **input_names, **force_names;
+    rs_param_def *params;
+    double *state_default;
+    int *velocity_index;
+} bodies_model;
+
+static void release(rs_model *m)
+{
+    bodies_model *bm = (bodies_model *)m;
+    if (!bm)
+        return;
+    free(bm->names);
+    free(bm->state_names);
+    free(bm->params);
+    free(bm->state_default);
+    free(bm->velocity_index);
+    free(bm);
+}
+
+static const char *const variants[] = {"stewart_trinkle"};
+
+static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *why,
+                             size_t why_len)
+{
+    const int nb = scene->nbodies;
+    if (nb < 1) {
+        snprintf(why, why_len, "the scene has no body: declare them with 'body NAME disc|box|"
+                               "polygon ...' lines (docs/bodies.md)");
+        return NULL;
+    }
+    bodies_model *bm = calloc(1, sizeof *bm);
+    const size_t ns = BS_N * (size_t)nb, nin = BU_N * (size_t)nb, nf = BF_N * (size_t)nb;
+    const size_t np = BP_MASS0 + (size_t)nb;
+    if (bm) {
+        bm->names = malloc((ns + nin + nf + np) * (RS_BODY_NAME_LEN + 16));
+        bm->state_names = malloc(sizeof(char *) * (ns + nin + nf));
+        bm->params = calloc(np, sizeof *bm->params);
+        bm->state_default = malloc(sizeof(double) * ns);
+        bm->velocity_index = malloc(sizeof(int) * 3 * (size_t)nb);
+    }
+    if (!bm || !bm->names || !bm->state_names || !bm->params || !bm->state_default ||
+        !bm->velocity_index) {
+        release(&bm->model);
+        snprintf(why, why_len, "out of memory");
+        return NULL;
+    }
+    bm->model = *self;
+    bm->input_names = bm->state_names + ns;
+    bm->force_names = bm->input_names + nin;
+    char *at = bm->names;
+    const size_t slot = RS_BODY_NAME_LEN + 16;
+    static const char *const st[BS_N] = {"x_m", "z_m", "theta_rad", "xd_mps", "zd_mps",
+                                         "thetad_radps"};
+    static const char *const in[BU_N] = {"ux_N", "uz_N", "utau_Nm"};
+    static const char *const fo[BF_N] = {"fx_N", "fz_N", "tau_Nm"};
+    for (int b = 0; b < nb; b++) {
+        const rs_body *bd = &scene->bodies[b];
+        for (int k = 0; k < BS_N; k++, at += slot) {
+            snprintf(at, slot, "%s.%s", bd->name, st[k]);
+            bm->state_names[BS_N * b + k] = at;
+            bm->state_default[BS_N * b + k] = bd->initial[k];
+        }
+        for (int k = 0; k < BU_N; k++, at += slot) {
+            snprintf(at, slot, "%s.%s", bd->name, in[k]);
+            bm->input_names[BU_N * b + k] = at;
+        }
+        for (int k = 0; k < BF_N; k++, at += slot) {
+            snprintf(at, slot, "%s.%s", bd->name, fo[k]);
+            bm->force_names[BF_N * b + k] = at;
+        }
+        for (int k = 0; k < 3; k++)
+            bm->velocity_index[3 * b + k] = BS_N * b + BS_XD + k;
+        snprintf(at, slot, "%s.m", bd->name);
+        bm->params[BP_MASS0 + b] = (rs_param_def){at, bd->mass, 1e-9, 1e9, "the body's mass, kg"};
+        at += slot;
+    }
+    bm->params[BP_G] = (rs_param_def){"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"};
+    bm->params[BP_MU] = (rs_param_def){"mu", 0.0, 0.0, 10.0,
+                                       "Coulomb friction coefficient of every pair without a "
+                                       "friction line of its own"};
+    bm->params[BP_REACH] = (rs_param_def){"reach", 1e-3, 0.0, 1e3,
+                                          "margin of the contacts found beyond one step's travel, "
+                                          "m"};
+    rs_model *m = &bm->model;
+    m->instantiate = NULL; /* an instance is a model like any other */
+    m->release = release;
+    m->nparams = (int)np;
+    m->params = bm->params;
+    m->nstate = (int)ns;
+    m->state_names = bm->state_names;
+    m->state_default = bm->state_default;
+    m->velocity_index = bm->velocity_index;
+    m->nvelocity = 3 * nb;
+    m->ninput = (int)nin;
+    m->input_names = bm->input_names;
+    m->nforce = (int)nf;
+    m->force_names = bm->force_names;
+    m->ncontacts = nb;
+    return m;
+}
+
+static const rs_param_def template_params[] = {
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
+    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient of every pair without its own"},
+    {"reach", 1e-3, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m"},
+};
+static const char *const template_state[] = {"BODY.x_m"};
+static const double template_default[] = {0.0};
+static const int template_velocity[] = {0};
+
+const rs_model rs_model_bodies = {
+    .name = "bodies",
+    .summary = "rigid discs, boxes and polygons from a scene file, with rotation and Coulomb "
+               "friction (per body: x, z, theta and their rates; per body and pair: m, mu)",
+    .source = "docs/bodies.md (Stewart-Trinkle's planar step; the post's relaxation)",
+    .nparams = 3,
+    .params = template_params,
+    .nstate = 1,
+    .state_names = template_state,
+    .state_default = template_default,
+    .velocity_index = template_velocity,
+    .nvelocity = 0,
+    .ninput = 0,
+    .nforce = 0,
+    .ncontacts = 0,
+    .nvariants = 1,
+    .variants = variants,
+    .needs_scene = 1,
+    .instantiate = instantiate,
+    .release = release,
+    .cache_create = cache_create,
+    .cache_free = cache_free,
+    .column_units = column_units,
+    .contact_count = contact_count,
+    .sizes_grow = 1,
+    .force_scale = force_scale,
+    .step_scales = step_scales,
+    .check_step = check_step,
+    .lcp_n = 0,
+    .lcp_size = lcp_size,
+    .lcp_build = lcp_build,
+    .lcp_units = lcp_units,
+    .lcp_recover = lcp_recover,
+    .lcp_contact_free = lcp_contact_free,
+    .residuals = residuals,
+    .modes = modes,
+};

@@ -1,0 +1,80 @@
+/*
+ * bodies.h (internal): what the files of the bodies model share (problems/bodies.c: the model,
+ * its step LCP and certificate; problems/bodies_nlp.c: its own NLP). The physics is in
+ * bodies.c's header comment and docs/bodies.md.
+ */
+#ifndef RS_PROBLEMS_BODIES_H
+#define RS_PROBLEMS_BODIES_H
+
+#include "geom/contacts.h"
+#include "sim/model.h"
+
+/* Parameters: g, mu, reach, then each body's mass. */
+enum { BP_G = 0, BP_MU = 1, BP_REACH = 2, BP_MASS0 = 3 };
+/* Per body: 6 state components, 3 inputs, 3 force columns. */
+enum { BS_X, BS_Z, BS_TH, BS_XD, BS_ZD, BS_THD, BS_N };
+enum { BU_X, BU_Z, BU_TAU, BU_N };
+enum { BF_X, BF_Z, BF_TAU, BF_N };
+
+/* One step's contacts, and what the step's LCP and NLP are built from (bodies.c). Cached per
+ * run (rs_step_data.cache) and found again whenever the step's data differ from the stamp. */
+typedef struct bodies_step {
+    const rs_scene *scene;
+    int nb;
+    double *stamp;       /* state, input, params, dt of the step the contacts are for */
+    size_t nstamp;
+    int valid;
+    rs_contact_list list;
+    double *pose;        /* 3 nb: x, z, theta */
+    double *margin;      /* nb */
+    double *mass, *inertia, *extent; /* nb */
+    double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
+    int *first;          /* per contact: its first LCP unknown */
+    double *mu;          /* per contact */
+    double *fscale;      /* per contact: its force unit m V / dt (m: its lighter body's mass) */
+    int nz;              /* LCP unknowns */
+    int cap_contacts;
+    unsigned long long key; /* the contacts' features (the structure key) */
+    rs_step_scales scales;
+} bodies_step;
+
+/* The step's contacts (the cache's, or a temporary one the caller frees with
+ * bodies_step_release when *tmp is set). NULL when out of memory. */
+bodies_step *bodies_step_get(const rs_step_data *d, bodies_step **tmp);
+void bodies_step_release(bodies_step *tmp);
+
+/* The generalised direction of force e (a unit vector) at contact c, on its body a (sign +1)
+ * and b (sign -1): the velocity along e of a relative to b at the contact is
+ * sum over its bodies of sign (e . v + w cross(r, e)). */
+static inline double bodies_cross(const double *r, const double *e)
+{
+    return r[0] * e[1] - r[1] * e[0];
+}
+
+/* The tangent of a contact: n turned by -90 degrees, t = (n_z, -n_x). */
+static inline void bodies_tangent(const rs_contact *c, double *t)
+{
+    t[0] = c->n[1];
+    t[1] = -c->n[0];
+}
+
+/* The relative velocity along e at contact c for the generalised velocities v (3 per body). */
+double bodies_relative_velocity(const rs_contact *c, const double *e, const double *v);
+
+/* The own NLP (bodies_nlp.c). */
+void bodies_nlp_size(const rs_step_data *d, int *n, int *m);
+void bodies_nlp_describe(rs_nlp_problem *p, int variant);
+void bodies_nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0);
+void bodies_nlp_recover(const rs_step_data *d, const double *x, double *state_next,
+                        double *forces, double *contact);
+
+/* The step's velocities after contact impulses: v' = vfree + dt W (J^T lambda), from the contact
+ * forces (normal p_i, tangential f_i along t_i) of every contact; and the bodies' total contact
+ * forces (fx, fz, tau per body) into forces (may be NULL). */
+void bodies_velocities(const bodies_step *s, double dt, const double *contact, double *v,
+                       double *forces);
+
+/* Positions from velocities: x' = x + dt v' (state_next's velocities set from v). */
+void bodies_integrate(const rs_step_data *d, const double *v, double *state_next);
+
+#endif
