@@ -524,11 +524,12 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f,
         p = fmax(p, fabs(v[3 * b + 2] - vc[3 * b + 2]) * R / V);
         /* the reported totals are the contacts' */
         const double *fb = f + BF_N * b;
-        const double dv[3] = {(v[3 * b] - s->vfree[3 * b]) * s->mass[b] / dt,
-                              (v[3 * b + 1] - s->vfree[3 * b + 1]) * s->mass[b] / dt,
-                              (v[3 * b + 2] - s->vfree[3 * b + 2]) * s->inertia[b] / dt};
+        const double dv[2] = {(v[3 * b] - s->vfree[3 * b]) * s->mass[b] / dt,
+                              (v[3 * b + 1] - s->vfree[3 * b + 1]) * s->mass[b] / dt};
         p = fmax(p, fmax(fabs(fb[BF_X] - dv[0]), fabs(fb[BF_Z] - dv[1])) / F);
-        p = fmax(p, fabs(fb[BF_TAU] - dv[2]) / (F * R));
+        if (isfinite(s->inertia[b])) /* (a locked rotation takes any torque: its angle holds) */
+            p = fmax(p, fabs(fb[BF_TAU] - (v[3 * b + 2] - s->vfree[3 * b + 2]) * s->inertia[b] /
+                                              dt) / (F * R));
     }
     for (int i = 0; i < nc; i++) {
         const rs_contact *ct = &s->list.c[i];
@@ -684,7 +685,41 @@ static void release(rs_model *m)
     free(bm);
 }
 
-static const char *const variants[] = {"stewart_trinkle"};
+/* The variants name the NLP (bodies.h): the LCP is the same. */
+static const char *const variants[] = {"pairs", "post"};
+
+static void nlp_size(const rs_step_data *d, int *n, int *m)
+{
+    (d->variant == BODIES_POST ? bodies_post_size : bodies_pairs_size)(d, n, m);
+}
+
+static void nlp_layout(const rs_step_data *d, int *nnz_jac, int *nnz_hess,
+                       unsigned long long *key)
+{
+    (d->variant == BODIES_POST ? bodies_post_layout : bodies_pairs_layout)(d, nnz_jac, nnz_hess,
+                                                                            key);
+}
+
+static void nlp_describe(rs_nlp_problem *p, int variant)
+{
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
+    if (variant == BODIES_POST)
+        bodies_post_describe(p, variant);
+    else
+        bodies_pairs_describe(p);
+}
+
+static void nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0)
+{
+    (d->variant == BODIES_POST ? bodies_post_start : bodies_pairs_start)(d, which, x0);
+}
+
+static void nlp_recover(const rs_step_data *d, const double *x, double *sn, double *forces,
+                        double *contact)
+{
+    (d->variant == BODIES_POST ? bodies_post_recover : bodies_pairs_recover)(d, x, sn, forces,
+                                                                              contact);
+}
 
 static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *why,
                              size_t why_len)
@@ -745,7 +780,7 @@ static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *
     bm->params[BP_MU] = (rs_param_def){"mu", 0.0, 0.0, 10.0,
                                        "Coulomb friction coefficient of every pair without a "
                                        "friction line of its own"};
-    bm->params[BP_REACH] = (rs_param_def){"reach", 1e-3, 0.0, 1e3,
+    bm->params[BP_REACH] = (rs_param_def){"reach", 0.0, 0.0, 1e3,
                                           "margin of the contacts found beyond one step's travel, "
                                           "m"};
     rs_model *m = &bm->model;
@@ -769,7 +804,7 @@ static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *
 static const rs_param_def template_params[] = {
     {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
     {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient of every pair without its own"},
-    {"reach", 1e-3, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m"},
+    {"reach", 0.0, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m"},
 };
 static const char *const template_state[] = {"BODY.x_m"};
 static const double template_default[] = {0.0};
@@ -790,7 +825,7 @@ const rs_model rs_model_bodies = {
     .ninput = 0,
     .nforce = 0,
     .ncontacts = 0,
-    .nvariants = 1,
+    .nvariants = 2,
     .variants = variants,
     .needs_scene = 1,
     .instantiate = instantiate,
@@ -809,6 +844,13 @@ const rs_model rs_model_bodies = {
     .lcp_units = lcp_units,
     .lcp_recover = lcp_recover,
     .lcp_contact_free = lcp_contact_free,
+    .nlp_n = 0, /* (sizes_grow: per step, nlp_size) */
+    .nlp_m = 0,
+    .nlp_size = nlp_size,
+    .nlp_layout = nlp_layout,
+    .nlp_describe = nlp_describe,
+    .nlp_start = nlp_start,
+    .nlp_recover = nlp_recover,
     .residuals = residuals,
     .modes = modes,
 };

@@ -61,12 +61,29 @@ static inline void bodies_tangent(const rs_contact *c, double *t)
 /* The relative velocity along e at contact c for the generalised velocities v (3 per body). */
 double bodies_relative_velocity(const rs_contact *c, const double *e, const double *v);
 
-/* The own NLP (bodies_nlp.c). */
-void bodies_nlp_size(const rs_step_data *d, int *n, int *m);
-void bodies_nlp_describe(rs_nlp_problem *p, int variant);
-void bodies_nlp_start(const rs_step_data *d, rs_nlp_start which, double *x0);
-void bodies_nlp_recover(const rs_step_data *d, const double *x, double *state_next,
-                        double *forces, double *contact);
+/* The model's variants: the step LCP is Stewart-Trinkle's either way; the variant chooses the
+ * NLP: the relaxation of the LCP's complementarity pairs in velocity variables
+ * (bodies_nlp_pairs.c) or the post's form (bodies_nlp.c). */
+enum { BODIES_PAIRS = 0, BODIES_POST = 1 };
+
+void bodies_pairs_size(const rs_step_data *d, int *n, int *m);
+void bodies_pairs_layout(const rs_step_data *d, int *nnz_jac, int *nnz_hess,
+                         unsigned long long *key);
+void bodies_pairs_describe(rs_nlp_problem *p);
+void bodies_pairs_start(const rs_step_data *d, rs_nlp_start which, double *x0);
+void bodies_pairs_recover(const rs_step_data *d, const double *x, double *state_next,
+                          double *forces, double *contact);
+
+void bodies_post_size(const rs_step_data *d, int *n, int *m);
+void bodies_post_layout(const rs_step_data *d, int *nnz_jac, int *nnz_hess,
+                        unsigned long long *key);
+void bodies_post_describe(rs_nlp_problem *p, int variant);
+void bodies_post_start(const rs_step_data *d, rs_nlp_start which, double *x0);
+void bodies_post_recover(const rs_step_data *d, const double *x, double *state_next,
+                         double *forces, double *contact);
+
+/* The generalised velocities of the bodies (3 each) and the step's positions from them, and
+ * the totals of the contact forces (below), for both NLPs' recovery. */
 
 /* The step's velocities after contact impulses: v' = vfree + dt W (J^T lambda), from the contact
  * forces (normal p_i, tangential f_i along t_i) of every contact; and the bodies' total contact

@@ -398,6 +398,7 @@ static void sparsity(void *ctx, unsigned char *jac_mask, unsigned char *hess_mas
 
 void dp_nlp_describe(rs_nlp_problem *p, int variant)
 {
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
     (void)variant; /* the callbacks read the formulation from the step data */
     p->n = 0; /* per step: dp_nlp_size */
     p->m = 0;

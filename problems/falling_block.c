@@ -24,6 +24,7 @@
  *     bounds  ph >= 0, s >= 0
  */
 #include <math.h>
+#include <string.h>
 
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
@@ -147,6 +148,7 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
 
 static void nlp_describe(rs_nlp_problem *p, int variant)
 {
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
     (void)variant;
     p->natural_units = 1;
     p->n = NV;

@@ -63,6 +63,7 @@
  * the LCP's lambda.
  */
 #include <math.h>
+#include <string.h>
 
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
@@ -276,6 +277,7 @@ static void nlp_hess(void *ctx, const double *x, double obj_factor, const double
 
 static void nlp_describe(rs_nlp_problem *p, int variant)
 {
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
     p->natural_units = variant != VARIANT_BLOG; /* the post's variant: SI units, as published */
     p->n = NV;
     p->m = NG;

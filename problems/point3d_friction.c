@@ -50,6 +50,7 @@
  * f_t . v_t' + mu fz h(v_t') = 0 (maximal dissipation, complementarity).
  */
 #include <math.h>
+#include <string.h>
 
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
@@ -335,6 +336,7 @@ static void sparsity(void *ctx, unsigned char *jac_mask, unsigned char *hess_mas
 
 static void nlp_describe(rs_nlp_problem *p, int variant)
 {
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
     (void)variant;
     p->natural_units = 1;
     p->n = NV;

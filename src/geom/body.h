@@ -33,6 +33,8 @@ typedef struct rs_body {
     double inertia_per_kg;/* the uniform shape's, about its centroid, m^2 */
     double extent;        /* the largest distance from the centre of mass to the shape, m */
     double initial[6];    /* the default initial state: x, z, theta, xd, zd, thetad */
+    int locked;           /* rotation locked (rotation=locked): the angle never changes, as if
+                             the inertia were infinite */
     int line;             /* where the scene declares it (1-based; 0: built in code) */
 } rs_body;
 
@@ -51,7 +53,7 @@ void rs_body_free(rs_body *b);
 /* The moment of inertia about the centre of mass for mass m (kg m^2). */
 static inline double rs_body_inertia(const rs_body *b, double m)
 {
-    return b->inertia > 0.0 ? b->inertia : m * b->inertia_per_kg;
+    return b->locked ? 1.0 / 0.0 : b->inertia > 0.0 ? b->inertia : m * b->inertia_per_kg;
 }
 
 /* The polygon's defects (convex, counter-clockwise, no repeated vertex, no crossing, finite);

@@ -104,10 +104,22 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
     double value[NKEYS] = {0};
     int given[NKEYS] = {0};
     char *vertices = NULL;
+    int rotation_given = 0;
     for (char *tok = strtok_r(NULL, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
         if (strcmp(tok, "vertices") == 0) {
             vertices = save; /* the rest of the line */
             break;
+        }
+        if (strncmp(tok, "rotation=", 9) == 0) { /* free (default) or locked */
+            if (rotation_given || (strcmp(tok + 9, "free") != 0 && strcmp(tok + 9, "locked") != 0)) {
+                snprintf(why, n, "body %s: %s", name,
+                         rotation_given ? "rotation given twice"
+                                        : "rotation must be free or locked");
+                return 0;
+            }
+            rotation_given = 1;
+            b.locked = strcmp(tok + 9, "locked") == 0;
+            continue;
         }
         char *eq = strchr(tok, '=');
         int k = -1;
@@ -120,7 +132,7 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
         const int fits = k >= 0 && (k == K_R ? disc : (k == K_W || k == K_H) ? box : 1);
         if (!fits) {
             snprintf(why, n, "body %s: %s '%.40s' for a %s (expected %s%sm, inertia, x, z, theta, "
-                             "xd, zd, thetad as key=value%s)",
+                             "xd, zd, thetad as key=value, rotation=free|locked%s)",
                      name, eq ? "unknown key" : "expected key=value, got", tok, shape,
                      disc ? "r, " : "", box ? "w, h, " : "",
                      polygon ? ", then vertices x1 z1, x2 z2, ..." : "");
@@ -158,6 +170,7 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
     }
     rs_error_detail reason;
     rs_error e;
+    const int locked = b.locked;
     if (disc) {
         if (!given[K_R]) {
             snprintf(why, n, "body %s: a disc needs its radius: r=...", name);
@@ -193,6 +206,7 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
         rs_body_free(&b);
         return 0;
     }
+    b.locked = locked;
     b.mass = given[K_M] ? value[K_M] : 1.0;
     b.inertia = given[K_INERTIA] ? value[K_INERTIA] : 0.0;
     for (int k = K_X; k <= K_THETAD; k++)

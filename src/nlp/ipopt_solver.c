@@ -35,6 +35,8 @@ struct rs_ipopt_solver {
      * its dense Jacobian and Hessian, block b's from jac_first[b] (hess_first[b]) on */
     int sparse;
     int *jac_at, *hess_at, *jac_first, *hess_first;
+    int triplets;                  /* the blocks give triplets (rs_nlp_problem.structure) */
+    int *tri_rows;                 /* scratch: one block's Jacobian and Hessian (row, col) */
     double *g;                     /* constraint values at the final point */
     double *mult_g, *mult_x_l, *mult_x_u;
     int iterations;                /* set by the intermediate callback */
@@ -83,6 +85,23 @@ static Bool cb_eval_jac(Index n, Number *x, Bool new_x, Index m, Index nele, Ind
     (void)new_x;
     rs_ipopt_solver *s = user;
     const int bn = s->n, bm = s->m;
+    if (s->triplets) { /* each block's own triplets, shifted to its rows and columns */
+        const int nj = s->blocks[0].nnz_jac, nh = s->blocks[0].nnz_hess;
+        for (int b = 0; b < s->nblocks; b++) {
+            const rs_nlp_problem *p = &s->blocks[b];
+            if (values) {
+                p->jac_values(p->ctx, x + (size_t)b * bn, values + (size_t)b * nj);
+                continue;
+            }
+            int *jr = s->tri_rows, *jc = jr + nj, *hr = jc + nj, *hc = hr + nh;
+            p->structure(p->ctx, jr, jc, hr, hc);
+            for (int k = 0; k < nj; k++) {
+                irow[(size_t)b * nj + k] = b * bm + jr[k];
+                jcol[(size_t)b * nj + k] = b * bn + jc[k];
+            }
+        }
+        return values ? rs_all_finite(values, (size_t)nele) : TRUE;
+    }
     if (s->sparse) { /* the given structure; values gathered from the dense Jacobian */
         for (int b = 0; b < s->nblocks; b++) {
             if (values)
@@ -124,6 +143,24 @@ static Bool cb_eval_h(Index n, Number *x, Bool new_x, Number obj_factor, Index m
     (void)new_lambda;
     rs_ipopt_solver *s = user;
     const int bn = s->n;
+    if (s->triplets) {
+        const int nj = s->blocks[0].nnz_jac, nh = s->blocks[0].nnz_hess;
+        for (int b = 0; b < s->nblocks; b++) {
+            const rs_nlp_problem *p = &s->blocks[b];
+            if (values) {
+                p->hess_values(p->ctx, x + (size_t)b * bn, obj_factor, lambda + (size_t)b * s->m,
+                               values + (size_t)b * nh);
+                continue;
+            }
+            int *jr = s->tri_rows, *jc = jr + nj, *hr = jc + nj, *hc = hr + nh;
+            p->structure(p->ctx, jr, jc, hr, hc);
+            for (int k = 0; k < nh; k++) {
+                irow[(size_t)b * nh + k] = b * bn + hr[k];
+                jcol[(size_t)b * nh + k] = b * bn + hc[k];
+            }
+        }
+        return values ? rs_all_finite(values, (size_t)nele) : TRUE;
+    }
     if (s->sparse) {
         for (int b = 0; b < s->nblocks; b++) {
             const rs_nlp_problem *p = &s->blocks[b];
@@ -194,6 +231,7 @@ void rs_ipopt_destroy(rs_ipopt_solver *s)
     free(s->J);
     free(s->jac_at);
     free(s->jac_first);
+    free(s->tri_rows);
     free(s);
 }
 
@@ -288,8 +326,15 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
         if (blocks[b].n != blocks[0].n || blocks[b].m != blocks[0].m)
             return RS_ERR_DIMENSION;
     const size_t n = (size_t)blocks[0].n, m = (size_t)blocks[0].m, K = (size_t)nblocks;
+    const int triplets = blocks[0].structure != NULL;
+    for (int b = 1; b < nblocks; b++)
+        if (!blocks[b].structure != !triplets || blocks[b].nnz_jac != blocks[0].nnz_jac ||
+            blocks[b].nnz_hess != blocks[0].nnz_hess)
+            return RS_ERR_DIMENSION;
     /* IPOPT indexes with int: the whole stack and its nonzeros must fit. */
-    if (K * n * (m + n) > 100000000u)
+    if (triplets ? K * ((size_t)blocks[0].nnz_jac + (size_t)blocks[0].nnz_hess + n + m) >
+                       100000000u
+                 : K * n * (m + n) > 100000000u)
         return RS_ERR_DIMENSION;
     rs_nlp_settings st;
     if (settings)
@@ -306,8 +351,9 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
     s->m = (int)m;
     s->s = st;
     s->blocks = malloc(sizeof *s->blocks * K);
-    /* one allocation: the stack's vectors, then one block's dense Hessian */
-    s->x_l = malloc(sizeof(double) * (K * (4 * n + 4 * m) + n * n + 1));
+    /* one allocation: the stack's vectors, then one block's dense Hessian (none with
+     * triplets) */
+    s->x_l = malloc(sizeof(double) * (K * (4 * n + 4 * m) + (triplets ? 0 : n * n) + 1));
     if (!s->blocks || !s->x_l) {
         rs_ipopt_destroy(s);
         return RS_ERR_NOMEM;
@@ -327,7 +373,17 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
         blocks[b].bounds(blocks[b].ctx, s->x_l + b * n, s->x_u + b * n, s->g_l + b * m,
                          s->g_u + b * m);
     size_t nele_jac = K * m * n, nele_hess = K * n * (n + 1) / 2;
-    if (blocks[0].sparsity) {
+    if (triplets) {
+        const size_t nj = (size_t)blocks[0].nnz_jac, nh = (size_t)blocks[0].nnz_hess;
+        s->triplets = 1;
+        s->tri_rows = malloc(sizeof(int) * (2 * nj + 2 * nh + 1));
+        if (!s->tri_rows) {
+            rs_ipopt_destroy(s);
+            return RS_ERR_NOMEM;
+        }
+        nele_jac = K * nj;
+        nele_hess = K * nh;
+    } else if (blocks[0].sparsity) {
         const rs_error err = sparse_structure(s, &nele_jac, &nele_hess);
         if (err != RS_OK) {
             rs_ipopt_destroy(s);

@@ -15,7 +15,17 @@ struct rs_kkt_check {
     double *G, *y, *dy;            /* k x k normal matrix, k multipliers, a correction */
     double *r;                     /* n: stationarity residual */
     int *kind, *index;             /* what column c stands for */
+    /* a problem given as triplets (rs_nlp_problem.structure): J holds the nnz_jac values, jr
+     * and jc their rows and columns (the structure is asked for at every check: it follows the
+     * context); the least squares need the dense active columns, and are only done for
+     * problems up to TRIPLET_LSQ_MAX variables (above, a start point is checked with the
+     * multipliers it comes with) */
+    int triplets, lsq;
+    int *jr, *jc, *hr, *hc;
+    int *column_of_row;            /* m: the active column of constraint row i, or -1 */
 };
+
+#define TRIPLET_LSQ_MAX 400
 
 /* Column kinds: the multiplier y_c of column c, and where it goes in IPOPT's convention. */
 enum { EQUALITY, G_LOWER, G_UPPER, X_LOWER, X_UPPER };
@@ -26,6 +36,7 @@ void rs_kkt_check_destroy(rs_kkt_check *c)
         return;
     free(c->x_l);
     free(c->kind);
+    free(c->jr);
     free(c);
 }
 
@@ -36,16 +47,28 @@ rs_error rs_kkt_check_create(const rs_nlp_problem *p, rs_kkt_check **out)
     *out = NULL;
     if (p->n < 1 || p->m < 0)
         return RS_ERR_DIMENSION;
-    const size_t n = (size_t)p->n, m = (size_t)p->m, k = 2 * n + m; /* at most active */
+    const size_t n = (size_t)p->n, m = (size_t)p->m;
     rs_kkt_check *c = calloc(1, sizeof *c);
     if (!c)
         return RS_ERR_NOMEM;
     c->p = *p;
-    c->x_l = malloc(sizeof(double) * (4 * n + 3 * m + m * n + n * k + k * k + 2 * k));
-    c->kind = malloc(sizeof(int) * 2 * k);
-    if (!c->x_l || !c->kind) {
+    c->triplets = p->structure != NULL;
+    c->lsq = !c->triplets || n <= TRIPLET_LSQ_MAX;
+    const size_t k = c->lsq ? 2 * n + m : 0; /* at most active */
+    const size_t jsize = c->triplets ? (size_t)p->nnz_jac : m * n;
+    c->x_l = malloc(sizeof(double) * (4 * n + 3 * m + jsize + n * k + k * k + 2 * k + 1));
+    c->kind = malloc(sizeof(int) * (2 * k + 1));
+    if (c->triplets)
+        c->jr = malloc(sizeof(int) * (2 * (size_t)p->nnz_jac + 2 * (size_t)p->nnz_hess + m + 1));
+    if (!c->x_l || !c->kind || (c->triplets && !c->jr)) {
         rs_kkt_check_destroy(c);
         return RS_ERR_NOMEM;
+    }
+    if (c->triplets) {
+        c->jc = c->jr + p->nnz_jac;
+        c->hr = c->jc + p->nnz_jac;
+        c->hc = c->hr + p->nnz_hess;
+        c->column_of_row = c->hc + p->nnz_hess;
     }
     c->x_u = c->x_l + n;
     c->grad = c->x_u + n;
@@ -53,7 +76,7 @@ rs_error rs_kkt_check_create(const rs_nlp_problem *p, rs_kkt_check **out)
     c->g_u = c->g_l + m;
     c->g = c->g_u + m;
     c->J = c->g + m;
-    c->A = c->J + m * n;
+    c->A = c->J + jsize;
     c->G = c->A + n * k;
     c->y = c->G + k * k;
     c->dy = c->y + k;
@@ -83,14 +106,25 @@ static int active_columns(rs_kkt_check *c, const double *x, double tol)
 {
     const int n = c->p.n, m = c->p.m;
     int k = 0;
+    static const double zero = 0.0;
     for (int i = 0; i < m; i++) {
-        const double *row = c->J + i; /* row i of the column-major J: stride m */
+        /* row i of the column-major J (stride m); with triplets, a zero column filled below */
+        const double *row = c->triplets ? &zero : c->J + i;
+        const size_t stride = c->triplets ? 0 : (size_t)m;
+        const int k0 = k;
         if (c->g_l[i] == c->g_u[i])
-            k = add_column(c, k, EQUALITY, i, row, (size_t)m, 1.0);
+            k = add_column(c, k, EQUALITY, i, row, stride, 1.0);
         else if (c->g[i] - c->g_l[i] <= tol) /* g >= g_l active: lambda = -y */
-            k = add_column(c, k, G_LOWER, i, row, (size_t)m, -1.0);
+            k = add_column(c, k, G_LOWER, i, row, stride, -1.0);
         else if (c->g_u[i] - c->g[i] <= tol) /* g <= g_u active: lambda = y */
-            k = add_column(c, k, G_UPPER, i, row, (size_t)m, 1.0);
+            k = add_column(c, k, G_UPPER, i, row, stride, 1.0);
+        if (c->triplets)
+            c->column_of_row[i] = k > k0 ? k0 : -1;
+    }
+    for (int e = 0; c->triplets && e < c->p.nnz_jac; e++) { /* the active rows' entries */
+        const int col = c->column_of_row[c->jr[e]];
+        if (col >= 0)
+            c->A[c->jc[e] + (size_t)col * n] += (c->kind[col] == G_LOWER ? -1.0 : 1.0) * c->J[e];
     }
     for (int j = 0; j < n; j++) {
         const int lower = x[j] - c->x_l[j] <= tol, upper = c->x_u[j] - x[j] <= tol;
@@ -216,10 +250,14 @@ static double optimality_error(const rs_kkt_check *c, const double *x, const dou
         if (mult_x_u[j] > 0.0)
             compl = fmax(compl, (c->x_u[j] - x[j]) * mult_x_u[j]);
         double r = c->grad[j] - mult_x_l[j] + mult_x_u[j];
-        for (int i = 0; i < m; i++)
+        for (int i = 0; !c->triplets && i < m; i++)
             r += c->J[i + (size_t)j * m] * mult_g[i];
-        dual = fmax(dual, fabs(r));
+        c->r[j] = r;
     }
+    for (int e = 0; c->triplets && e < c->p.nnz_jac; e++) /* J^T mult_g, by its entries */
+        c->r[c->jc[e]] += c->J[e] * mult_g[c->jr[e]];
+    for (int j = 0; j < n; j++)
+        dual = fmax(dual, fabs(c->r[j]));
     const double s_d = fmax(100.0, (sum_g + sum_x) / (m + 2 * n)) / 100.0;
     const double s_c = fmax(100.0, sum_x / (2 * n)) / 100.0;
     const double e = fmax(fmax(dual / s_d, primal), compl / s_c);
@@ -286,12 +324,19 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
     if (!(primal <= tol))
         return 0;
     p->eval_grad_f(p->ctx, x, c->grad);
-    if (m > 0)
+    const size_t jsize = c->triplets ? (size_t)p->nnz_jac : (size_t)m * (size_t)n;
+    if (m > 0 && c->triplets) {
+        p->structure(p->ctx, c->jr, c->jc, c->hr, c->hc);
+        p->jac_values(p->ctx, x, c->J);
+    } else if (m > 0) {
         p->eval_jac(p->ctx, x, c->J);
-    if (!rs_all_finite(c->grad, (size_t)n) || !rs_all_finite(c->J, (size_t)m * (size_t)n))
+    }
+    if (!rs_all_finite(c->grad, (size_t)n) || !rs_all_finite(c->J, m > 0 ? jsize : 0))
         return 0;
     if (given && optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol)
         return 1;
+    if (!c->lsq)
+        return 0; /* too large for dense least squares: IPOPT decides */
     return least_squares_multipliers(c, x, tol, mult_g, mult_x_l, mult_x_u) &&
            optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol;
 }

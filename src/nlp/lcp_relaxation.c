@@ -114,6 +114,7 @@ static void relax_hess(void *ctx, const double *x, double obj_factor, const doub
 
 void rs_lcp_relaxation_problem(rs_lcp_relaxation *r, rs_nlp_problem *p)
 {
+    memset(p, 0, sizeof *p); /* every field the NLP does not set: none */
     p->n = 2 * r->n;
     p->m = 2 * r->n;
     p->natural_units = 0; /* M and q as given (rs_lcp_solve_relaxed equilibrates its own copy) */

@@ -233,6 +233,11 @@ struct rs_model {
      * gives the step's (n = m = -1: more contacts than the NLP takes, the step is refused). */
     int nlp_n, nlp_m;
     void (*nlp_size)(const rs_step_data *d, int *n, int *m);
+    /* Optional, with nlp_size, for an NLP given as triplets (rs_nlp_problem.structure): the
+     * step's nonzero counts, and a key of its bounds (which variables and constraints are
+     * bounded how): a solver is reused for a step with the same sizes, counts and key. */
+    void (*nlp_layout)(const rs_step_data *d, int *nnz_jac, int *nnz_hess,
+                       unsigned long long *bounds_key);
     /* callbacks and p->natural_units for the variant; p->ctx is set to the rs_step_data */
     void (*nlp_describe)(rs_nlp_problem *p, int variant);
     void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);

@@ -24,7 +24,8 @@ struct rs_stepper {
     int use_relaxation;         /* 1: the relaxation of the LCP; 0: the model's own NLP */
     /* the model's own NLP with per-step sizes: one solver per (n, m), created on first use */
     struct own_solver {
-        int n, m;
+        int n, m, nnz_jac, nnz_hess;
+        unsigned long long bounds_key;
         rs_ipopt_solver *ipopt;
         rs_kkt_check *kkt;
     } *own;
@@ -171,10 +172,17 @@ static rs_error use_own_size(rs_stepper *s)
     rs_error err = ensure_nlp(s, n, m);
     if (err != RS_OK)
         return err;
+    int nnz_jac = 0, nnz_hess = 0;
+    unsigned long long key = 0;
+    if (mdl->nlp_layout)
+        mdl->nlp_layout(&s->data, &nnz_jac, &nnz_hess, &key);
     s->problem.n = s->nlp_n = n;
     s->problem.m = s->nlp_m = m;
+    s->problem.nnz_jac = nnz_jac;
+    s->problem.nnz_hess = nnz_hess;
     for (int k = 0; k < s->nown; k++)
-        if (s->own[k].n == n && s->own[k].m == m) {
+        if (s->own[k].n == n && s->own[k].m == m && s->own[k].nnz_jac == nnz_jac &&
+            s->own[k].nnz_hess == nnz_hess && s->own[k].bounds_key == key) {
             s->ipopt = s->own[k].ipopt;
             s->kkt = s->own[k].kkt;
             return RS_OK;
@@ -199,6 +207,9 @@ static rs_error use_own_size(rs_stepper *s)
     }
     o->n = n;
     o->m = m;
+    o->nnz_jac = nnz_jac;
+    o->nnz_hess = nnz_hess;
+    o->bounds_key = key;
     s->nown++;
     s->ipopt = o->ipopt;
     s->kkt = o->kkt;

@@ -443,8 +443,17 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
             if (c.nq)
                 x[NT + c.np + ki] = fmax(0.0, -s) + 1e-3;
         }
-    rs_nlp_problem p = {c.n,      c.m,   1,       &c,       nlp_bounds,  nlp_f,
-                        nlp_grad, nlp_g, nlp_jac, nlp_hess, nlp_sparsity};
+    rs_nlp_problem p = {.n = c.n,
+                        .m = c.m,
+                        .natural_units = 1,
+                        .ctx = &c,
+                        .bounds = nlp_bounds,
+                        .eval_f = nlp_f,
+                        .eval_grad_f = nlp_grad,
+                        .eval_g = nlp_g,
+                        .eval_jac = nlp_jac,
+                        .eval_hess = nlp_hess,
+                        .sparsity = nlp_sparsity};
     rs_nlp_settings st;
     rs_nlp_settings_default(&st);
     st.tol = 1e-10;
