@@ -1,0 +1,384 @@
+/*
+ * test_bodies.c: the bodies model (problems/bodies.c) against what can be known without it.
+ *
+ * - Contacts (geom/contacts.h) of simple poses against their hand computations: a box on a
+ *   half-plane (two corners, their gaps and lever arms), two discs, a box on a box offset (the
+ *   clipped face: two points at the overlap's ends), a disc beside a box's corner (the normal
+ *   from the corner), and the margin (a contact found only within it).
+ * - The stack (bodies_stack.ini): each contact carries the weight above it, to 1e-9 relative,
+ *   from the forces each contact reports.
+ * - The pile (bodies_pile.ini, Lemke): at the end no body is inside another or a wall by more
+ *   than the certificate's bound (cert_tol times the step's length), every gap recomputed from
+ *   the final poses.
+ * - Reproduction: point2d_friction and disc_polygons (stewart_trinkle, a disc of r = 0.05) on
+ *   the ramp and in the valley, and their bodies scenes, give the same Lemke trajectories to
+ *   1e-9 relative (of each column's largest value over the run).
+ * - The NLPs' derivatives (both variants) against central differences of their own values, at
+ *   a random point of the stack's first step.
+ */
+#include "test_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies.h"
+#include "core/rng.h"
+#include "geom/contacts.h"
+#include "io/scenario.h"
+#include "io/scene_file.h"
+#include "sim/compare.h"
+
+#define SCEN RS_SOURCE_DIR "/problems/scenarios/"
+
+static void load(const char *path, const char *const *sets, int nsets, rs_scenario *sc)
+{
+    rs_error_detail d;
+    const rs_error err = rs_scenario_load(path, sets, nsets, sc, &d);
+    if (err != RS_OK)
+        print_error("%s\n", d.message);
+    assert_int_equal(err, RS_OK);
+}
+
+static void scene_of(const char *text, rs_scene *s)
+{
+    rs_error_detail d;
+    const rs_error err = rs_scene_read_text("test.scene", text, s, &d);
+    if (err != RS_OK)
+        print_error("%s\n", d.message);
+    assert_int_equal(err, RS_OK);
+}
+
+static void test_contacts(void **state)
+{
+    (void)state;
+    rs_scene s;
+    rs_contact_list l = {0, 0, NULL};
+    /* a box 0.4 x 0.2 whose bottom is 1 mm above the ground: two corners, gap 1e-3, lever arms
+     * (+-0.2, -0.1) from the centre */
+    scene_of("halfplane 0 0, 0 1\nbody b box w=0.4 h=0.2\n", &s);
+    double pose[6] = {0.5, 0.101, 0.0}, margin[2] = {0.002, 0.0};
+    assert_int_equal(rs_find_contacts(&s, pose, margin, 0.0, &l), RS_OK);
+    assert_int_equal(l.n, 2);
+    for (int i = 0; i < 2; i++) {
+        assert_close(l.c[i].gap, 1e-3, 1e-15, 0.0);
+        assert_close(l.c[i].n[1], 1.0, 0.0, 0.0);
+        assert_close(fabs(l.c[i].ra[0]), 0.2, 1e-15, 0.0);
+        assert_close(l.c[i].ra[1], -0.1, 1e-15, 0.0);
+        assert_int_equal(l.c[i].b, -1);
+    }
+    margin[0] = 5e-4; /* beyond the margin: none */
+    assert_int_equal(rs_find_contacts(&s, pose, margin, 0.0, &l), RS_OK);
+    assert_int_equal(l.n, 0);
+    rs_scene_free(&s);
+    /* two discs, r = 0.1 and 0.2, centres 0.35 apart on a diagonal: gap 0.05, normal from the
+     * second into the first */
+    scene_of("body a disc r=0.1\nbody b disc r=0.2\n", &s);
+    const double d = 0.35 / sqrt(2.0);
+    double p2[6] = {0.0, 0.0, 0.0, d, d, 0.0}, m2[2] = {0.1, 0.1};
+    assert_int_equal(rs_find_contacts(&s, p2, m2, 0.0, &l), RS_OK);
+    assert_int_equal(l.n, 1);
+    assert_close(l.c[0].gap, 0.05, 1e-15, 0.0);
+    assert_close(l.c[0].n[0], -sqrt(0.5), 1e-15, 0.0);
+    assert_close(l.c[0].ra[0], 0.1 * sqrt(0.5), 1e-15, 0.0);  /* a's surface towards b */
+    assert_close(l.c[0].rb[0], -0.2 * sqrt(0.5), 1e-15, 0.0); /* b's surface towards a */
+    rs_scene_free(&s);
+    /* a 0.2 wide box resting on a 0.4 wide one, shifted by 0.15: the upper's bottom [0.05, 0.25]
+     * overlaps the lower's top [-0.2, 0.2] over [0.05, 0.2]: two contact points at its ends, the
+     * upper's corner and the lower's */
+    scene_of("body low box w=0.4 h=0.2\nbody up box w=0.2 h=0.2\n", &s);
+    double p3[6] = {0.0, 0.1, 0.0, 0.15, 0.3, 0.0}, m3[2] = {1e-3, 1e-3};
+    assert_int_equal(rs_find_contacts(&s, p3, m3, 0.0, &l), RS_OK);
+    assert_int_equal(l.n, 2);
+    double xs[2];
+    for (int i = 0; i < 2; i++) {
+        assert_close(l.c[i].gap, 0.0, 1e-15, 0.0);
+        assert_close(fabs(l.c[i].n[1]), 1.0, 1e-15, 0.0);
+        xs[i] = l.c[i].p[0];
+    }
+    assert_close(fmin(xs[0], xs[1]), 0.05, 1e-15, 0.0);
+    assert_close(fmax(xs[0], xs[1]), 0.2, 1e-15, 0.0);
+    rs_scene_free(&s);
+    /* a disc up and to the right of a static box's corner (0, 0): the normal from the corner */
+    scene_of("polygon -1 -1, 0 -1, 0 0, -1 0\nbody d disc r=0.1\n", &s);
+    double p4[3] = {0.1, 0.1, 0.0}, m4[1] = {0.1};
+    assert_int_equal(rs_find_contacts(&s, p4, m4, 0.0, &l), RS_OK);
+    assert_int_equal(l.n, 1);
+    assert_close(l.c[0].gap, 0.1 * sqrt(2.0) - 0.1, 1e-15, 0.0);
+    assert_close(l.c[0].n[0], sqrt(0.5), 1e-15, 0.0);
+    assert_close(l.c[0].n[1], sqrt(0.5), 1e-15, 0.0);
+    rs_scene_free(&s);
+    rs_contact_list_free(&l);
+}
+
+/* The stack: the contacts between box k and k + 1 (and the ground's under box 1) carry
+ * (5 - k) m g together, k = 0 for the ground, on the Lemke trajectory's last step. */
+static void test_stack_carries_the_weight_above(void **state)
+{
+    (void)state;
+    rs_scenario sc;
+    const char *sets[] = {"run.steps=200"};
+    load(SCEN "bodies_stack.ini", sets, 1, &sc);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+    const rs_compare_step *last = &r.step[r.steps - 1];
+    /* the step's contacts, from the state before it */
+    const rs_model *m = sc.model;
+    const rs_compare_step *before = &r.step[r.steps - 2];
+    const rs_step_data d = {sc.params, before->lemke.state_next, last->input, sc.dt,
+                            sc.variant, &sc.nlp, sc.scene, 1, NULL};
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(&d, &tmp);
+    assert_non_null(s);
+    assert_int_equal(last->lemke.ncontact, s->list.n);
+    double carried[6] = {0}; /* by the contacts under box k (0: the ground's) */
+    for (int i = 0; i < s->list.n; i++) {
+        const rs_contact *c = &s->list.c[i];
+        const int lower = c->b < 0 ? -1 : (c->a < c->b ? c->a : c->b);
+        carried[lower + 1] += last->lemke.contact[2 * i] * fabs(c->n[1]);
+    }
+    const double mg = 9.81;
+    for (int k = 0; k < 5; k++) {
+        if (fabs(carried[k] - (5 - k) * mg) > 1e-9 * 5 * mg)
+            print_error("under box %d: %.17g N, expected %g N\n", k + 1, carried[k], (5 - k) * mg);
+        assert_close(carried[k], (5 - k) * mg, 1e-9 * 5 * mg, 0.0);
+    }
+    (void)m;
+    bodies_step_release(tmp);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
+/* The pile at the end of its Lemke trajectory: no gap below -cert_tol L. */
+static void test_pile_ends_without_overlap(void **state)
+{
+    (void)state;
+    rs_scenario sc;
+    load(SCEN "bodies_pile.ini", NULL, 0, &sc);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.lemke.failed_steps, 0);
+    const rs_step_result *end = &r.step[r.steps - 1].lemke;
+    const int nb = sc.scene->nbodies;
+    double *pose = malloc(sizeof(double) * 4 * (size_t)nb), *margin = pose + 3 * nb;
+    for (int b = 0; b < nb; b++) {
+        for (int k = 0; k < 3; k++)
+            pose[3 * b + k] = end->state_next[BS_N * b + k];
+        margin[b] = 0.0;
+    }
+    rs_contact_list l = {0, 0, NULL};
+    assert_int_equal(rs_find_contacts(sc.scene, pose, margin, 1e-3, &l), RS_OK);
+    double worst = INFINITY;
+    for (int i = 0; i < l.n; i++)
+        worst = fmin(worst, l.c[i].gap);
+    const double bound = sc.nlp.cert_tol * end->scales.length;
+    print_message("pile: %d contacts at the end, the deepest gap %.3g m (bound %.3g m)\n", l.n,
+                  worst, -bound);
+    assert_true(l.n > 24); /* resting on each other and the walls */
+    assert_true(worst >= -bound);
+    rs_contact_list_free(&l);
+    free(pose);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
+/* Lemke trajectories of a and b agree column by column (b's columns named by prefix + a's
+ * name, a's forces compared with b's total contact force) to rtol of each column's largest
+ * value over the run. */
+static void expect_same_trajectory(const char *a_path, const char *const *a_sets, int na,
+                                   const char *b_path, const char *body, double rtol)
+{
+    rs_scenario A, B;
+    load(a_path, a_sets, na, &A);
+    load(b_path, NULL, 0, &B);
+    rs_compare_result ra, rb;
+    assert_int_equal(rs_compare_run(&A, RS_RUN_LEMKE, NULL, NULL, &ra), RS_OK);
+    assert_int_equal(rs_compare_run(&B, RS_RUN_LEMKE, NULL, NULL, &rb), RS_OK);
+    assert_int_equal(ra.steps, rb.steps);
+    assert_int_equal(ra.lemke.failed_steps + rb.lemke.failed_steps, 0);
+    static const char *const cols[] = {"x_m", "z_m", "xd_mps", "zd_mps", "fx_N", "fz_N"};
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+        int ia = -1, ib = -1;
+        char name[80];
+        snprintf(name, sizeof name, "%s.%s", body, cols[c]);
+        for (int k = 0; k < ra.ncol; k++)
+            ia = strcmp(ra.col_names[k], cols[c]) == 0 ? k : ia;
+        for (int k = 0; k < rb.ncol; k++)
+            ib = strcmp(rb.col_names[k], name) == 0 ? k : ib;
+        assert_true(ia >= 0 && ib >= 0);
+        double scale = 0.0, worst = 0.0;
+        for (int k = 0; k < ra.steps; k++)
+            scale = fmax(scale, fabs(rs_step_column(A.model, &ra.step[k].lemke, ia)));
+        for (int k = 0; k < ra.steps; k++)
+            worst = fmax(worst, fabs(rs_step_column(A.model, &ra.step[k].lemke, ia) -
+                                     rs_step_column(B.model, &rb.step[k].lemke, ib)));
+        if (!(worst <= rtol * fmax(scale, 1e-300)))
+            print_error("%s: %s differs by %.3g (scale %.3g)\n", b_path, cols[c], worst, scale);
+        assert_true(worst <= rtol * fmax(scale, 1e-300));
+    }
+    rs_compare_free(&ra);
+    rs_compare_free(&rb);
+    rs_scenario_release(&A);
+    rs_scenario_release(&B);
+}
+
+static void test_reproduces_point2d_and_disc_polygons(void **state)
+{
+    (void)state;
+    expect_same_trajectory(SCEN "point2d_friction.ini", NULL, 0, SCEN "bodies_point2d.ini",
+                           "mass", 1e-9);
+    const char *ramp[] = {"model.formulation=stewart_trinkle", "model.r=0.05", "initial.x=0.025",
+                          "initial.z=0.043301270189221939"};
+    expect_same_trajectory(SCEN "polygon_ramp_slide.ini", ramp, 4, SCEN "bodies_disc_ramp_slide.ini",
+                           "disc", 1e-9);
+    expect_same_trajectory(SCEN "polygon_ramp_stick.ini", ramp, 4, SCEN "bodies_disc_ramp_stick.ini",
+                           "disc", 1e-9);
+    const char *valley[] = {"model.formulation=stewart_trinkle", "model.r=0.05"};
+    expect_same_trajectory(SCEN "polygon_valley.ini", valley, 2, SCEN "bodies_disc_valley.ini",
+                           "disc", 1e-9);
+}
+
+/* The NLP of variant v at a random point of the stack's first step: its Jacobian and the
+ * Hessian of a random combination of its constraints against central differences. */
+static void check_nlp(int variant)
+{
+    rs_scenario sc;
+    char set[40];
+    snprintf(set, sizeof set, "model.variant=%s", variant ? "post" : "pairs");
+    const char *sets[] = {set};
+    load(SCEN "bodies_stack.ini", sets, 1, &sc);
+    const rs_model *m = sc.model;
+    double u[15] = {0};
+    const rs_step_data d = {sc.params, sc.initial, u, sc.dt, sc.variant, &sc.nlp, sc.scene, 0,
+                            NULL};
+    rs_nlp_problem p;
+    m->nlp_describe(&p, sc.variant);
+    p.ctx = (void *)&d;
+    int n, mm, nj, nh;
+    unsigned long long key;
+    m->nlp_size(&d, &n, &mm);
+    m->nlp_layout(&d, &nj, &nh, &key);
+    assert_true(n > 15 && mm > 15 && nj > 0 && nh > 0);
+    double *x = malloc(sizeof(double) * (size_t)(3 * n + 3 * mm + 2 * nj + nh));
+    double *g0 = x + n, *g1 = g0 + mm, *lam = g1 + mm, *J = lam + mm, *J1 = J + nj, *H = J1 + nj;
+    double *col = H + nh, *col2 = col + n;
+    int *idx = malloc(sizeof(int) * (size_t)(2 * nj + 2 * nh));
+    int *jr = idx, *jc = jr + nj, *hr = jc + nj, *hc = hr + nh;
+    rs_rng rng;
+    rs_rng_seed(&rng, 11);
+    for (int j = 0; j < n; j++)
+        x[j] = rs_rng_range(&rng, 0.1, 1.0);
+    for (int i = 0; i < mm; i++)
+        lam[i] = rs_rng_range(&rng, -1.0, 1.0);
+    p.structure(p.ctx, jr, jc, hr, hc);
+    p.jac_values(p.ctx, x, J);
+    p.hess_values(p.ctx, x, 0.0, lam, H);
+    for (int e = 0; e < nh; e++)
+        assert_true(hr[e] >= hc[e]); /* the lower triangle */
+    double worst_j = 0.0, worst_h = 0.0;
+    const double h = 1e-6;
+    for (int j = 0; j < n; j++) {
+        const double s = x[j];
+        x[j] = s + h;
+        p.eval_g(p.ctx, x, g1);
+        p.jac_values(p.ctx, x, J1);
+        x[j] = s - h;
+        p.eval_g(p.ctx, x, g0);
+        memset(col, 0, sizeof(double) * (size_t)n);
+        for (int e = 0; e < nj; e++) /* (J(x + h) - J(x - h))^T lam / 2h, its column j */
+            col[jc[e]] += lam[jr[e]] * J1[e];
+        p.jac_values(p.ctx, x, J1);
+        for (int e = 0; e < nj; e++)
+            col[jc[e]] -= lam[jr[e]] * J1[e];
+        x[j] = s;
+        for (int e = 0; e < nj; e++)
+            if (jc[e] == j)
+                worst_j = fmax(worst_j, fabs(J[e] - (g1[jr[e]] - g0[jr[e]]) / (2.0 * h)));
+        memset(col2, 0, sizeof(double) * (size_t)n);
+        for (int e = 0; e < nh; e++) { /* the Hessian's column j (both triangles) */
+            if (hc[e] == j)
+                col2[hr[e]] += H[e];
+            if (hr[e] == j && hc[e] != j)
+                col2[hc[e]] += H[e];
+        }
+        for (int i = 0; i < n; i++)
+            worst_h = fmax(worst_h, fabs(col[i] / (2.0 * h) - col2[i]));
+    }
+    print_message("%s NLP (n = %d, %d + %d nonzeros): Jacobian %.2g, Hessian %.2g off\n",
+                  set, n, nj, nh, worst_j, worst_h);
+    assert_true(worst_j <= 1e-8);
+    assert_true(worst_h <= 1e-8);
+    free(idx);
+    free(x);
+    rs_scenario_release(&sc);
+}
+
+static void test_nlp_derivatives(void **state)
+{
+    (void)state;
+    check_nlp(BODIES_PAIRS);
+    check_nlp(BODIES_POST);
+}
+
+/* The scenario TMP/bad.ini over the scene text: refused (RS_ERR_PARSE) with every fragment of
+ * expect in the message. */
+static void expect_refused(const char *scene, const char *set, const char *const *expect)
+{
+    write_file(RS_TEST_TMPDIR "/bad.scene", scene);
+    write_file(RS_TEST_TMPDIR "/bad.ini",
+               "[model]\nname = bodies\nscene = bad.scene\n[run]\nsteps = 10\n[expect]\n"
+               "nlp_failed_steps_max = 0\n");
+    rs_scenario sc;
+    rs_error_detail d;
+    const char *sets[] = {set};
+    const rs_error err = rs_scenario_load(RS_TEST_TMPDIR "/bad.ini", sets, set ? 1 : 0, &sc, &d);
+    if (err == RS_OK)
+        rs_scenario_release(&sc);
+    assert_int_equal(err, RS_ERR_PARSE);
+    for (int i = 0; expect[i]; i++)
+        if (!strstr(d.message, expect[i]))
+            fail_msg("'%s' not in: %s", expect[i], d.message);
+}
+
+#define REFUSED(scene, set, ...) expect_refused(scene, set, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Each bad input is refused with the file, the line and what to change. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    const char *ground = "halfplane 0 0, 0 1\n";
+    char text[400];
+    snprintf(text, sizeof text, "%sbody a box w=0.4 h=0.2 z=0.1\nbody b box w=0.4 h=0.2 x=0.3 "
+             "z=0.1\n", ground);
+    REFUSED(text, NULL, "bad.ini", "bodies a (", "bad.scene:2)", "and b (", "bad.scene:3)",
+            "overlap by 0.1 m", "move them apart");
+    REFUSED("body a box w=0.4 h=0.2 m=0\n", NULL, "bad.scene:1", "m = 0 must be > 0");
+    REFUSED("body a box w=-0.4 h=0.2\n", NULL, "bad.scene:1", "w = -0.4");
+    REFUSED("body a polygon vertices 0 0, 1 0, 0.2 0.2, 0 1\n", NULL, "bad.scene:1", "not convex");
+    REFUSED("body a polygon vertices 0 0, 0 1, 1 0\n", NULL, "bad.scene:1", "clockwise");
+    REFUSED("body a disc r=0.1\nbody a disc r=0.2 x=1\n", NULL, "bad.scene:2",
+            "the name 'a' is taken by the body of line 1");
+    REFUSED("body a disc r=0.1 spin=3\n", NULL, "bad.scene:1", "unknown key 'spin'");
+    REFUSED("body a disc r=nan\n", NULL, "bad.scene:1", "r = 'nan' is not finite");
+    REFUSED("body a disc r=0.1 m=1e12\n", NULL, "bad.scene:1", "m = 1e+12 is beyond 1e+09");
+    REFUSED("body a disc r=0.1\nfriction a ghost 0.3\n", NULL, "bad.scene:2",
+            "no body named 'ghost'");
+    REFUSED("body a disc r=0.1\n", "model.ghost.m=1", "--set model.ghost.m", "unknown key",
+            "a.m");
+    REFUSED("body a disc r=0.1\n", "initial.ghost.x=1", "--set initial.ghost.x",
+            "unknown state component");
+    REFUSED("body a disc r=0.1\n", "model.a.m=-1", "--set model.a.m", "out of range");
+    REFUSED("# nothing\n", NULL, "bad.scene", "no obstacle and no body");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contacts),
+        cmocka_unit_test(test_stack_carries_the_weight_above),
+        cmocka_unit_test(test_pile_ends_without_overlap),
+        cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
+        cmocka_unit_test(test_nlp_derivatives),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
