@@ -94,4 +94,14 @@ void bodies_velocities(const bodies_step *s, double dt, const double *contact, d
 /* Positions from velocities: x' = x + dt v' (state_next's velocities set from v). */
 void bodies_integrate(const rs_step_data *d, const double *v, double *state_next);
 
+/* The step's derivatives along a data tangent, the contact set held fixed (bodies_tangent.c: by
+ * the complex step), as rs_model.lcp_tangent and lcp_recover_tangent. */
+void bodies_lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq);
+void bodies_lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t, const double *z,
+                                const double *w, const double *dz, const double *dw,
+                                double *dstate_next, double *dforces);
+/* For the tests: (M, q) from bodies_tangent.c's complex evaluation at the data (no tangent),
+ * which must equal the model's lcp_build. 0 when out of memory. */
+int bodies_complex_build(const rs_step_data *d, double *M, double *q);
+
 #endif

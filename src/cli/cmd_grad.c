@@ -95,6 +95,12 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
             return rs_cli_usage_error("--wrt %s: %s", items[j], msg), 0;
     }
     if (!g->of) { /* every state column after the last step */
+        if (sc->model->nstate > RS_GRAD_MAX_OUTPUTS)
+            return rs_cli_usage_error("grad: without --of the outputs are every state column, "
+                                      "%d here; a run takes up to %d: name them with --of "
+                                      "COLUMN[@STEP],...",
+                                      sc->model->nstate, RS_GRAD_MAX_OUTPUTS),
+                   0;
         cfg->noutputs = 0;
         for (int c = 0; c < sc->model->nstate; c++)
             rs_grad_parse_output(sc, sc->model->state_names[c], &cfg->outputs[cfg->noutputs++]);

@@ -93,6 +93,7 @@ static int disc_disc(finder *f, int a, int b, const double *ca, double r, const 
     const double pa[2] = {ca[0] - r * c->n[0], ca[1] - r * c->n[1]};
     set_point(c, ca, cb, pa);
     c->feature = 0;
+    c->kind = RS_CONTACT_DISC_DISC;
     return 1;
 }
 
@@ -162,6 +163,9 @@ static int disc_polygon(finder *f, int a, int b, int k, const double *ca, double
     const double pa[2] = {ca[0] - r * n[0], ca[1] - r * n[1]};
     set_point(c, ca, b >= 0 ? P->centre : NULL, pa);
     c->feature = (unsigned long long)feature;
+    c->kind = feature >= 1000 ? RS_CONTACT_DISC_VERTEX : RS_CONTACT_DISC_FACE;
+    c->face = feature < 1000 ? feature : -1;
+    c->vertex = feature >= 1000 ? feature - 1000 : -1;
     return 1;
 }
 
@@ -217,6 +221,7 @@ static int polygon_polygon(finder *f, int a, int b, int k, const world_polygon *
     }
     double seg[2][2] = {{I->v[2 * inc], I->v[2 * inc + 1]},
                         {I->v[2 * ((inc + 1) % I->nv)], I->v[2 * ((inc + 1) % I->nv) + 1]}};
+    int clipped[2] = {0, 0}; /* per end: moved onto side 1 (r1's) or 2 (r2's) */
     /* clip to the reference face's extent: t . (x - r1) >= 0 and t . (x - r2) <= 0 */
     const double t[2] = {r2[0] - r1[0], r2[1] - r1[1]};
     const double lo = t[0] * r1[0] + t[1] * r1[1], hi = t[0] * r2[0] + t[1] * r2[1];
@@ -234,6 +239,7 @@ static int polygon_polygon(finder *f, int a, int b, int k, const world_polygon *
             const int out = e0 < 0.0 ? 0 : 1;
             seg[out][0] = x[0];
             seg[out][1] = x[1];
+            clipped[out] = side + 1;
         }
     }
     for (int e = 0; e < 2; e++) {
@@ -259,6 +265,12 @@ static int polygon_polygon(finder *f, int a, int b, int k, const world_polygon *
         }
         c->feature = ((unsigned long long)ref_is_b << 40) | ((unsigned long long)rf << 24) |
                      ((unsigned long long)inc << 8) | (unsigned long long)e;
+        c->kind = RS_CONTACT_FACE_CLIP;
+        c->ref_b = ref_is_b;
+        c->face = rf;
+        c->incident = inc;
+        c->end = e;
+        c->clip = clipped[e];
     }
     return 1;
 }
@@ -311,6 +323,7 @@ static int body_halfplane(finder *f, int a, int k, const rs_scene_edge *e, doubl
         c->gap = gap;
         const double pa[2] = {ca[0] - bd->radius * e->n[0], ca[1] - bd->radius * e->n[1]};
         set_point(c, ca, NULL, pa);
+        c->kind = RS_CONTACT_DISC_HALFPLANE;
         return 1;
     }
     const world_polygon P = body_polygon(f, a);
@@ -330,6 +343,8 @@ static int body_halfplane(finder *f, int a, int k, const rs_scene_edge *e, doubl
         c->gap = gap;
         set_point(c, ca, NULL, v);
         c->feature = 2000 + (unsigned long long)i;
+        c->kind = RS_CONTACT_VERTEX_HALFPLANE;
+        c->vertex = i;
     }
     return 1;
 }

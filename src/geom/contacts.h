@@ -31,6 +31,20 @@
 #include "geom/scene.h"
 #include "relaxsim/error.h"
 
+/* How a contact's geometry follows from the poses (the features that touch), so that it can be
+ * evaluated again, or differentiated, with the same features (bodies_tangent.c). */
+typedef enum rs_contact_kind {
+    RS_CONTACT_DISC_DISC,      /* a's and b's centres */
+    RS_CONTACT_DISC_HALFPLANE, /* a disc on obstacle's line */
+    RS_CONTACT_VERTEX_HALFPLANE, /* a's vertex `vertex` on the obstacle's line */
+    RS_CONTACT_DISC_FACE,      /* disc a against face `face` of polygon b (or the obstacle) */
+    RS_CONTACT_DISC_VERTEX,    /* disc a against vertex `vertex` of polygon b (or the obstacle) */
+    RS_CONTACT_FACE_CLIP       /* polygons: reference face `face` (of b when ref_b, else of a),
+                                  incident face `incident` of the other, its end `end` (0 or 1),
+                                  moved onto the reference face's side `clip` - 1 (0: not
+                                  clipped) */
+} rs_contact_kind;
+
 typedef struct rs_contact {
     int a, b;          /* bodies (b = -1: the static obstacle `obstacle`) */
     int obstacle;      /* static obstacle index when b = -1, else -1 */
@@ -39,6 +53,8 @@ typedef struct rs_contact {
     double ra[2], rb[2];
     double p[2];       /* the contact point on a's surface, world */
     unsigned long long feature; /* which features touch (faces, vertices), for keys */
+    rs_contact_kind kind;
+    int face, vertex, incident, end, clip, ref_b;
 } rs_contact;
 
 typedef struct rs_contact_list {

@@ -959,12 +959,15 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
         /* the column's size over the run up to the output's step; a velocity's also that of
          * the positions over dt: the models integrate at position level, so a velocity carries
          * the positions' rounding divided by dt (a falling block's xd = 0.1 m/s differs by
-         * 1e-13 m/s between runs from x = 1 m at dt = 1e-3 s) */
-        const int velocity = ends_with(out->col_names[go->column], "_mps");
+         * 1e-13 m/s between runs from x = 1 m at dt = 1e-3 s); an angular velocity likewise
+         * that of the angles */
+        const char *name = out->col_names[go->column];
+        const char *position = ends_with(name, "_mps") ? "_m" : ends_with(name, "_radps") ? "_rad"
+                                                                                         : NULL;
         double size = 0.0;
         for (int k = 0; k < go->step; k++)
             for (int c = 0; c < ncol; c++)
-                if (c == go->column || (velocity && ends_with(out->col_names[c], "_m")))
+                if (c == go->column || (position && ends_with(out->col_names[c], position)))
                     size = fmax(size,
                                 fabs(yl[(size_t)k * ncol + c]) / (c == go->column ? 1.0 : sc->dt));
         for (int j = 0; j < nk; j++) {

@@ -15,6 +15,8 @@
  *   1e-9 relative (of each column's largest value over the run).
  * - The NLPs' derivatives (both variants) against central differences of their own values, at
  *   a random point of the stack's first step.
+ * - The step derivatives (bodies_tangent.c, for `relaxsim grad`) against central differences of
+ *   the LCP and the recovery, the contact set fixed, over a scene with every kind of contact.
  */
 #include "test_helpers.h"
 
@@ -319,6 +321,203 @@ static void test_nlp_derivatives(void **state)
     check_nlp(BODIES_POST);
 }
 
+/* ---- step derivatives (bodies_tangent.c) ---------------------------------------------------- */
+
+/* A scene in which every kind of contact occurs: boxes on the ground by their corners, a disc on
+ * the ground, two discs, a box on a box (clipped faces, either one the reference), a disc on a
+ * box's face and one at a corner, a box on a static polygon (the obstacle's face or the box's
+ * the reference), a disc at the obstacle's corner. */
+static const char tangent_scene[] =
+    "halfplane 0 0, 0 1\n"
+    "polygon 2 0, 3 0, 3 0.5, 2 0.5\n"
+    "body b1 box w=0.4 h=0.2 m=2 x=0 z=0.1\n"
+    "body b2 box w=0.3 h=0.1 m=1 x=0.12 z=0.25\n"
+    "body d1 disc r=0.1 m=1 x=0.5 z=0.1\n"
+    "body d2 disc r=0.05 m=0.5 x=0.5 z=0.25\n"
+    "body d3 disc r=0.05 m=0.4 x=0.05 z=0.35\n"
+    "body d4 disc r=0.05 m=0.4 x=0.305 z=0.34\n"
+    "body b3 box w=0.2 h=0.1 m=1 x=2.5 z=0.55\n"
+    "body d5 disc r=0.06 m=0.3 x=1.955 z=0.545\n";
+
+/* The bodies' poses moved at random within a few millimetres and a few hundredths of a radian,
+ * their velocities and inputs random; every parameter moved too. */
+static void draw_bodies_data(rs_rng *rng, const rs_scene *s, double *params, double *state,
+                             double *input, double *dt)
+{
+    const int nb = s->nbodies;
+    params[BP_G] = rs_rng_range(rng, 5.0, 15.0);
+    params[BP_MU] = rs_rng_range(rng, 0.1, 0.9);
+    params[BP_REACH] = 0.02; /* every contact of the scene within the draws' moves */
+    for (int b = 0; b < nb; b++) {
+        const rs_body *bd = &s->bodies[b];
+        params[BP_MASS0 + b] = bd->mass * rs_rng_range(rng, 0.5, 2.0);
+        double *x = state + BS_N * b;
+        x[BS_X] = bd->initial[0] + rs_rng_range(rng, -0.003, 0.003);
+        x[BS_Z] = bd->initial[1] + rs_rng_range(rng, -0.003, 0.003);
+        x[BS_TH] = bd->initial[2] + rs_rng_range(rng, -0.03, 0.03);
+        for (int k = BS_XD; k <= BS_THD; k++)
+            x[k] = rs_rng_range(rng, -0.5, 0.5);
+        for (int k = 0; k < BU_N; k++)
+            input[BU_N * b + k] = rs_rng_range(rng, -3.0, 3.0);
+    }
+    *dt = rs_rng_range(rng, 1e-3, 1e-2);
+}
+
+/* a + s t for n entries, into out. */
+static void along(int n, const double *a, const double *t, double s, double *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = a[i] + s * t[i];
+}
+
+/* The largest |a - b| over n entries, and the largest |a|, |b|. */
+static double worst_diff(int n, const double *a, const double *b, double *scale)
+{
+    double w = 0.0;
+    for (int i = 0; i < n; i++) {
+        w = fmax(w, fabs(a[i] - b[i]));
+        *scale = fmax(*scale, fmax(fabs(a[i]), fabs(b[i])));
+    }
+    return w;
+}
+
+/*
+ * The bodies model's step derivatives against central differences of lcp_build and lcp_recover
+ * (the contact set held fixed: a draw whose set changes within the difference step is skipped,
+ * and counted), at 60 random step data of tangent_scene, along random directions in every
+ * parameter, state, input and dt at once. The complex evaluation at the data itself must give
+ * lcp_build's (M, q) to rounding (1e-13 of the entries' scale): it is the same physics written
+ * twice. Difference step h = 1e-5 along directions of the data's size (the gaps over dt in q
+ * carry the positions' rounding over dt: the difference's error is rounding-bound, 2e-9 of the
+ * entries' scale at this h, 2e-8 at 1e-6); accepted within 1e-7. Every contact kind must have
+ * been met.
+ */
+static void test_step_tangents(void **state)
+{
+    (void)state;
+    rs_scene s;
+    scene_of(tangent_scene, &s);
+    const rs_model *m = rs_model_find("bodies");
+    assert_non_null(m);
+    assert_non_null(m->lcp_tangent);
+    assert_non_null(m->lcp_recover_tangent);
+    const int nb = s.nbodies, np = BP_MASS0 + nb, nx = BS_N * nb, nu = BU_N * nb, nf = BF_N * nb;
+    const int nall = 2 * (np + nx + nu);
+    double *buf = malloc(sizeof(double) * (size_t)(4 * nall + 8 * (nx + nf)));
+    double *params = buf, *x = params + np, *u = x + nx;
+    double *tp = buf + nall / 2, *tx = tp + np, *tu = tx + nx;
+    double *pp = buf + nall, *xp = pp + np, *up = xp + nx;
+    double *pm = pp + nall / 2, *xm = pm + np, *um = xm + nx;
+    double *rec = buf + 2 * nall; /* recovery: analytic (state, forces), plus, minus */
+    double *dsn = rec, *dfo = dsn + nx, *snp = dfo + nf, *fop = snp + nx, *snm = fop + nf,
+           *fom = snm + nx;
+    rs_rng rng;
+    rs_rng_seed(&rng, 2411);
+    const double h = 1e-5;
+    int kinds[RS_CONTACT_FACE_CLIP + 1] = {0}, ref_b[2] = {0}, clips[3] = {0};
+    int checked = 0, skipped = 0;
+    double worst_same = 0.0, worst_M = 0.0, worst_rec = 0.0;
+    for (int draw = 0; draw < 60; draw++) {
+        double dt, tdt;
+        draw_bodies_data(&rng, &s, params, x, u, &dt);
+        for (int i = 0; i < np; i++)
+            tp[i] = i == BP_REACH ? 0.0 : rs_rng_range(&rng, -1.0, 1.0) * fabs(params[i]);
+        for (int i = 0; i < nx; i++)
+            tx[i] = rs_rng_range(&rng, -1.0, 1.0) * (i % BS_N == BS_TH ? 0.1 : 0.01);
+        for (int i = 0; i < nu; i++)
+            tu[i] = rs_rng_range(&rng, -1.0, 1.0);
+        tdt = rs_rng_range(&rng, -1.0, 1.0) * dt;
+        const rs_step_data d = {params, x, u, dt, 0, NULL, &s, 1, NULL};
+        rs_step_data dp = d, dm = d;
+        along(np, params, tp, h, pp);
+        along(nx, x, tx, h, xp);
+        along(nu, u, tu, h, up);
+        along(np, params, tp, -h, pm);
+        along(nx, x, tx, -h, xm);
+        along(nu, u, tu, -h, um);
+        dp.params = pp, dp.state = xp, dp.input = up, dp.dt = dt + h * tdt;
+        dm.params = pm, dm.state = xm, dm.input = um, dm.dt = dt - h * tdt;
+        unsigned long long key, keyp, keym;
+        const int n = m->lcp_size(&d, &key);
+        assert_true(n > 0);
+        if (m->lcp_size(&dp, &keyp) != n || m->lcp_size(&dm, &keym) != n || keyp != key ||
+            keym != key) {
+            skipped++;
+            continue;
+        }
+        bodies_step *tmp;
+        const bodies_step *st = bodies_step_get(&d, &tmp);
+        assert_non_null(st);
+        for (int i = 0; i < st->list.n; i++) {
+            const rs_contact *c = &st->list.c[i];
+            kinds[c->kind]++;
+            if (c->kind == RS_CONTACT_FACE_CLIP) {
+                ref_b[c->ref_b]++;
+                clips[c->clip]++;
+            }
+        }
+        bodies_step_release(tmp);
+        const size_t nn = (size_t)n * (size_t)n;
+        double *M = malloc(sizeof(double) * (6 * nn + 6 * (size_t)n));
+        double *q = M + nn, *Mc = q + n, *qc = Mc + nn, *dM = qc + n, *dq = dM + nn;
+        double *Mp = dq + n, *qp = Mp + nn, *Mm = qp + n, *qm = Mm + nn;
+        double *z = qm + n, *dz = z + n;
+        m->lcp_build(&d, M, q);
+        assert_true(bodies_complex_build(&d, Mc, qc));
+        double scale = 0.0;
+        worst_diff((int)nn, M, M, &scale);
+        worst_diff(n, q, q, &scale);
+        worst_same = fmax(worst_same, fmax(worst_diff((int)nn, M, Mc, &scale),
+                                           worst_diff(n, q, qc, &scale)) / scale);
+        const rs_step_tangent t = {tp, tx, tu, tdt};
+        m->lcp_tangent(&d, &t, dM, dq);
+        m->lcp_build(&dp, Mp, qp);
+        m->lcp_build(&dm, Mm, qm);
+        double err = 0.0;
+        for (size_t k = 0; k < nn; k++)
+            err = fmax(err, fabs(dM[k] - (Mp[k] - Mm[k]) / (2.0 * h)));
+        for (int k = 0; k < n; k++)
+            err = fmax(err, fabs(dq[k] - (qp[k] - qm[k]) / (2.0 * h)));
+        worst_M = fmax(worst_M, err / scale);
+        /* the recovery at a random z along a random dz */
+        for (int k = 0; k < n; k++) {
+            z[k] = rs_rng_range(&rng, 0.0, 10.0);
+            dz[k] = rs_rng_range(&rng, -10.0, 10.0);
+        }
+        m->lcp_recover_tangent(&d, &t, z, NULL, dz, NULL, dsn, dfo);
+        along(n, z, dz, h, qp);
+        m->lcp_recover(&dp, qp, NULL, snp, fop, NULL);
+        along(n, z, dz, -h, qm);
+        m->lcp_recover(&dm, qm, NULL, snm, fom, NULL);
+        double rscale = 0.0, rerr = 0.0;
+        for (int k = 0; k < nx + nf; k++) { /* (state, forces) are consecutive in each block */
+            const double fd = (snp[k] - snm[k]) / (2.0 * h);
+            rerr = fmax(rerr, fabs(dsn[k] - fd));
+            rscale = fmax(rscale, fabs(fd));
+        }
+        worst_rec = fmax(worst_rec, rerr / rscale);
+        free(M);
+        checked++;
+    }
+    print_message("bodies tangents: %d draws checked (%d skipped: the contact set changed), "
+                  "complex (M, q) %.2g, dM dq %.2g, recovery %.2g off (relative)\n",
+                  checked, skipped, worst_same, worst_M, worst_rec);
+    print_message("contact kinds met: disc-disc %d, disc-half-plane %d, vertex-half-plane %d, "
+                  "disc-face %d, disc-vertex %d, face-clip %d (reference b %d, a %d; clipped "
+                  "%d %d %d)\n",
+                  kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5], ref_b[1], ref_b[0],
+                  clips[0], clips[1], clips[2]);
+    assert_true(checked >= 50);
+    for (int k = 0; k <= RS_CONTACT_FACE_CLIP; k++)
+        assert_true(kinds[k] > 0);
+    assert_true(ref_b[0] > 0 && ref_b[1] > 0 && clips[0] > 0 && clips[1] + clips[2] > 0);
+    assert_true(worst_same <= 1e-13);
+    assert_true(worst_M <= 1e-7);
+    assert_true(worst_rec <= 1e-7);
+    free(buf);
+    rs_scene_free(&s);
+}
+
 /* The scenario TMP/bad.ini over the scene text: refused (RS_ERR_PARSE) with every fragment of
  * expect in the message. */
 static void expect_refused(const char *scene, const char *set, const char *const *expect)
@@ -378,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_pile_ends_without_overlap),
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
         cmocka_unit_test(test_nlp_derivatives),
+        cmocka_unit_test(test_step_tangents),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
