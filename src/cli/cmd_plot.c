@@ -17,11 +17,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plot_bodies.h"
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "cli/plot_script.h"
 #include "io/ini_entries.h"
 #include "io/output.h"
+#include "io/scene_file.h"
 #include "sim/model.h"
 
 
@@ -240,6 +242,12 @@ static int batch_scene(FILE *g, rs_outset *set, const char *dir, const cJSON *su
             }
         }
         cJSON_Delete(rs);
+    }
+    const rs_model *m = rs_model_find(model);
+    if (n > 0 && m && m->instantiate) { /* bodies: paths of centres over one scene say little */
+        fprintf(stderr, "relaxsim: plot: no scene.png for a batch of bodies runs: `relaxsim "
+                        "compare` a run's scenario for its pictures and animation\n");
+        n = 0;
     }
     if (n == 0) {
         free(scene);
@@ -633,6 +641,18 @@ static void plot_differences(FILE *g, const rs_model *m, const char *dir)
     free(scan.nonzero);
 }
 
+/* The scenario's file name without its directory and .ini (summary.json's scenario), in buf. */
+static const char *scenario_name(const cJSON *summary, char *buf, size_t len)
+{
+    const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(summary, "scenario"));
+    const char *base = path ? strrchr(path, '/') : NULL;
+    snprintf(buf, len, "%s", base ? base + 1 : path ? path : "bodies");
+    char *dot = strrchr(buf, '.');
+    if (dot && strcmp(dot, ".ini") == 0)
+        *dot = '\0';
+    return buf;
+}
+
 /* A comparison (relaxsim compare -o DIR): positions, velocities, forces, differences and, for a
  * model with obstacles, the scene. */
 static int plot_comparison(const char *dir, const cJSON *summary, const rs_model *m,
@@ -663,22 +683,57 @@ static int plot_comparison(const char *dir, const cJSON *summary, const rs_model
              m->name, cJSON_IsString(variant) ? variant->valuestring : "?");
     rs_plot_run one = {"trajectory_nlp.csv", "trajectory_lemke.csv", "",
                        cJSON_IsNumber(radius) ? radius->valuedouble : 0.0};
+    const int bodies = m->release != NULL; /* an instance: a model of bodies from its scene */
+    char buf[300];
     const int with_scene =
         scene_text &&
-        rs_plot_scene(g, set, dir, scene_text,
-                      cJSON_IsString(variant) && strcmp(variant->valuestring, "stewart_trinkle") == 0,
-                      title, &one, 1);
-    if (scene_text && !with_scene) { /* rs_plot_scene said why */
+        (bodies ? rs_plot_bodies(g, set, dir, scene_text, scenario_name(summary, buf, sizeof buf))
+                : rs_plot_scene(g, set, dir, scene_text,
+                                cJSON_IsString(variant) &&
+                                    strcmp(variant->valuestring, "stewart_trinkle") == 0,
+                                title, &one, 1));
+    if (scene_text && !with_scene) { /* rs_plot_scene or rs_plot_bodies said why */
         fclose(g);
         return RS_EXIT_USAGE;
     }
     static const char *const pictures[] = {"positions.png", "velocities.png", "forces.png",
                                            "differences.png", "scene.png"};
-    if (!rs_plot_run_gnuplot(set, g, pictures, with_scene ? 5 : 4))
+    static const char *const pictures_bodies[] = {"positions.png", "velocities.png",
+                                                  "forces.png", "differences.png", "bodies.png",
+                                                  "bodies.gif"};
+    if (!rs_plot_run_gnuplot(set, g, bodies ? pictures_bodies : pictures,
+                             with_scene ? 5 + bodies : 4))
         return RS_EXIT_FAILED;
-    snprintf(wrote, wrote_len, "wrote %s/{positions,velocities,forces,differences%s}.png\n", dir,
-             with_scene ? ",scene" : "");
+    const char *scene_png = !with_scene ? "" : bodies ? ",bodies" : ",scene";
+    snprintf(wrote, wrote_len, "wrote %s/{positions,velocities,forces,differences%s}.png%s%s%s\n",
+             dir, scene_png, with_scene && bodies ? " and " : "", with_scene && bodies ? dir : "",
+             with_scene && bodies ? "/bodies.gif" : "");
     return RS_EXIT_OK;
+}
+
+/* The model of a comparison's scene (a model built from its scene: the bodies), from its
+ * summary's scene_text into *scene; NULL with a message if it cannot be built. */
+static rs_model *scene_model(const rs_model *m, const cJSON *summary, const char *dir,
+                             rs_scene *scene)
+{
+    const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(summary, "scene_text"));
+    rs_scene_init(scene);
+    rs_error_detail detail;
+    if (!text) {
+        rs_cli_usage_error("plot: %s/summary.json: a model of bodies but no scene_text", dir);
+        return NULL;
+    }
+    if (rs_scene_read_text("summary.json: scene_text", text, scene, &detail) != RS_OK) {
+        rs_cli_usage_error("plot: %s/%s", dir, detail.message);
+        return NULL;
+    }
+    char why[512] = "";
+    rs_model *inst = m->instantiate(m, scene, why, sizeof why);
+    if (!inst) {
+        rs_cli_usage_error("plot: %s/summary.json: scene_text: %s", dir, why);
+        rs_scene_free(scene);
+    }
+    return inst;
 }
 
 int rs_cmd_plot(int argc, char **argv)
@@ -712,9 +767,22 @@ int rs_cmd_plot(int argc, char **argv)
     }
     rs_cli_on_interrupt("the previous pictures are unchanged");
     char wrote[1400] = "";
+    rs_scene scene;
+    rs_model *instance = NULL; /* the model of the comparison's own scene */
+    if (!grad_sweep && !batch && m->instantiate &&
+        !(instance = scene_model(m, summary, dir, &scene))) {
+        cJSON_Delete(summary);
+        rs_outset_abort(set);
+        return RS_EXIT_USAGE;
+    }
     const int code = grad_sweep ? rs_plot_grad_sweep(dir, set, wrote, sizeof wrote)
                      : batch    ? plot_batch(dir, summary, set, wrote, sizeof wrote)
-                                : plot_comparison(dir, summary, m, set, wrote, sizeof wrote);
+                                : plot_comparison(dir, summary, instance ? instance : m, set,
+                                                  wrote, sizeof wrote);
+    if (instance) {
+        instance->release(instance);
+        rs_scene_free(&scene);
+    }
     cJSON_Delete(summary);
     if (code == RS_EXIT_USAGE) {
         rs_outset_abort(set);
@@ -723,7 +791,8 @@ int rs_cmd_plot(int argc, char **argv)
     /* the files plot writes: those the new pictures lack are removed with the old set */
     static const char *const owned[] = {"plot.gp", "plot.log", "positions.png", "velocities.png",
                                         "forces.png", "differences.png", "scene.png", "scene.dat",
-                                        "scene_lines.dat", "batch_*.png", "grad_sweep.png"};
+                                        "scene_lines.dat", "batch_*.png", "grad_sweep.png",
+                                        "bodies.png", "bodies.gif", "bodies_*.dat"};
     const int nowned = code == RS_EXIT_OK ? (int)(sizeof owned / sizeof owned[0]) : 2;
     if (rs_outset_commit(set, owned, nowned, &detail) != RS_OK) /* gnuplot failed: its script and
                                                                    log, the old pictures stay */

@@ -104,9 +104,7 @@ static int clip_to_box(double (*v)[2], int n, const double *box)
     return clip(v, n, 0.0, 1.0, box[3]);
 }
 
-/* DIR/scene.dat: one block per obstacle (closed outline), blocks separated by two blank lines
- * (gnuplot's index). Returns the number of blocks, -1 if the file cannot be written. */
-static int write_scene_dat(rs_outset *set, const rs_scene *sc, const double *box)
+int rs_plot_scene_dat(rs_outset *set, const rs_scene *sc, const double *box)
 {
     rs_error_detail detail;
     FILE *f = rs_outset_create(set, "scene.dat", &detail);
@@ -219,7 +217,7 @@ int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_te
         *lo -= grow;
         *hi += grow;
     }
-    const int blocks = write_scene_dat(set, &sc, box);
+    const int blocks = rs_plot_scene_dat(set, &sc, box);
     edge_lines = edge_lines && write_edge_lines(set, &sc, fmax(box[1] - box[0], box[3] - box[2]));
     rs_scene_free(&sc);
     if (blocks < 0) {

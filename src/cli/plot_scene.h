@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "geom/scene.h"
 #include "io/outset.h"
 
 /*
@@ -26,6 +27,11 @@ typedef struct rs_plot_run {
     char label[200];
     double radius; /* the disc's radius (0: a point) */
 } rs_plot_run;
+
+/* DIR/scene.dat in the set: one block per obstacle (its closed outline; a half-plane cut by the
+ * picture's box x0, x1, z0, z1), blocks separated by two blank lines (gnuplot's index). Returns
+ * the number of blocks, -1 if the file cannot be written. */
+int rs_plot_scene_dat(rs_outset *set, const rs_scene *sc, const double *box);
 
 int rs_plot_scene(FILE *g, rs_outset *set, const char *dir, const char *scene_text,
                   int edge_lines, const char *title, const rs_plot_run *runs, int nruns);

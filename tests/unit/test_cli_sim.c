@@ -352,6 +352,63 @@ static void test_plot(void **state)
     slurp(TMP "plotst/plot.gp", gp, sizeof gp);
     assert_non_null(strstr(gp, "scene_lines.dat"));
     assert_true(is_png(TMP "plotst/scene.png"));
+    /* a bodies run: the outlines' picture and the animation. Each frame's disc is drawn where the
+     * trajectory has it: its rim points at r = 0.1 from the centre (1e-8), the first at angle
+     * theta (the spoke), the last its centre; 1000 steps give 150 frames. */
+    assert_int_equal(run("compare " SCEN "bodies_disc_slip_roll.ini -o " TMP
+                         "plotb -q"),
+                     0);
+    assert_int_equal(run("plot " TMP "plotb"), 0);
+    assert_true(err_buf[0] == '\0');
+    assert_non_null(strstr(out_buf, "bodies}.png and "));
+    assert_true(is_png(TMP "plotb/bodies.png"));
+    char head[8] = {0};
+    assert_true(slurp(TMP "plotb/bodies.gif", head, sizeof head) >= 6);
+    assert_int_equal(memcmp(head, "GIF89a", 6), 0);
+    slurp(TMP "plotb/plot.gp", gp, sizeof gp);
+    assert_non_null(strstr(gp, "gif animate noenhanced"));
+    assert_non_null(strstr(gp, "array T[150]"));
+    static char frames[1 << 20], traj[1 << 20];
+    slurp(TMP "plotb/bodies_nlp.dat", frames, sizeof frames);
+    slurp(TMP "plotb/trajectory_nlp.csv", traj, sizeof traj);
+    int nframes = 0;
+    for (const char *f = strstr(frames, "# t = "); f; f = strstr(f + 1, "# t = ")) {
+        const double t = strtod(f + 6, NULL);
+        /* the trajectory's row of this time: step = t / dt - 1 (dt = 1e-3) */
+        const long step = lround(t / 1e-3) - 1;
+        char key[32];
+        snprintf(key, sizeof key, "\n%ld,", step);
+        const char *row = strstr(traj, key);
+        assert_non_null(row);
+        double v[16];
+        const char *p = row + 1;
+        for (int c = 0; c < 16 && p; c++) { /* step,t_s,3 inputs,x,z,theta,... */
+            v[c] = strtod(p, NULL);
+            p = strchr(p, ',');
+            p = p ? p + 1 : NULL;
+        }
+        const double x = v[5], z = v[6], theta = v[7];
+        const char *line = strchr(f, '\n') + 1;
+        double px, pz, first[2] = {NAN, NAN}, last[2] = {NAN, NAN};
+        int points = 0;
+        while (sscanf(line, "%lf,%lf", &px, &pz) == 2) {
+            if (points++ == 0) {
+                first[0] = px;
+                first[1] = pz;
+            }
+            last[0] = px;
+            last[1] = pz;
+            line = strchr(line, '\n') + 1;
+            if (points <= 49)
+                assert_true(fabs(hypot(px - x, pz - z) - 0.1) <= 1e-8);
+        }
+        assert_int_equal(points, 50); /* 48 sides closed, then the centre */
+        assert_true(fabs(first[0] - (x + 0.1 * cos(theta))) <= 1e-8);
+        assert_true(fabs(first[1] - (z + 0.1 * sin(theta))) <= 1e-8);
+        assert_true(hypot(last[0] - x, last[1] - z) <= 1e-8);
+        nframes++;
+    }
+    assert_int_equal(nframes, 150);
 }
 
 /* relaxsim grad: its files, its table, its contract, its refusals and its sweep picture. */
