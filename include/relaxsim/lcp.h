@@ -157,7 +157,13 @@ typedef struct rs_lemke_info {
     int equilibrated;         /**< 1 if the problem as given failed (a ray, or an answer its
                                    certificate refuses) and the answer comes from the same
                                    problem balanced, S M S and S q with S a diagonal of powers
-                                   of two (then pivots counts both solves) */
+                                   of two */
+    int covering_changed;     /**< 1 if both failed and the answer comes from the problem as
+                                   given with another covering vector, d_i (1 + frac((i + 1)
+                                   phi)), phi = 0.618...: Lemke's path depends on d, and on a
+                                   degenerate contact LCP the path of d can meet a tie that
+                                   rounding resolves onto a ray where another's does not.
+                                   pivots counts every attempt's pivots. */
     rs_lcp_certificate cert;  /**< certificate of the returned z (judged with cert_tol) */
 } rs_lemke_info;
 

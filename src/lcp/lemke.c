@@ -650,8 +650,76 @@ static void lemke_solve_sized(int n, const double *M, const double *q, const dou
  * can end on a ray after 0 pivots because its one blocking entry falls below the pivot
  * tolerance (M = [[1e-13, 0], [0.1, 0]], q = (-9.81e-12, 0): z = (98.1, 0)). The balanced
  * problem's answer, mapped back (z = S z', exact), is judged by the certificate of the problem
- * as given, and kept only if it passes; otherwise the first outcome stands.
+ * as given, and kept only if it passes: then 1 (info, z and w are its answer's), else 0.
  */
+static int lemke_try_balanced(int n, const double *M, const double *q, const double *d,
+                              const rs_lemke_settings *s, const lemke_work *wk, double *z,
+                              double *w, rs_lemke_info *info)
+{
+    if (!lemke_balance(n, M, wk->S))
+        return 0;
+    const size_t nn = (size_t)n;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++)
+            wk->Ms[(size_t)i + (size_t)j * nn] = wk->S[i] * M[(size_t)i + (size_t)j * nn] * wk->S[j];
+        wk->qs[j] = wk->S[j] * q[j];
+        wk->ds[j] = d ? wk->S[j] * d[j] : 1.0;
+    }
+    rs_lemke_info balanced;
+    rs_lemke_settings always_refined = *s; /* the pivoted basic values carry the rounding of
+                                              the largest row: re-solve the final basis */
+    always_refined.refine = 2;
+    lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &balanced);
+    info->pivots += balanced.pivots;
+    if (balanced.status != RS_LEMKE_SOLVED)
+        return 0;
+    for (int i = 0; i < n; i++)
+        wk->zs[i] *= wk->S[i];
+    rs_lcp_residual(n, M, q, wk->zs, wk->ws);
+    rs_lcp_certificate cert;
+    rs_lcp_certificate_of(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, &cert);
+    if (!cert.passed)
+        return 0;
+    memcpy(z, wk->zs, nn * sizeof(double));
+    memcpy(w, wk->ws, nn * sizeof(double));
+    info->status = RS_LEMKE_SOLVED;
+    info->refined = balanced.refined;
+    info->equilibrated = 1;
+    info->cert = cert;
+    return 1;
+}
+
+/*
+ * The third attempt, when the problem as given and balanced both fail: the problem as given with
+ * another covering vector, d_i (1 + frac((i + 1) phi)) (phi the golden ratio's fractional part:
+ * deterministic, every entry in [d_i, 2 d_i), no two alike). Lemke's path depends on d; on the
+ * degenerate LCPs of contact (a box face on a face: four contacts along two lines, their normal
+ * rows dependent) the path of d = e can meet a tie that rounding resolves onto a ray, where
+ * another d's path does not (a 64-box pile's step, n = 168: d = e ends on a ray after 84 pivots,
+ * this d solves it in 96). Kept only if it passes the certificate of the problem as given.
+ */
+static int lemke_try_covering(int n, const double *M, const double *q, const double *d,
+                              const rs_lemke_settings *s, const lemke_work *wk, double *z,
+                              double *w, rs_lemke_info *info)
+{
+    for (int i = 0; i < n; i++)
+        wk->ds[i] = (d ? d[i] : 1.0) * (1.0 + fmod((i + 1) * 0.6180339887498949, 1.0));
+    rs_lemke_info other;
+    lemke_solve_sized(n, M, q, wk->ds, s, wk, wk->zs, wk->ws, &other);
+    info->pivots += other.pivots;
+    if (other.status != RS_LEMKE_SOLVED)
+        return 0;
+    memcpy(z, wk->zs, (size_t)n * sizeof(double));
+    memcpy(w, wk->ws, (size_t)n * sizeof(double));
+    info->status = RS_LEMKE_SOLVED;
+    info->refined = other.refined;
+    info->covering_changed = 1;
+    info->cert = other.cert;
+    return 1;
+}
+
+/* The cold solve, then when the problem as given fails (a ray, or a breakdown), the balanced
+ * problem, then another covering vector: the first answer that passes its certificate. */
 static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
                                 const rs_lemke_settings *settings, void *work, double *z,
                                 double *w, rs_lemke_info *info)
@@ -660,38 +728,11 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
     lemke_solve_sized(n, M, q, d, &s, &wk, z, w, info);
+    info->covering_changed = 0;
     if (info->status != RS_LEMKE_RAY_TERMINATION && info->status != RS_LEMKE_BREAKDOWN)
         return;
-    if (!lemke_balance(n, M, wk.S))
-        return;
-    const size_t nn = (size_t)n;
-    for (int j = 0; j < n; j++) {
-        for (int i = 0; i < n; i++)
-            wk.Ms[(size_t)i + (size_t)j * nn] = wk.S[i] * M[(size_t)i + (size_t)j * nn] * wk.S[j];
-        wk.qs[j] = wk.S[j] * q[j];
-        wk.ds[j] = d ? wk.S[j] * d[j] : 1.0;
-    }
-    rs_lemke_info balanced;
-    rs_lemke_settings always_refined = s; /* the pivoted basic values carry the rounding of
-                                              the largest row: re-solve the final basis */
-    always_refined.refine = 2;
-    lemke_solve_sized(n, wk.Ms, wk.qs, wk.ds, &always_refined, &wk, wk.zs, wk.ws, &balanced);
-    if (balanced.status != RS_LEMKE_SOLVED)
-        return;
-    for (int i = 0; i < n; i++)
-        wk.zs[i] *= wk.S[i];
-    rs_lcp_residual(n, M, q, wk.zs, wk.ws);
-    rs_lcp_certificate cert;
-    rs_lcp_certificate_of(n, M, q, wk.zs, wk.ws, s.cert_tol, wk.cert, &cert);
-    if (!cert.passed)
-        return;
-    memcpy(z, wk.zs, nn * sizeof(double));
-    memcpy(w, wk.ws, nn * sizeof(double));
-    info->status = RS_LEMKE_SOLVED;
-    info->pivots += balanced.pivots;
-    info->refined = balanced.refined;
-    info->equilibrated = 1;
-    info->cert = cert;
+    if (!lemke_try_balanced(n, M, q, d, &s, &wk, z, w, info))
+        lemke_try_covering(n, M, q, d, &s, &wk, z, w, info);
 }
 
 rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
@@ -764,6 +805,7 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
     info->refined = 0;
     info->warm_started = 1;
     info->equilibrated = 0;
+    info->covering_changed = 0;
     info->cert = cert;
     return 1;
 }

@@ -356,6 +356,40 @@ static void test_unbalanced_problem_is_solved(void **state)
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
 }
 
+/* A step LCP of a 64-box pile (tests/data/pile64_step60.dat: the bodies model, Stewart-Trinkle,
+ * n = 168, written from step 60 of the 64-box pile of tests/bench/pile_bench.c): its
+ * faces on faces make the contact rows dependent, and the path of the covering vector e meets a
+ * tie that rounding resolves onto a ray (84 pivots; the problem balanced fails too). Another
+ * covering vector's path solves it; Siconos's lexicographic Lemke reports success there with a
+ * violation of 4e-6 and complementarity of 4e-5. The answer's certificate is recomputed here. */
+static void test_degenerate_contact_lcp_needs_another_covering_vector(void **state)
+{
+    (void)state;
+    rs_lcp *lcp;
+    rs_error_detail detail;
+    assert_int_equal(rs_lcp_read_file(RS_SOURCE_DIR "/tests/data/pile64_step60.dat", &lcp,
+                                      &detail),
+                     RS_OK);
+    assert_int_equal(lcp->n, 168);
+    double *z = malloc(sizeof(double) * 2 * 168), *w = z + 168;
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.covering_changed, 1);
+    assert_int_equal(info.equilibrated, 0);
+    rs_lcp_certificate cert;
+    double *w2 = malloc(sizeof(double) * 168);
+    assert_int_equal(rs_lcp_certificate_compute(lcp->n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT,
+                                                w2, &cert),
+                     RS_OK);
+    free(w2);
+    assert_true(cert.passed);
+    for (int i = 0; i < lcp->n; i++)
+        assert_true(z[i] >= 0.0);
+    free(z);
+    rs_lcp_destroy(lcp);
+}
+
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
  * z it ends with passes its certificate, and the status says solved. */
@@ -541,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_warm_basis_feasible_to_rounding_only),
         cmocka_unit_test(test_unbalanced_problem_is_solved),
+        cmocka_unit_test(test_degenerate_contact_lcp_needs_another_covering_vector),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),
