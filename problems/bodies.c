@@ -806,24 +806,30 @@ static const rs_param_def template_params[] = {
     {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient of every pair without its own"},
     {"reach", 0.0, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m"},
 };
-static const char *const template_state[] = {"BODY.x_m"};
-static const double template_default[] = {0.0};
-static const int template_velocity[] = {0};
+/* What `relaxsim models` lists: a scene's columns are its bodies' (BODY stands for a name). */
+static const char *const template_state[] = {"BODY.x_m",    "BODY.z_m",    "BODY.theta_rad",
+                                             "BODY.xd_mps", "BODY.zd_mps", "BODY.thetad_radps"};
+static const double template_default[] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+static const int template_velocity[] = {3, 4, 5};
+static const char *const template_input[] = {"BODY.ux_N", "BODY.uz_N", "BODY.utau_Nm"};
+static const char *const template_force[] = {"BODY.fx_N", "BODY.fz_N", "BODY.tau_Nm"};
 
 const rs_model rs_model_bodies = {
     .name = "bodies",
     .summary = "rigid discs, boxes and polygons from a scene file, with rotation and Coulomb "
                "friction (per body: x, z, theta and their rates; per body and pair: m, mu)",
-    .source = "docs/bodies.md (Stewart-Trinkle's planar step; the post's relaxation)",
+    .source = "docs/bodies.md: Stewart-Trinkle's planar step, the post's relaxation",
     .nparams = 3,
     .params = template_params,
-    .nstate = 1,
+    .nstate = 6,
     .state_names = template_state,
     .state_default = template_default,
     .velocity_index = template_velocity,
-    .nvelocity = 0,
-    .ninput = 0,
-    .nforce = 0,
+    .nvelocity = 3,
+    .ninput = 3,
+    .input_names = template_input,
+    .nforce = 3,
+    .force_names = template_force,
     .ncontacts = 0,
     .nvariants = 2,
     .variants = variants,

@@ -23,9 +23,12 @@ int rs_cmd_models(int argc, char **argv)
         printf("\n  forces:  ");
         for (int s = 0; s < m->nforce; s++)
             printf(" %s", m->force_names[s]);
-        printf(m->lcp_size ? "\n  LCP size set per step, up to %d; NLP %s\n"
-                           : "\n  LCP size %d; NLP %s\n", m->lcp_n,
-               m->nlp_n ? "of its own" : "= relaxation of its LCP");
+        const char *nlp = m->nlp_n || m->nlp_size ? "of its own" : "= relaxation of its LCP";
+        if (m->sizes_grow)
+            printf("\n  LCP and NLP sized per step by the contacts found; NLP %s\n", nlp);
+        else
+            printf(m->lcp_size ? "\n  LCP size set per step, up to %d; NLP %s\n"
+                               : "\n  LCP size %d; NLP %s\n", m->lcp_n, nlp);
         for (int p = 0; p < m->nparams; p++)
             printf("  %-4s = %-8g in [%g, %g]  %s\n", m->params[p].name, m->params[p].value,
                    m->params[p].lo, m->params[p].hi, m->params[p].doc);
