@@ -1,6 +1,7 @@
 #!/bin/sh
-# readme_examples.sh CLI SOURCE_DIR WORK_DIR: run the README's examples as a reader would copy
-# them: every line of its code blocks that starts with build/relaxsim or "$ build/relaxsim"
+# readme_examples.sh CLI SOURCE_DIR WORK_DIR: run the examples of the README and of docs/*.md as
+# a reader would copy them: every line of their code blocks that starts with build/relaxsim or
+# "$ build/relaxsim"
 # (continuation lines included), in order, in a scratch directory where build/relaxsim is the
 # built command and problems/ the repository's, and the sweep file of its ```ini block (beside
 # the base scenario it names).
@@ -15,7 +16,9 @@ ln -s "$src/problems" "$work/problems"
 rm -f "$3/shared" && ln -s "$src/../shared" "$3/shared" # the README names ../shared/lcp-data
 # the commands: code-block lines starting with build/relaxsim (or "$ build/relaxsim"), joined
 # over trailing '\'
-awk '/^```/{on=!on; next} on { sub(/^\$ /, ""); print }' "$src/README.md" |
+for page in "$src/README.md" "$src"/docs/*.md; do
+  awk '/^```/{on=!on; next} on { sub(/^\$ /, ""); print }' "$page"
+done |
   awk '{ if (cont) { cmd = cmd "\n" $0 } else { cmd = $0 }
          cont = ($0 ~ /\\$/)
          if (!cont && cmd ~ /^build\/relaxsim/) { gsub(/\n/, " ", cmd); gsub(/\\ /, " ", cmd); print cmd } }' \
