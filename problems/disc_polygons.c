@@ -49,9 +49,12 @@
  *     0 <= m_n                       _|_  p >= 0        the dummy pair
  *   p appears in no row: M has a zero column (the note's section 4.2, where PATH crashed). And the
  *   p_i rows cannot push: g_i + m_n >= 0 holds for any rho (rho_i < 0: g_i + m_n = m_n - rho_i >=
- *   0), so only the dummy row states non-penetration, and its partner p moves nothing. Lemke
- *   pivots p in whenever the dummy row must leave the basis; its column is zero, so that is a ray
- *   termination (RS_LEMKE_RAY): a penetrating step fails. Kept to show what the note's matrix does.
+ *   0), so only the dummy row states non-penetration, and its partner p moves nothing. Lemke's
+ *   path from the covering vector e pivots p in whenever the dummy row must leave the basis; its
+ *   column is zero, so that path ends on a ray. The LCP is solvable nevertheless, and the path of
+ *   another covering vector (Lemke's third attempt, rs_lemke_info.covering_changed) reaches a
+ *   solution that passes both certificates on every step of polygon_tiles_note_matrix.ini. Kept
+ *   to show what the note's matrix does.
  *
  * egan_accurate (the repair; the note's "future work"): unknowns (e_ij for i != j, p_1..p_n),
  * n^2 pairs, with e_ij = max(rho_j - rho_i, 0) by Proposition 2.1:
