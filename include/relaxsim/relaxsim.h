@@ -15,17 +15,18 @@
 #include "relaxsim/lcp_generate.h"
 #include "relaxsim/lcp_derivative.h"
 #include "relaxsim/nlp.h"
+#include "relaxsim/sim.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define RS_VERSION_MAJOR 0
-#define RS_VERSION_MINOR 1
+#define RS_VERSION_MINOR 2
 #define RS_VERSION_PATCH 0
-#define RS_VERSION_STRING "0.1.0"
+#define RS_VERSION_STRING "0.2.0"
 
-/** The version of the library that is linked, e.g. "0.1.0". Never NULL. */
+/** The version of the library that is linked, e.g. "0.2.0". Never NULL. */
 RS_API const char *rs_version(void);
 
 #ifdef __cplusplus

@@ -1,0 +1,310 @@
+/*
+ * relaxsim/sim.h: time stepping through the library: scenarios, simulations, comparisons, models.
+ *
+ * A scenario (rs_sim_scenario) is a model with its parameters, initial state, input schedule,
+ * time step, horizon, solver settings and tolerance contract, loaded from a scenario file or
+ * from text (the INI format of relaxsim-scenario(5)), with "section.key=value" overrides as the
+ * command's --set. A simulation (rs_sim) steps one scenario's model by one backend, the
+ * relaxed-complementarity NLP (IPOPT) or the step LCP (Lemke), from the scenario's initial state
+ * or any state the caller sets, with the scenario's inputs or the caller's. A comparison runs the
+ * scenario as `relaxsim compare` does and calls back after every step.
+ *
+ * Conventions, as in the LCP API: every function returns an rs_error (RS_OK or why the call could
+ * not be carried out) and, where the cause is in user data, fills an rs_error_detail naming the
+ * file, line and key; a solver that fails is not an error but a status in an info struct. Handles
+ * are opaque; arrays are plain doubles in the order the scenario's column names give
+ * (rs_sim_scenario_column). Nothing here prints or exits. Handles are not shared between threads
+ * without the caller's locking; different handles are independent.
+ */
+#ifndef RELAXSIM_SIM_H
+#define RELAXSIM_SIM_H
+
+#include "relaxsim/error.h"
+#include "relaxsim/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- scenarios ------------------------------------------------------------------------------ */
+
+/** A loaded, validated scenario (immutable once loaded). */
+typedef struct rs_sim_scenario rs_sim_scenario;
+
+/**
+ * Load the scenario file at path, then apply overrides ("section.key=value", e.g.
+ * "model.mu=0.3", "initial.box.xd=2", "run.steps=100") in order. A scene the scenario names is
+ * read relative to the scenario's directory. On failure *out is NULL and detail (may be NULL)
+ * says "FILE:LINE: section.key: what is wrong". Errors: RS_ERR_NULL_ARG, RS_ERR_IO, RS_ERR_PARSE,
+ * RS_ERR_NOMEM.
+ */
+RS_API rs_error rs_sim_scenario_load(const char *path, const char *const *overrides,
+                                     int noverrides, rs_sim_scenario **out,
+                                     rs_error_detail *detail);
+
+/**
+ * The same from the scenario's text, named name in messages. A model that needs a scene gets it
+ * as text too (scene_text; NULL otherwise): no file is opened.
+ */
+RS_API rs_error rs_sim_scenario_load_text(const char *name, const char *text,
+                                          const char *scene_text, const char *const *overrides,
+                                          int noverrides, rs_sim_scenario **out,
+                                          rs_error_detail *detail);
+
+/** Free a scenario (NULL is accepted). Simulations made from it must be destroyed first. */
+RS_API void rs_sim_scenario_free(rs_sim_scenario *scenario);
+
+/** A scenario's sizes and run settings. */
+typedef struct rs_sim_scenario_info {
+    const char *model;    /**< the model's name, e.g. "point2d_friction" */
+    const char *variant;  /**< the formulation's variant, e.g. "corrected" */
+    int nstate;           /**< state columns (positions, then velocities, as the model names them) */
+    int ninput;           /**< input columns */
+    int nforce;           /**< force columns (the step's contact forces) */
+    int nparams;          /**< the model's parameters (rs_sim_scenario_param) */
+    int steps;            /**< the scenario's horizon, in steps */
+    double dt;            /**< the time step, s */
+} rs_sim_scenario_info;
+
+RS_API rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario,
+                                         rs_sim_scenario_info *info);
+
+/** Which columns rs_sim_scenario_column names. */
+typedef enum rs_sim_column_kind {
+    RS_SIM_STATE = 0, /**< e.g. "x_m", "xd_mps", "box.theta_rad" */
+    RS_SIM_INPUT = 1, /**< e.g. "ux_N" */
+    RS_SIM_FORCE = 2  /**< e.g. "fz_N", "box.tau_Nm" */
+} rs_sim_column_kind;
+
+/** The name of column i of a kind, ending in its unit; NULL when i or kind is out of range. */
+RS_API const char *rs_sim_scenario_column(const rs_sim_scenario *scenario,
+                                          rs_sim_column_kind kind, int i);
+
+/** The scenario's initial state into state (nstate values). */
+RS_API rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state);
+
+/** The scenario's input for step k (0-based; constant, piecewise or random as the file says)
+ *  into input (ninput values). RS_ERR_DIMENSION when k < 0. */
+RS_API rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input);
+
+/** A model parameter's key, value in this scenario, documented range and meaning. */
+typedef struct rs_sim_param {
+    const char *name;  /**< the key after "model.", e.g. "mu", "box.m" */
+    double value;      /**< the default in a model's list; this scenario's value otherwise */
+    double lo, hi;     /**< the documented range, inclusive */
+    const char *doc;   /**< meaning and unit */
+} rs_sim_param;
+
+/** Parameter i of the scenario's model, with the scenario's value. RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out);
+
+/* ---- simulations ---------------------------------------------------------------------------- */
+
+/** The backend that solves each step. */
+typedef enum rs_sim_backend {
+    RS_SIM_NLP = 0,  /**< the relaxed-complementarity NLP, by IPOPT */
+    RS_SIM_LEMKE = 1 /**< the step LCP, by Lemke's method */
+} rs_sim_backend;
+
+typedef struct rs_sim_settings {
+    rs_sim_backend backend; /**< default RS_SIM_NLP */
+} rs_sim_settings;
+
+/** The defaults (backend RS_SIM_NLP). The solvers' own settings come from the scenario. */
+RS_API void rs_sim_settings_default(rs_sim_settings *settings);
+
+/** A simulation of one scenario: a state, a step counter and the solver's warm start. */
+typedef struct rs_sim rs_sim;
+
+/**
+ * Create a simulation at the scenario's initial state, step 0. settings NULL: the defaults.
+ * The scenario must outlive the simulation. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
+ * unknown backend), RS_ERR_NOMEM, or the solver's set-up error (detail says which).
+ */
+RS_API rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *settings,
+                              rs_sim **out, rs_error_detail *detail);
+
+/** Destroy a simulation (NULL is accepted). */
+RS_API void rs_sim_destroy(rs_sim *sim);
+
+/** The record of one step. */
+typedef struct rs_sim_step_info {
+    int step;               /**< the step's index k (it went from t = k dt to (k + 1) dt) */
+    int ok;                 /**< 1: solved, and its answer passed the physical certificate */
+    int status;             /**< rs_nlp_status (NLP) or rs_lemke_status (Lemke) */
+    const char *status_name;/**< "solved", "not_certified", "ray_termination", ... */
+    const char *path;       /**< how the NLP step was solved ("ipopt_warm", "start_previous",
+                                 "no_contact", ...); "lemke" for Lemke */
+    int iterations;         /**< IPOPT iterations (every attempt) or Lemke pivots */
+    int fallback;           /**< 1: the NLP failed and the scenario's [run] on_nlp_failure =
+                                 lemke took Lemke's answer for this step */
+    int lcp_size;           /**< the step LCP's size (it follows the active contacts) */
+    double primal;          /**< the largest violation of the step's physics, in natural units */
+    double complementarity; /**< the largest complementarity product, in natural units */
+    double time_s;          /**< wall time of the solve */
+} rs_sim_step_info;
+
+/**
+ * Take one step from the current state. input: ninput values, or NULL for the scenario's input
+ * of this step. The state then moves to the step's answer, as the command's runs do: also when
+ * the step failed (info->ok = 0, counted in rs_sim_failed_steps) if that answer is finite, else it
+ * stays. A failed step is a status, not an error. Errors: RS_ERR_NULL_ARG, RS_ERR_NONFINITE (an
+ * input that is not finite), RS_ERR_NOMEM. info may be NULL.
+ */
+RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info);
+
+/**
+ * Take up to n steps. inputs: n x ninput values (row k: step k's input), or NULL for the
+ * scenario's. states, forces (may be NULL): n x nstate and n x nforce values, row k the state
+ * after step k and its forces. Stops after the first step that fails when stop_on_failure is 1.
+ * *done (may be NULL): the steps taken. info (may be NULL): the last step's record.
+ */
+RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states,
+                           double *forces, int stop_on_failure, int *done,
+                           rs_sim_step_info *info);
+
+/** The current state (nstate values). */
+RS_API rs_error rs_sim_state(const rs_sim *sim, double *state);
+
+/** The forces of the last step (nforce values; zero before the first step). */
+RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces);
+
+/** Set the current state (nstate finite values; RS_ERR_NONFINITE otherwise). The step counter
+ *  stays; the solver's warm start is forgotten. */
+RS_API rs_error rs_sim_set_state(rs_sim *sim, const double *state);
+
+/** The steps taken (the next step's index), and the time, steps x dt. */
+RS_API int rs_sim_step_count(const rs_sim *sim);
+RS_API double rs_sim_time(const rs_sim *sim);
+
+/** The steps taken that failed (info.ok = 0). */
+RS_API int rs_sim_failed_steps(const rs_sim *sim);
+
+/** A simulation's state, step counter and warm start, to go back to. */
+typedef struct rs_sim_snapshot rs_sim_snapshot;
+
+/** Save the simulation into a new snapshot. RS_ERR_NOMEM. */
+RS_API rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out);
+
+/** Go back to a snapshot saved from this simulation or another of the same scenario
+ *  (RS_ERR_BAD_ARG otherwise): the next step is then the one after the save, solved the same. */
+RS_API rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot);
+
+RS_API void rs_sim_snapshot_free(rs_sim_snapshot *snapshot);
+
+/* ---- comparisons ------------------------------------------------------------------------------ */
+
+/** A step's verdict: how the NLP's answer compares with Lemke's from the same state. */
+typedef enum rs_sim_verdict {
+    RS_SIM_AGREE = 0,              /**< same contact modes, within the agreement tolerance */
+    RS_SIM_RELAXATION_BIAS = 1,    /**< same modes, beyond the tolerance */
+    RS_SIM_MODE_MISMATCH = 2,      /**< the contact modes differ */
+    RS_SIM_NLP_FAILED = 3,         /**< the NLP step failed */
+    RS_SIM_LEMKE_FAILED = 4,       /**< the Lemke step failed */
+    RS_SIM_APPROXIMATION_BIAS = 5  /**< beyond the tolerance, as far as the model's LCP
+                                        approximates its physics (a polygonal friction cone) */
+} rs_sim_verdict;
+#define RS_SIM_VERDICT_COUNT 6
+
+/** "agree", "relaxation_bias", "mode_mismatch", "nlp_failed", "lemke_failed",
+ *  "approximation_bias"; "unknown" otherwise. Never NULL. */
+RS_API const char *rs_sim_verdict_name(int verdict);
+
+/** One step of a comparison, valid during the callback only. */
+typedef struct rs_sim_compare_step {
+    int step;                   /**< k */
+    rs_sim_verdict verdict;
+    const double *input;        /**< ninput */
+    const double *nlp_state;    /**< the NLP trajectory's state after the step (nstate) */
+    const double *nlp_forces;   /**< nforce */
+    const double *shadow_state; /**< Lemke's answer from the same state as the NLP's */
+    const double *shadow_forces;
+    const double *lemke_state;  /**< the independent Lemke trajectory's state after the step */
+    const double *lemke_forces;
+    const double *difference;   /**< |NLP - shadow| per column: the states, then the forces */
+    rs_sim_step_info nlp, shadow, lemke; /**< each answer's record */
+} rs_sim_compare_step;
+
+/** Called after every step of a comparison. */
+typedef void (*rs_sim_step_fn)(void *ctx, const rs_sim_compare_step *step);
+
+/** A finished comparison. */
+typedef struct rs_sim_comparison rs_sim_comparison;
+
+/**
+ * Run the scenario's comparison (as `relaxsim compare`: the NLP trajectory, Lemke from each of
+ * its states, an independent Lemke trajectory, a verdict per step, the contract at the end).
+ * on_step (may be NULL) is called after every step; nothing is kept per step, so memory does not
+ * grow with the run. Errors: RS_ERR_NULL_ARG, RS_ERR_NOMEM, a solver's set-up error.
+ */
+RS_API rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
+                               void *ctx, rs_sim_comparison **out, rs_error_detail *detail);
+
+/** A comparison's totals. */
+typedef struct rs_sim_compare_info {
+    int steps;
+    int nlp_failed_steps;      /**< the NLP trajectory's failed steps */
+    int lemke_failed_steps;    /**< the independent Lemke trajectory's */
+    int shadow_failed_steps;   /**< Lemke's from the NLP's states */
+    int fallback_steps;        /**< NLP steps that took Lemke's answer (on_nlp_failure = lemke) */
+    int verdicts[RS_SIM_VERDICT_COUNT]; /**< steps per verdict */
+    double mode_agreement;     /**< fraction of steps with the same contact modes */
+    int nchecks;               /**< results of the contract (rs_sim_comparison_check) */
+    int contract_passed;       /**< 1: every check passed (and no step failed, unless allowed) */
+    double wall_time_s;
+} rs_sim_compare_info;
+
+RS_API rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
+                                           rs_sim_compare_info *info);
+
+/** One result of the contract. */
+typedef struct rs_sim_check {
+    const char *text;        /**< the check as written, e.g. "final_nlp.x_m = 0.609 +- 2e-7" */
+    const char *trajectory;  /**< what it measured: "nlp" or "lemke" (a trajectory), "shadow"
+                                  (the NLP against Lemke from the same states), "drift" (the
+                                  two trajectories apart), "final" (their final states apart) */
+    int passed;
+    double actual;           /**< the value measured */
+} rs_sim_check;
+
+/** Result i (0 <= i < nchecks). RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i,
+                                        rs_sim_check *out);
+
+/** The final state and forces of one trajectory (RS_SIM_NLP or RS_SIM_LEMKE) into columns
+ *  (nstate + nforce values). */
+RS_API rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison,
+                                        rs_sim_backend trajectory, double *columns);
+
+RS_API void rs_sim_comparison_free(rs_sim_comparison *comparison);
+
+/* ---- models ----------------------------------------------------------------------------------- */
+
+/** The number of models. */
+RS_API int rs_sim_model_count(void);
+
+typedef struct rs_sim_model_info {
+    const char *name;     /**< the scenario's [model] name */
+    const char *summary;  /**< one line */
+    const char *source;   /**< the note and section it comes from */
+    int nparams;          /**< its parameters (rs_sim_model_param) */
+    int nvariants;        /**< its variants (rs_sim_model_variant; the first is the default) */
+    int needs_scene;      /**< 1: a scenario names a scene file ([model] scene) */
+    int from_scene;       /**< 1: its bodies, columns and per-body parameters come from the
+                               scene (the bodies model); the columns listed are a template */
+} rs_sim_model_info;
+
+/** Model i (0 <= i < rs_sim_model_count()). RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info);
+
+/** Parameter j of model i, with its default. */
+RS_API rs_error rs_sim_model_param(int i, int j, rs_sim_param *out);
+
+/** Variant v of model i; NULL out of range. */
+RS_API const char *rs_sim_model_variant(int i, int v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RELAXSIM_SIM_H */

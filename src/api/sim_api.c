@@ -1,0 +1,578 @@
+/*
+ * sim_api.c: the public simulation API (relaxsim/sim.h), opaque handles over the scenario
+ * reader (io), the stepper and the comparison (sim). It adds no physics: a simulation steps the
+ * scenario's model with the stepper the comparison uses, and moves on from each answer the way
+ * the comparison's trajectories do, so that a program driving it sees the command's numbers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/scenario.h"
+#include "relaxsim/lcp.h"
+#include "relaxsim/nlp.h"
+#include "relaxsim/sim.h"
+#include "sim/compare.h"
+#include "sim/stepper.h"
+
+struct rs_sim_scenario {
+    rs_scenario sc;
+};
+
+struct rs_sim {
+    const rs_scenario *sc;
+    rs_stepper *stepper;
+    rs_sim_backend backend;
+    double *x, *f, *u; /* the state, the last step's forces, the step's input */
+    rs_step_result res, fallback;
+    int k, failed;
+};
+
+struct rs_sim_snapshot {
+    const rs_scenario *sc;
+    double *x, *f;
+    int k, failed;
+    rs_stepper_snapshot warm;
+};
+
+struct rs_sim_comparison {
+    rs_compare_result r;
+};
+
+static void set_detail(rs_error_detail *detail, const char *what)
+{
+    if (detail)
+        snprintf(detail->message, sizeof detail->message, "%s", what);
+}
+
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* ---- scenarios ------------------------------------------------------------------------------ */
+
+static rs_error scenario_wrap(rs_error err, rs_sim_scenario *w, rs_sim_scenario **out)
+{
+    if (err != RS_OK) {
+        rs_scenario_release(&w->sc);
+        free(w);
+        return err;
+    }
+    *out = w;
+    return RS_OK;
+}
+
+rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, int noverrides,
+                              rs_sim_scenario **out, rs_error_detail *detail)
+{
+    set_detail(detail, "");
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (!path || (noverrides > 0 && !overrides)) {
+        set_detail(detail, "no scenario path, or overrides without their array");
+        return RS_ERR_NULL_ARG;
+    }
+    rs_sim_scenario *w = calloc(1, sizeof *w);
+    if (!w)
+        return RS_ERR_NOMEM;
+    return scenario_wrap(rs_scenario_load(path, overrides, noverrides, &w->sc, detail), w, out);
+}
+
+rs_error rs_sim_scenario_load_text(const char *name, const char *text, const char *scene_text,
+                                   const char *const *overrides, int noverrides,
+                                   rs_sim_scenario **out, rs_error_detail *detail)
+{
+    set_detail(detail, "");
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (!name || !text || (noverrides > 0 && !overrides)) {
+        set_detail(detail, "no scenario name or text, or overrides without their array");
+        return RS_ERR_NULL_ARG;
+    }
+    rs_sim_scenario *w = calloc(1, sizeof *w);
+    if (!w)
+        return RS_ERR_NOMEM;
+    return scenario_wrap(
+        rs_scenario_load_text(name, text, scene_text, overrides, noverrides, &w->sc, detail), w,
+        out);
+}
+
+void rs_sim_scenario_free(rs_sim_scenario *scenario)
+{
+    if (!scenario)
+        return;
+    rs_scenario_release(&scenario->sc);
+    free(scenario);
+}
+
+rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenario_info *info)
+{
+    if (!scenario || !info)
+        return RS_ERR_NULL_ARG;
+    const rs_scenario *sc = &scenario->sc;
+    const rs_model *m = sc->model;
+    *info = (rs_sim_scenario_info){m->name, m->variants[sc->variant], m->nstate, m->ninput,
+                                   m->nforce, m->nparams, sc->steps, sc->dt};
+    return RS_OK;
+}
+
+const char *rs_sim_scenario_column(const rs_sim_scenario *scenario, rs_sim_column_kind kind,
+                                   int i)
+{
+    if (!scenario || i < 0)
+        return NULL;
+    const rs_model *m = scenario->sc.model;
+    switch (kind) {
+    case RS_SIM_STATE: return i < m->nstate ? m->state_names[i] : NULL;
+    case RS_SIM_INPUT: return i < m->ninput ? m->input_names[i] : NULL;
+    case RS_SIM_FORCE: return i < m->nforce ? m->force_names[i] : NULL;
+    }
+    return NULL;
+}
+
+rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state)
+{
+    if (!scenario || !state)
+        return RS_ERR_NULL_ARG;
+    memcpy(state, scenario->sc.initial, sizeof(double) * (size_t)scenario->sc.model->nstate);
+    return RS_OK;
+}
+
+rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input)
+{
+    if (!scenario || (!input && scenario->sc.model->ninput > 0))
+        return RS_ERR_NULL_ARG;
+    if (k < 0)
+        return RS_ERR_DIMENSION;
+    rs_scenario_input(&scenario->sc, k, input);
+    return RS_OK;
+}
+
+static void param_of(const rs_param_def *p, double value, rs_sim_param *out)
+{
+    *out = (rs_sim_param){p->name, value, p->lo, p->hi, p->doc};
+}
+
+rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out)
+{
+    if (!scenario || !out)
+        return RS_ERR_NULL_ARG;
+    const rs_model *m = scenario->sc.model;
+    if (i < 0 || i >= m->nparams)
+        return RS_ERR_DIMENSION;
+    param_of(&m->params[i], scenario->sc.params[i], out);
+    return RS_OK;
+}
+
+/* ---- simulations ---------------------------------------------------------------------------- */
+
+void rs_sim_settings_default(rs_sim_settings *settings)
+{
+    if (settings)
+        settings->backend = RS_SIM_NLP;
+}
+
+static rs_stepper_config stepper_config(const rs_scenario *sc)
+{
+    return (rs_stepper_config){sc->model, sc->params, sc->variant, sc->dt, sc->nlp,
+                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+}
+
+void rs_sim_destroy(rs_sim *sim)
+{
+    if (!sim)
+        return;
+    rs_stepper_destroy(sim->stepper);
+    rs_step_result_free(&sim->res);
+    rs_step_result_free(&sim->fallback);
+    free(sim->x);
+    free(sim);
+}
+
+rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *settings,
+                       rs_sim **out, rs_error_detail *detail)
+{
+    set_detail(detail, "");
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (!scenario)
+        return RS_ERR_NULL_ARG;
+    rs_sim_settings s;
+    rs_sim_settings_default(&s);
+    if (settings)
+        s = *settings;
+    if (s.backend != RS_SIM_NLP && s.backend != RS_SIM_LEMKE) {
+        set_detail(detail, "settings.backend: neither RS_SIM_NLP nor RS_SIM_LEMKE");
+        return RS_ERR_BAD_SETTING;
+    }
+    const rs_scenario *sc = &scenario->sc;
+    const rs_model *m = sc->model;
+    rs_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return RS_ERR_NOMEM;
+    sim->sc = sc;
+    sim->backend = s.backend;
+    const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
+    sim->x = calloc(nx + nf + nu + 1, sizeof(double));
+    if (!sim->x || rs_step_result_init(&sim->res, m) != RS_OK ||
+        rs_step_result_init(&sim->fallback, m) != RS_OK) {
+        rs_sim_destroy(sim);
+        return RS_ERR_NOMEM;
+    }
+    sim->f = sim->x + nx;
+    sim->u = sim->f + nf;
+    memcpy(sim->x, sc->initial, sizeof(double) * nx);
+    const rs_stepper_config cfg = stepper_config(sc);
+    const rs_error err = rs_stepper_create(&cfg, &sim->stepper);
+    if (err != RS_OK) {
+        set_detail(detail, "the stepper could not be set up for this scenario's model");
+        rs_sim_destroy(sim);
+        return err;
+    }
+    *out = sim;
+    return RS_OK;
+}
+
+static void info_of(const rs_step_result *r, int lemke, int k, rs_sim_step_info *info)
+{
+    *info = (rs_sim_step_info){
+        .step = k,
+        .ok = r->ok,
+        .status = r->status,
+        .status_name = lemke ? rs_lemke_status_name((rs_lemke_status)r->status)
+                             : rs_nlp_status_name((rs_nlp_status)r->status),
+        .path = lemke ? "lemke" : rs_nlp_path_name(r->path),
+        .iterations = r->iterations,
+        .lcp_size = r->lcp_size,
+        .primal = r->primal,
+        .complementarity = r->complementarity,
+        .time_s = r->time_s,
+    };
+}
+
+rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info)
+{
+    if (!sim)
+        return RS_ERR_NULL_ARG;
+    const rs_model *m = sim->sc->model;
+    if (input) {
+        if (!all_finite(input, m->ninput))
+            return RS_ERR_NONFINITE;
+        memcpy(sim->u, input, sizeof(double) * (size_t)m->ninput);
+    } else {
+        rs_scenario_input(sim->sc, sim->k, sim->u);
+    }
+    const int lemke = sim->backend == RS_SIM_LEMKE;
+    const rs_step_result *next = &sim->res;
+    int fallback = 0;
+    if (lemke) {
+        rs_stepper_lemke(sim->stepper, sim->x, sim->u, &sim->res);
+    } else {
+        rs_stepper_nlp(sim->stepper, sim->x, sim->u, &sim->res);
+        if (!sim->res.ok && sim->sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
+            rs_stepper_lemke(sim->stepper, sim->x, sim->u, &sim->fallback);
+            if (sim->fallback.ok) { /* the scenario's explicit, counted fallback */
+                next = &sim->fallback;
+                fallback = 1;
+            }
+        }
+    }
+    if (all_finite(next->state_next, m->nstate)) /* else the state stays (a failed step) */
+        memcpy(sim->x, next->state_next, sizeof(double) * (size_t)m->nstate);
+    memcpy(sim->f, next->forces, sizeof(double) * (size_t)m->nforce);
+    sim->failed += !sim->res.ok;
+    if (info) {
+        info_of(&sim->res, lemke, sim->k, info);
+        info->fallback = fallback;
+    }
+    sim->k++;
+    return RS_OK;
+}
+
+rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, double *forces,
+                    int stop_on_failure, int *done, rs_sim_step_info *info)
+{
+    if (done)
+        *done = 0;
+    if (!sim)
+        return RS_ERR_NULL_ARG;
+    if (n < 0)
+        return RS_ERR_DIMENSION;
+    const rs_model *m = sim->sc->model;
+    const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
+    rs_sim_step_info last;
+    memset(&last, 0, sizeof last);
+    for (int k = 0; k < n; k++) {
+        const rs_error err = rs_sim_step(sim, inputs ? inputs + (size_t)k * nu : NULL, &last);
+        if (err != RS_OK)
+            return err;
+        if (states)
+            memcpy(states + (size_t)k * nx, sim->x, sizeof(double) * nx);
+        if (forces)
+            memcpy(forces + (size_t)k * nf, sim->f, sizeof(double) * nf);
+        if (done)
+            *done = k + 1;
+        if (info)
+            *info = last;
+        if (stop_on_failure && !last.ok)
+            break;
+    }
+    return RS_OK;
+}
+
+rs_error rs_sim_state(const rs_sim *sim, double *state)
+{
+    if (!sim || !state)
+        return RS_ERR_NULL_ARG;
+    memcpy(state, sim->x, sizeof(double) * (size_t)sim->sc->model->nstate);
+    return RS_OK;
+}
+
+rs_error rs_sim_forces(const rs_sim *sim, double *forces)
+{
+    if (!sim || (!forces && sim->sc->model->nforce > 0))
+        return RS_ERR_NULL_ARG;
+    memcpy(forces, sim->f, sizeof(double) * (size_t)sim->sc->model->nforce);
+    return RS_OK;
+}
+
+rs_error rs_sim_set_state(rs_sim *sim, const double *state)
+{
+    if (!sim || !state)
+        return RS_ERR_NULL_ARG;
+    const int n = sim->sc->model->nstate;
+    if (!all_finite(state, n))
+        return RS_ERR_NONFINITE;
+    memcpy(sim->x, state, sizeof(double) * (size_t)n);
+    rs_stepper_reset(sim->stepper); /* a warm start belongs to the state it came from */
+    return RS_OK;
+}
+
+int rs_sim_step_count(const rs_sim *sim)
+{
+    return sim ? sim->k : 0;
+}
+
+double rs_sim_time(const rs_sim *sim)
+{
+    return sim ? sim->k * sim->sc->dt : 0.0;
+}
+
+int rs_sim_failed_steps(const rs_sim *sim)
+{
+    return sim ? sim->failed : 0;
+}
+
+void rs_sim_snapshot_free(rs_sim_snapshot *snapshot)
+{
+    if (!snapshot)
+        return;
+    rs_stepper_snapshot_free(&snapshot->warm);
+    free(snapshot->x);
+    free(snapshot);
+}
+
+rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out)
+{
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (!sim)
+        return RS_ERR_NULL_ARG;
+    const rs_model *m = sim->sc->model;
+    rs_sim_snapshot *s = calloc(1, sizeof *s);
+    if (!s)
+        return RS_ERR_NOMEM;
+    s->sc = sim->sc;
+    s->x = malloc(sizeof(double) * (size_t)(m->nstate + m->nforce + 1));
+    if (!s->x || rs_stepper_save(sim->stepper, &s->warm) != RS_OK) {
+        rs_sim_snapshot_free(s);
+        return RS_ERR_NOMEM;
+    }
+    s->f = s->x + m->nstate;
+    memcpy(s->x, sim->x, sizeof(double) * (size_t)m->nstate);
+    memcpy(s->f, sim->f, sizeof(double) * (size_t)m->nforce);
+    s->k = sim->k;
+    s->failed = sim->failed;
+    *out = s;
+    return RS_OK;
+}
+
+rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot)
+{
+    if (!sim || !snapshot)
+        return RS_ERR_NULL_ARG;
+    if (snapshot->sc != sim->sc)
+        return RS_ERR_BAD_ARG;
+    const rs_model *m = sim->sc->model;
+    if (!rs_stepper_restore(sim->stepper, &snapshot->warm))
+        rs_stepper_reset(sim->stepper); /* sizes it cannot take: solve on without it */
+    memcpy(sim->x, snapshot->x, sizeof(double) * (size_t)m->nstate);
+    memcpy(sim->f, snapshot->f, sizeof(double) * (size_t)m->nforce);
+    sim->k = snapshot->k;
+    sim->failed = snapshot->failed;
+    return RS_OK;
+}
+
+/* ---- comparisons ------------------------------------------------------------------------------ */
+
+const char *rs_sim_verdict_name(int verdict)
+{
+    return verdict >= 0 && verdict < RS_VERDICT_COUNT ? rs_verdict_name((rs_verdict)verdict)
+                                                       : "unknown";
+}
+
+typedef struct compare_sink {
+    rs_sim_step_fn fn;
+    void *ctx;
+} compare_sink;
+
+static void compare_step(void *ctx, int k, const rs_compare_step *st)
+{
+    const compare_sink *sink = ctx;
+    rs_sim_compare_step out = {
+        .step = k,
+        .verdict = (rs_sim_verdict)st->verdict,
+        .input = st->input,
+        .nlp_state = st->nlp.state_next,
+        .nlp_forces = st->nlp.forces,
+        .shadow_state = st->shadow.state_next,
+        .shadow_forces = st->shadow.forces,
+        .lemke_state = st->lemke.state_next,
+        .lemke_forces = st->lemke.forces,
+        .difference = st->diff,
+    };
+    info_of(&st->nlp, 0, k, &out.nlp);
+    out.nlp.fallback = st->fallback;
+    info_of(&st->shadow, 1, k, &out.shadow);
+    info_of(&st->lemke, 1, k, &out.lemke);
+    sink->fn(sink->ctx, &out);
+}
+
+rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step, void *ctx,
+                        rs_sim_comparison **out, rs_error_detail *detail)
+{
+    set_detail(detail, "");
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    *out = NULL;
+    if (!scenario)
+        return RS_ERR_NULL_ARG;
+    rs_sim_comparison *c = calloc(1, sizeof *c);
+    if (!c)
+        return RS_ERR_NOMEM;
+    compare_sink sink = {on_step, ctx};
+    rs_compare_options opt;
+    rs_compare_options_default(&opt);
+    opt.keep_steps = 0;
+    if (on_step) {
+        opt.sink = compare_step;
+        opt.sink_ctx = &sink;
+    }
+    const rs_error err = rs_compare_run_with(&scenario->sc, RS_RUN_COMPARE, &opt, &c->r);
+    if (err != RS_OK) {
+        set_detail(detail, "the comparison could not be set up for this scenario");
+        free(c);
+        return err;
+    }
+    *out = c;
+    return RS_OK;
+}
+
+rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
+                                    rs_sim_compare_info *info)
+{
+    if (!comparison || !info)
+        return RS_ERR_NULL_ARG;
+    const rs_compare_result *r = &comparison->r;
+    memset(info, 0, sizeof *info);
+    info->steps = r->steps;
+    info->nlp_failed_steps = r->nlp.failed_steps;
+    info->lemke_failed_steps = r->lemke.failed_steps;
+    info->shadow_failed_steps = r->shadow_failed_steps;
+    info->fallback_steps = r->fallback_steps;
+    for (int v = 0; v < RS_SIM_VERDICT_COUNT && v < RS_VERDICT_COUNT; v++)
+        info->verdicts[v] = r->verdicts[v];
+    info->mode_agreement = r->mode_agreement;
+    info->nchecks = r->nchecks;
+    info->contract_passed = r->contract_passed;
+    info->wall_time_s = r->wall_time_s;
+    return RS_OK;
+}
+
+rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i, rs_sim_check *out)
+{
+    if (!comparison || !out)
+        return RS_ERR_NULL_ARG;
+    if (i < 0 || i >= comparison->r.nchecks)
+        return RS_ERR_DIMENSION;
+    const rs_check_result *c = &comparison->r.checks[i];
+    *out = (rs_sim_check){c->check->text, c->which, c->passed, c->actual};
+    return RS_OK;
+}
+
+rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison, rs_sim_backend trajectory,
+                                 double *columns)
+{
+    if (!comparison || !columns)
+        return RS_ERR_NULL_ARG;
+    if (trajectory != RS_SIM_NLP && trajectory != RS_SIM_LEMKE)
+        return RS_ERR_BAD_ARG;
+    const rs_compare_result *r = &comparison->r;
+    const rs_trajectory_stats *t = trajectory == RS_SIM_NLP ? &r->nlp : &r->lemke;
+    memcpy(columns, t->final, sizeof(double) * (size_t)r->ncol);
+    return RS_OK;
+}
+
+void rs_sim_comparison_free(rs_sim_comparison *comparison)
+{
+    if (!comparison)
+        return;
+    rs_compare_free(&comparison->r);
+    free(comparison);
+}
+
+/* ---- models ----------------------------------------------------------------------------------- */
+
+int rs_sim_model_count(void)
+{
+    return rs_model_count();
+}
+
+rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info)
+{
+    if (!info)
+        return RS_ERR_NULL_ARG;
+    const rs_model *m = rs_model_at(i);
+    if (!m)
+        return RS_ERR_DIMENSION;
+    *info = (rs_sim_model_info){m->name,       m->summary,      m->source,
+                                m->nparams,    m->nvariants,    m->needs_scene,
+                                m->instantiate != NULL};
+    return RS_OK;
+}
+
+rs_error rs_sim_model_param(int i, int j, rs_sim_param *out)
+{
+    if (!out)
+        return RS_ERR_NULL_ARG;
+    const rs_model *m = rs_model_at(i);
+    if (!m || j < 0 || j >= m->nparams)
+        return RS_ERR_DIMENSION;
+    param_of(&m->params[j], m->params[j].value, out);
+    return RS_OK;
+}
+
+const char *rs_sim_model_variant(int i, int v)
+{
+    const rs_model *m = rs_model_at(i);
+    return m && v >= 0 && v < m->nvariants ? m->variants[v] : NULL;
+}

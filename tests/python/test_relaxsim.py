@@ -1,0 +1,145 @@
+"""test_relaxsim.py: the Python binding (python/relaxsim) through the library, as ctest runs it
+(PYTHONPATH=BUILD/python, RS_SOURCE_DIR the source tree). Each claim is recomputed from what the
+binding returns: the point2d scenario's closed form (it stops at x = 0.60918411 m and rests with
+fz = m g), a comparison's totals against its recorded steps, a restored snapshot's steps against
+their first run, an LCP's certificate in numpy."""
+
+import os
+import unittest
+
+import numpy as np
+
+import relaxsim
+
+SCEN = os.path.join(os.environ.get("RS_SOURCE_DIR", "."), "problems", "scenarios")
+POINT2D = os.path.join(SCEN, "point2d_friction.ini")
+
+
+class ScenarioTest(unittest.TestCase):
+    def test_columns_params_and_overrides(self):
+        sc = relaxsim.Scenario(POINT2D, set={"model.mu": 0.2, "run.steps": 300})
+        self.assertEqual(sc.model, "point2d_friction")
+        self.assertEqual(sc.steps, 300)
+        self.assertEqual(sc.state_names, ["x_m", "z_m", "xd_mps", "zd_mps"])
+        self.assertEqual(sc.force_names, ["fx_N", "fz_N"])
+        self.assertEqual(sc.params["mu"], 0.2)
+        np.testing.assert_array_equal(sc.initial_state, [0.0, 1.0, 1.0, 0.0])
+        self.assertEqual(list(sc.input(0)), [0.0, 0.0])
+        self.assertTrue(relaxsim.version().startswith("0."))
+
+    def test_bad_input_is_an_error_naming_the_key(self):
+        with self.assertRaises(relaxsim.Error) as e:
+            relaxsim.Scenario(POINT2D, set={"model.mu": -1})
+        self.assertIn("model.mu", str(e.exception))
+        with self.assertRaises(relaxsim.Error) as e:
+            relaxsim.Scenario(os.path.join(SCEN, "no_such_file.ini"))
+        self.assertIn("no_such_file.ini", str(e.exception))
+        with self.assertRaises(relaxsim.Error) as e:
+            relaxsim.Scenario.from_text("[model]\nname = point2d_friction\nbogus = 1\n",
+                                        name="mine.ini")
+        self.assertIn("mine.ini:3", str(e.exception))
+
+
+class SimulationTest(unittest.TestCase):
+    def test_both_backends_reach_the_closed_form(self):
+        sc = relaxsim.Scenario(POINT2D)
+        for backend, tol in (("lemke", 1e-14), ("nlp", 2e-7)):
+            sim = relaxsim.Simulation(sc, backend)
+            run = sim.run(sc.steps)
+            self.assertTrue(run.ok.all())
+            self.assertEqual(run.states.shape, (1200, 4))
+            self.assertEqual(sim.failed_steps, 0)
+            self.assertAlmostEqual(run.t[-1], 1.2, delta=1e-12)
+            self.assertLessEqual(abs(run.states[-1, 0] - 0.60918411), tol)
+            self.assertLessEqual(abs(run.forces[-1, 1] - 98.1), 1e-10)
+            np.testing.assert_array_equal(run.states[-1], sim.state)
+            # in flight the step is the free fall: zd falls by g dt per step
+            np.testing.assert_allclose(np.diff(run.states[:400, 3]), -9.81e-3, rtol=0, atol=1e-12)
+            self.assertIn(run.last.path, ["lemke"] if backend == "lemke" else
+                          ["start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold",
+                           "ipopt_homotopy"])
+
+    def test_snapshot_repeats_the_steps(self):
+        sc = relaxsim.Scenario(POINT2D)
+        for backend in ("nlp", "lemke"):
+            sim = relaxsim.Simulation(sc, backend)
+            sim.run(440)
+            snap = sim.save()
+            first = sim.run(40).states
+            sim.restore(snap)
+            self.assertEqual(sim.steps_taken, 440)
+            np.testing.assert_array_equal(sim.run(40).states, first)
+
+    def test_feedback_inputs(self):
+        # a box at rest on the ground (2 kg, mu = 0.5), pushed by a controller that opposes a
+        # drift it never sees: friction holds every push below mu m g exactly
+        sc = relaxsim.Scenario(os.path.join(SCEN, "bodies_box_rest.ini"))
+        sim = relaxsim.Simulation(sc, "lemke")
+        iux = sc.input_names.index("box.ux_N")
+        ifx = sc.force_names.index("box.fx_N")
+        for k in range(50):
+            u = np.zeros(3)
+            u[iux] = 0.1 * k - 5.0 * sim.state[0]
+            info = sim.step(u)
+            self.assertTrue(info.ok)
+            self.assertLessEqual(abs(sim.forces[ifx] + u[iux]), 1e-9)
+        with self.assertRaises(relaxsim.Error):
+            sim.step([np.nan, 0, 0])
+        with self.assertRaises(ValueError):
+            sim.step([1.0])
+
+
+class CompareTest(unittest.TestCase):
+    def test_totals_are_the_recorded_steps(self):
+        sc = relaxsim.Scenario(POINT2D)
+        seen = []
+        cmp = relaxsim.compare(sc, on_step=lambda k, v, *states: seen.append((k, v)),
+                               record=True)
+        self.assertEqual([k for k, _ in seen], list(range(1200)))
+        counts = np.bincount(cmp.verdict, minlength=6)
+        self.assertEqual({relaxsim.VERDICTS[v]: int(counts[v]) for v in range(6)}, cmp.verdicts)
+        np.testing.assert_array_equal(cmp.difference[:, :4],
+                                      np.abs(cmp.nlp_states - cmp.shadow_states))
+        np.testing.assert_array_equal(cmp.final("nlp")[:4], cmp.nlp_states[-1])
+        np.testing.assert_array_equal(cmp.final("lemke")[:4], cmp.lemke_states[-1])
+        self.assertTrue(cmp.contract_passed)
+        self.assertTrue(all(passed for _, _, passed, _ in cmp.checks))
+        self.assertEqual(cmp.nlp_failed_steps, 0)
+
+    def test_callback_exception_reaches_the_caller(self):
+        sc = relaxsim.Scenario(POINT2D, set={"run.steps": 5})
+
+        def boom(k, *rest):
+            raise RuntimeError("stop at %d" % k)
+
+        with self.assertRaisesRegex(RuntimeError, "stop at 0"):
+            relaxsim.compare(sc, on_step=boom)
+
+
+class LcpAndModelsTest(unittest.TestCase):
+    def test_lcp_certificate(self):
+        rng = np.random.default_rng(7)
+        A = rng.standard_normal((6, 6))
+        M = A @ A.T + 0.1 * np.eye(6)  # positive definite: one solution
+        q = rng.standard_normal(6)
+        z, w, info = relaxsim.solve_lcp(M, q)
+        self.assertEqual(info["status"], "solved")
+        self.assertTrue(info["certified"])
+        np.testing.assert_allclose(w, M @ z + q, atol=1e-12)
+        self.assertGreaterEqual(z.min(), -1e-12)
+        self.assertGreaterEqual(w.min(), -1e-12)
+        self.assertLessEqual(abs(z @ w), 1e-12)
+        with self.assertRaises(ValueError):
+            relaxsim.solve_lcp(np.eye(2), [1.0, 2.0, 3.0])
+
+    def test_models(self):
+        ms = {m["name"]: m for m in relaxsim.models()}
+        self.assertIn("bodies", ms)
+        self.assertTrue(ms["bodies"]["from_scene"])
+        lo_mu = ms["point2d_friction"]["params"]["mu"]
+        self.assertLessEqual(lo_mu[1], lo_mu[0])
+        self.assertEqual(ms["point2d_friction"]["variants"][0], "corrected")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,367 @@
+/*
+ * test_sim_api.c: the public simulation API (relaxsim/sim.h), through the shared library's
+ * exported symbols only (no private header). Each claim is recomputed from what the API returns:
+ * the point2d scenario's closed form (it stops at x = 0.60918411 m and rests with fz = m g), a
+ * simulation's trajectory against the comparison's, a restored snapshot's steps against the
+ * first run of them, the callback's verdicts against the totals, a controller's pushes against
+ * the friction they meet.
+ */
+#include "test_helpers.h"
+
+#include <string.h>
+
+#include "relaxsim/relaxsim.h"
+
+#define SCEN RS_SOURCE_DIR "/problems/scenarios/"
+
+static rs_sim_scenario *load(const char *name, const char *const *sets, int nsets)
+{
+    rs_sim_scenario *sc = NULL;
+    rs_error_detail d;
+    const rs_error err = rs_sim_scenario_load(name, sets, nsets, &sc, &d);
+    if (err != RS_OK)
+        print_error("%s\n", d.message);
+    assert_int_equal(err, RS_OK);
+    assert_non_null(sc);
+    return sc;
+}
+
+static int column(const rs_sim_scenario *sc, rs_sim_column_kind kind, const char *name)
+{
+    for (int i = 0; rs_sim_scenario_column(sc, kind, i); i++)
+        if (strcmp(rs_sim_scenario_column(sc, kind, i), name) == 0)
+            return i;
+    fail_msg("no column %s", name);
+    return -1;
+}
+
+/* The scenario's sizes, names and values as its file states them. */
+static void test_scenario_info(void **state)
+{
+    (void)state;
+    const char *sets[] = {"model.mu=0.2", "run.steps=300"};
+    rs_sim_scenario *sc = load(SCEN "point2d_friction.ini", sets, 2);
+    rs_sim_scenario_info info;
+    assert_int_equal(rs_sim_scenario_get_info(sc, &info), RS_OK);
+    assert_string_equal(info.model, "point2d_friction");
+    assert_string_equal(info.variant, "corrected");
+    assert_int_equal(info.nstate, 4);
+    assert_int_equal(info.ninput, 2);
+    assert_int_equal(info.nforce, 2);
+    assert_int_equal(info.steps, 300);
+    assert_close(info.dt, 1e-3, 0, 0);
+    assert_string_equal(rs_sim_scenario_column(sc, RS_SIM_STATE, 0), "x_m");
+    assert_string_equal(rs_sim_scenario_column(sc, RS_SIM_FORCE, 1), "fz_N");
+    assert_null(rs_sim_scenario_column(sc, RS_SIM_STATE, 4));
+    assert_null(rs_sim_scenario_column(sc, RS_SIM_STATE, -1));
+    assert_null(rs_sim_scenario_column(sc, (rs_sim_column_kind)7, 0));
+    double x0[4];
+    assert_int_equal(rs_sim_scenario_initial(sc, x0), RS_OK);
+    assert_close(x0[1], 1.0, 0, 0); /* z = 1 */
+    assert_close(x0[2], 1.0, 0, 0); /* xd = 1 */
+    int found = 0;
+    for (int i = 0; i < info.nparams; i++) {
+        rs_sim_param p;
+        assert_int_equal(rs_sim_scenario_param(sc, i, &p), RS_OK);
+        assert_true(p.lo <= p.value && p.value <= p.hi);
+        if (strcmp(p.name, "mu") == 0) {
+            assert_close(p.value, 0.2, 0, 0); /* the override's */
+            found = 1;
+        }
+    }
+    assert_true(found);
+    rs_sim_param p;
+    assert_int_equal(rs_sim_scenario_param(sc, info.nparams, &p), RS_ERR_DIMENSION);
+    rs_sim_scenario_free(sc);
+}
+
+/* Lemke through the API reaches the closed form; the NLP's trajectory is the comparison's. */
+static void test_step_to_the_closed_form(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = load(SCEN "point2d_friction.ini", NULL, 0);
+    rs_sim_scenario_info info;
+    rs_sim_scenario_get_info(sc, &info);
+    const int n = info.steps, ix = column(sc, RS_SIM_STATE, "x_m");
+    const int ifz = column(sc, RS_SIM_FORCE, "fz_N");
+    double *states = malloc(sizeof(double) * (size_t)n * 4 * 2);
+    double *forces = malloc(sizeof(double) * (size_t)n * 2 * 2);
+    rs_sim_settings set;
+    rs_sim_settings_default(&set);
+    assert_int_equal(set.backend, RS_SIM_NLP);
+    for (int b = 0; b < 2; b++) {
+        set.backend = b ? RS_SIM_LEMKE : RS_SIM_NLP;
+        rs_sim *sim = NULL;
+        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        int done = 0;
+        rs_sim_step_info last;
+        assert_int_equal(rs_sim_run(sim, n, NULL, states + (size_t)b * n * 4,
+                                    forces + (size_t)b * n * 2, 1, &done, &last),
+                         RS_OK);
+        assert_int_equal(done, n);
+        assert_int_equal(rs_sim_failed_steps(sim), 0);
+        assert_int_equal(rs_sim_step_count(sim), n);
+        assert_close(rs_sim_time(sim), n * info.dt, 1e-15, 0);
+        assert_true(last.ok);
+        assert_int_equal(last.step, n - 1);
+        assert_string_equal(last.status_name, "solved");
+        assert_string_equal(last.path, b ? "lemke" : last.path);
+        double x[4], f[2];
+        rs_sim_state(sim, x);
+        rs_sim_forces(sim, f);
+        /* the last row of the arrays is the state and forces the simulation holds */
+        assert_memory_equal(x, states + ((size_t)b * n + (size_t)n - 1) * 4, sizeof x);
+        assert_memory_equal(f, forces + ((size_t)b * n + (size_t)n - 1) * 2, sizeof f);
+        /* the closed form (the scenario's header): stops at 0.60918411 m, rests with m g */
+        assert_close(x[ix], 0.60918411, b ? 1e-14 : 2e-7, 0);
+        assert_close(f[ifz], 98.1, 1e-10, 0);
+        rs_sim_destroy(sim);
+    }
+    /* the comparison's trajectories end where the simulations did */
+    rs_sim_comparison *cmp = NULL;
+    assert_int_equal(rs_sim_compare(sc, NULL, NULL, &cmp, NULL), RS_OK);
+    double fin[6];
+    assert_int_equal(rs_sim_comparison_final(cmp, RS_SIM_NLP, fin), RS_OK);
+    for (int c = 0; c < 4; c++)
+        assert_close(fin[c], states[((size_t)n - 1) * 4 + c], 1e-12, 0);
+    assert_int_equal(rs_sim_comparison_final(cmp, RS_SIM_LEMKE, fin), RS_OK);
+    for (int c = 0; c < 4; c++)
+        assert_close(fin[c], states[((size_t)2 * n - 1) * 4 + c], 1e-12, 0);
+    rs_sim_comparison_free(cmp);
+    free(states);
+    free(forces);
+    rs_sim_scenario_free(sc);
+}
+
+/* A snapshot taken mid-run gives the same next steps, bit for bit, on either backend; one from
+ * another scenario is refused. */
+static void test_save_and_restore(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = load(SCEN "point2d_friction.ini", NULL, 0);
+    for (int b = 0; b < 2; b++) {
+        rs_sim_settings set = {b ? RS_SIM_LEMKE : RS_SIM_NLP};
+        rs_sim *sim = NULL;
+        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        rs_sim_run(sim, 440, NULL, NULL, NULL, 1, NULL, NULL); /* just before the impact */
+        rs_sim_snapshot *snap = NULL;
+        assert_int_equal(rs_sim_save(sim, &snap), RS_OK);
+        double first[40 * 4], again[40 * 4];
+        rs_sim_run(sim, 40, NULL, first, NULL, 1, NULL, NULL);
+        assert_int_equal(rs_sim_restore(sim, snap), RS_OK);
+        assert_int_equal(rs_sim_step_count(sim), 440);
+        rs_sim_run(sim, 40, NULL, again, NULL, 1, NULL, NULL);
+        assert_memory_equal(first, again, sizeof first);
+        /* a snapshot of another scenario's simulation */
+        rs_sim_scenario *other = load(SCEN "point2d_friction.ini", NULL, 0);
+        rs_sim *sim2 = NULL;
+        assert_int_equal(rs_sim_create(other, &set, &sim2, NULL), RS_OK);
+        assert_int_equal(rs_sim_restore(sim2, snap), RS_ERR_BAD_ARG);
+        rs_sim_destroy(sim2);
+        rs_sim_scenario_free(other);
+        rs_sim_snapshot_free(snap);
+        rs_sim_destroy(sim);
+    }
+    rs_sim_scenario_free(sc);
+}
+
+/* The caller's inputs: a box at rest on the ground pushed by a controller that ramps its push
+ * with time; Lemke's friction holds it (fx = -ux) while |ux| < mu m g and it moves once the push
+ * passes mu m g (the scenario bodies_box_rest: 2 kg, mu 0.5, mu m g = 9.81 N). */
+static void test_caller_inputs(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = load(SCEN "bodies_box_rest.ini", NULL, 0);
+    rs_sim_scenario_info info;
+    rs_sim_scenario_get_info(sc, &info);
+    assert_int_equal(info.nstate, 6);
+    assert_int_equal(info.ninput, 3);
+    const int iux = column(sc, RS_SIM_INPUT, "box.ux_N"), ifx = column(sc, RS_SIM_FORCE, "box.fx_N");
+    const int ixd = column(sc, RS_SIM_STATE, "box.xd_mps");
+    rs_sim_param mu;
+    for (int i = 0; i < info.nparams; i++)
+        if (rs_sim_scenario_param(sc, i, &mu) == RS_OK && strcmp(mu.name, "mu") == 0)
+            break;
+    const double limit = mu.value * 2.0 * 9.81;
+    rs_sim_settings set = {RS_SIM_LEMKE};
+    rs_sim *sim = NULL;
+    assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+    int moved_at = -1;
+    for (int k = 0; k < 400; k++) {
+        double u[3] = {0, 0, 0}, x[6], f[3];
+        u[iux] = 0.05 * k; /* N */
+        rs_sim_step_info si;
+        assert_int_equal(rs_sim_step(sim, u, &si), RS_OK);
+        assert_true(si.ok);
+        rs_sim_state(sim, x);
+        rs_sim_forces(sim, f);
+        if (u[iux] < limit * (1 - 1e-9)) {
+            assert_close(f[ifx], -u[iux], 1e-9, 0);
+            assert_close(x[ixd], 0.0, 1e-12, 0);
+        } else if (u[iux] > limit * (1 + 1e-9) && moved_at < 0) {
+            assert_close(f[ifx], -limit, 1e-9, 1e-12); /* sliding: at the cone's edge */
+            assert_true(x[ixd] > 0);
+            moved_at = k;
+        }
+    }
+    assert_true(moved_at > 0);
+    /* a push that is not a number is an error, not a step */
+    const double bad[3] = {NAN, 0, 0};
+    assert_int_equal(rs_sim_step(sim, bad, NULL), RS_ERR_NONFINITE);
+    const double nan_state[6] = {0, NAN, 0, 0, 0, 0};
+    assert_int_equal(rs_sim_set_state(sim, nan_state), RS_ERR_NONFINITE);
+    rs_sim_destroy(sim);
+    rs_sim_scenario_free(sc);
+}
+
+typedef struct tally {
+    int steps, last, verdicts[RS_SIM_VERDICT_COUNT];
+    double max_x_diff;
+} tally;
+
+static void on_step(void *ctx, const rs_sim_compare_step *st)
+{
+    tally *t = ctx;
+    assert_int_equal(st->step, t->last + 1); /* every step, in order */
+    t->last = st->step;
+    t->steps++;
+    t->verdicts[st->verdict]++;
+    /* the difference reported is |NLP - shadow| of the states given */
+    assert_close(st->difference[0], fabs(st->nlp_state[0] - st->shadow_state[0]), 0, 0);
+    if (st->difference[0] > t->max_x_diff)
+        t->max_x_diff = st->difference[0];
+    assert_string_equal(st->shadow.path, "lemke");
+}
+
+/* A comparison with a callback: the callback sees every step; the totals and the contract are the
+ * callback's; each check's actual value is the one the final state gives. */
+static void test_compare_with_callback(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = load(SCEN "point2d_friction.ini", NULL, 0);
+    tally t = {.last = -1};
+    rs_sim_comparison *cmp = NULL;
+    rs_error_detail d;
+    assert_int_equal(rs_sim_compare(sc, on_step, &t, &cmp, &d), RS_OK);
+    rs_sim_compare_info info;
+    assert_int_equal(rs_sim_comparison_get_info(cmp, &info), RS_OK);
+    assert_int_equal(t.steps, 1200);
+    assert_int_equal(info.steps, 1200);
+    int sum = 0;
+    for (int v = 0; v < RS_SIM_VERDICT_COUNT; v++) {
+        assert_int_equal(info.verdicts[v], t.verdicts[v]);
+        sum += info.verdicts[v];
+    }
+    assert_int_equal(sum, 1200);
+    assert_int_equal(info.nlp_failed_steps, 0);
+    assert_true(info.contract_passed);
+    assert_true(info.nchecks >= 10);
+    double fin[6];
+    rs_sim_comparison_final(cmp, RS_SIM_NLP, fin);
+    int seen = 0;
+    for (int i = 0; i < info.nchecks; i++) {
+        rs_sim_check c;
+        assert_int_equal(rs_sim_comparison_check(cmp, i, &c), RS_OK);
+        assert_true(c.passed);
+        if (strncmp(c.text, "final_nlp.x_m", 13) == 0) {
+            assert_close(c.actual, fin[0], 0, 0);
+            seen = 1;
+        }
+        if (strncmp(c.text, "shadow_max_abs.xd_mps", 21) == 0)
+            assert_string_equal(c.trajectory, "shadow");
+    }
+    assert_true(seen);
+    rs_sim_check c;
+    assert_int_equal(rs_sim_comparison_check(cmp, info.nchecks, &c), RS_ERR_DIMENSION);
+    assert_string_equal(rs_sim_verdict_name(RS_SIM_AGREE), "agree");
+    assert_string_equal(rs_sim_verdict_name(99), "unknown");
+    rs_sim_comparison_free(cmp);
+    rs_sim_scenario_free(sc);
+}
+
+/* A bodies scenario from text, its scene as text too; errors name the file, line and key. */
+static void test_from_text_and_bad_input(void **state)
+{
+    (void)state;
+    const char *scene = "halfplane 0 0, 0 1\nbody b box w=0.2 h=0.1 m=1 z=0.05 xd=1\n";
+    const char *text = "[model]\nname = bodies\nscene = inline.scene\nmu = 0.5\n"
+                       "[run]\nsteps = 100\ndt = 1e-3\n";
+    rs_sim_scenario *sc = NULL;
+    rs_error_detail d;
+    assert_int_equal(rs_sim_scenario_load_text("inline.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
+    rs_sim *sim = NULL;
+    rs_sim_settings set = {RS_SIM_NLP};
+    assert_int_equal(rs_sim_create(sc, &set, &sim, &d), RS_OK);
+    double x[6];
+    assert_int_equal(rs_sim_run(sim, 100, NULL, NULL, NULL, 1, NULL, NULL), RS_OK);
+    rs_sim_state(sim, x);
+    /* sliding at 1 m/s, decelerating at mu g = 4.905 m/s^2 for 0.1 s (semi-implicit Euler) */
+    assert_close(x[3], 1.0 - 0.5 * 9.81 * 0.1, 1e-6, 0);
+    rs_sim_destroy(sim);
+    rs_sim_scenario_free(sc);
+
+    const char *unknown[] = {"initial.nobody.x=1"};
+    assert_int_equal(rs_sim_scenario_load_text("inline.ini", text, scene, unknown, 1, &sc, &d),
+                     RS_ERR_PARSE);
+    assert_null(sc);
+    assert_non_null(strstr(d.message, "nobody"));
+    assert_int_equal(rs_sim_scenario_load(SCEN "no_such_file.ini", NULL, 0, &sc, &d), RS_ERR_IO);
+    assert_non_null(strstr(d.message, "no_such_file.ini"));
+    const char *bad = "[model]\nname = point2d_friction\nmu = -1\n";
+    assert_int_equal(rs_sim_scenario_load_text("bad.ini", bad, NULL, NULL, 0, &sc, &d),
+                     RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "bad.ini:3"));
+    assert_int_equal(rs_sim_scenario_load(NULL, NULL, 0, &sc, &d), RS_ERR_NULL_ARG);
+    rs_sim_scenario *ok = load(SCEN "falling_block.ini", NULL, 0);
+    rs_sim_settings weird = {(rs_sim_backend)5};
+    assert_int_equal(rs_sim_create(ok, &weird, &sim, &d), RS_ERR_BAD_SETTING);
+    assert_null(sim);
+    rs_sim_scenario_free(ok);
+    rs_sim_destroy(NULL);
+    rs_sim_scenario_free(NULL);
+    rs_sim_comparison_free(NULL);
+    rs_sim_snapshot_free(NULL);
+}
+
+/* The model list: every model, its parameters within their ranges, the bodies model marked. */
+static void test_models(void **state)
+{
+    (void)state;
+    const int n = rs_sim_model_count();
+    assert_true(n >= 8);
+    int bodies = 0;
+    for (int i = 0; i < n; i++) {
+        rs_sim_model_info m;
+        assert_int_equal(rs_sim_model_get_info(i, &m), RS_OK);
+        assert_non_null(m.name);
+        assert_true(m.nvariants >= 1);
+        assert_non_null(rs_sim_model_variant(i, 0));
+        assert_null(rs_sim_model_variant(i, m.nvariants));
+        for (int j = 0; j < m.nparams; j++) {
+            rs_sim_param p;
+            assert_int_equal(rs_sim_model_param(i, j, &p), RS_OK);
+            assert_true(p.lo <= p.value && p.value <= p.hi);
+        }
+        if (strcmp(m.name, "bodies") == 0) {
+            bodies = 1;
+            assert_true(m.from_scene && m.needs_scene);
+        }
+    }
+    assert_true(bodies);
+    rs_sim_model_info m;
+    assert_int_equal(rs_sim_model_get_info(n, &m), RS_ERR_DIMENSION);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scenario_info),
+        cmocka_unit_test(test_step_to_the_closed_form),
+        cmocka_unit_test(test_save_and_restore),
+        cmocka_unit_test(test_caller_inputs),
+        cmocka_unit_test(test_compare_with_callback),
+        cmocka_unit_test(test_from_text_and_bad_input),
+        cmocka_unit_test(test_models),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
