@@ -11,8 +11,10 @@
 #      fast tests, and the slow ones reduced (RS_TEST_REDUCED=1: the same code paths on shorter
 #      runs; the README's examples are the command's, run in stage 2)
 #   5. the fast unit tests and the command under valgrind (--error-exitcode)
-#   6. install into a temporary prefix and build a consumer with CMake and with pkg-config; run
-#      the consumer's own scenarios under its ctest (relaxsim_add_check)
+#   6. install into a temporary prefix and build a consumer with CMake and with pkg-config (a
+#      simulation and a comparison through the installed library); the Python binding's tests
+#      on the installed package; the consumer's own scenarios under its ctest
+#      (relaxsim_add_check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -164,6 +166,11 @@ cc -std=c11 -Wall -Werror tests/consumer/consumer.c -o build-consumer/consumer_p
   $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs relaxsim)
 LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer_pc
 "$prefix/bin/relaxsim" --version
+# the Python binding as installed, next to the library it finds from its own place
+pydir=$(dirname "$(dirname "$(find "$prefix" -path '*dist-packages/relaxsim/__init__.py' | head -n1)")")
+python=/usr/bin/python3; [ -x "$python" ] || python=python3
+(unset RELAXSIM_LIBRARY; cd build-consumer && RS_SOURCE_DIR="$OLDPWD" PYTHONPATH="$pydir" \
+  "$python" "$OLDPWD/tests/python/test_relaxsim.py" 2>&1 | tail -n 3)
 # the project's own scenarios under its ctest, through relaxsim_add_check, with a valid JUnit file
 ctest --test-dir build-consumer --output-on-failure
 xmllint --noout --schema tests/junit/junit.xsd build-consumer/relaxsim-check.xml
