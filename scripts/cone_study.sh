@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cone_study.sh: what Stewart's polyhedral friction cone costs (issue 13, note 000 section 2.4),
+# cone_study.sh: what Stewart's polyhedral friction cone costs (note 000 section 2.4),
 # measured with relaxsim run on problems/scenarios/point3d_planar_block.ini with no push: a 1 kg
 # block slides on flat ground at 2 m/s along the angle theta, mu = 0.5, dt = 1 ms, 500 steps.
 # The exact cone's answer (the discrete scheme: the speed falls by mu g dt per step along theta

@@ -1,5 +1,5 @@
 /*
- * cmd_study.c: `relaxsim study NAME [options] -o DIR [-q]`: the notes' learning studies (issue 14),
+ * cmd_study.c: `relaxsim study NAME [options] -o DIR [-q]`: the notes' learning studies,
  * each writing DIR/report.md (what the note claimed and what relaxsim measured, side by side),
  * DIR/summary.json and PNG pictures, and exiting 1 when a stated expectation fails.
  *

@@ -16,7 +16,7 @@
  *      step against cold solves, and how many steps the guess solved.
  *   5. Stacked solves: NLP time per run and step of 64 point2d runs stacked (K = 64) against the
  *      same 64 runs alone, with the start check on (the default) and off.
- *   7. The peg board (disc_polygons, 126 pegs, 5000 steps, issue 11 scenario 6), both backends:
+ *   7. The peg board (disc_polygons, 126 pegs, 5000 steps, the pegboard scenario), both backends:
  *      time per step by the step's LCP size (its active contacts), with Egan's accurate form and
  *      with Stewart-Trinkle (whose contact sets grow larger); the baseline is the same run's
  *      contact-free steps (size 0).
@@ -184,7 +184,7 @@ static void stacked(const char *src)
         printf("| %-11s | %-22s | %14.3f | %11s | %13s |\n", on, "ratio stacked / alone",
                ratio, "", "");
         if (!check)
-            printf("\n   medians of %d paired measurements; target (issue 4): per-run cost of a "
+            printf("\n   medians of %d paired measurements; target: per-run cost of a "
                    "step with K = 64\n   <= 1/10 of the single-run cost (IPOPT on every step, "
                    "start check off): %s\n", REPEATS, ratio <= 0.1 ? "met" : "NOT met");
     }
@@ -248,7 +248,7 @@ static void workers(const char *src)
     printf("| %-10s | %10.2f | %12.2f |\n", "-j 1", t1, n1 / t1);
     printf("| %-10s | %10.2f | %12.2f |\n", "-j 2", t2, n2 / t2);
     printf("| %-10s | %10s | %12.2f |\n\n", "ratio", "", ratio);
-    printf("   medians of %d paired measurements; target (issue 4): -j 2 throughput >= 1.8 x -j 1 "
+    printf("   medians of %d paired measurements; target: -j 2 throughput >= 1.8 x -j 1 "
            "on 2 cores: %s\n\n", REPEATS, ratio >= 1.8 ? "met" : "NOT met");
     remove(sweep);
 }
@@ -283,7 +283,7 @@ static void memory(const char *src)
     printf("| %-52s | %10.1f |\n", "one point2d_friction comparison (1200 steps)", child_mb);
     printf("| %-52s | %10.1f |\n", "batch parent before 1,000 runs", before);
     printf("| %-52s | %10.1f |\n", "batch parent after 1,000 runs (-j 2)", after);
-    printf("\n   %ld runs in %.1f s; targets (issue 4): one comparison under 30 MB: %s; "
+    printf("\n   %ld runs in %.1f s; targets: one comparison under 30 MB: %s; "
            "the batch does not grow: %s\n", n, t, child_mb < 30.0 ? "met" : "NOT met",
            after - before < 2.0 ? "met" : "NOT met");
     remove(sweep);
