@@ -166,6 +166,12 @@ cc -std=c11 -Wall -Werror tests/consumer/consumer.c -o build-consumer/consumer_p
   $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs relaxsim)
 LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer_pc
 "$prefix/bin/relaxsim" --version
+# the manual pages as installed
+MANPATH="$prefix/share/man" man -P cat relaxsim 2>/dev/null | grep -q "relaxsim compare" ||
+  { echo "man relaxsim: not found in $prefix/share/man"; false; }
+MANPATH="$prefix/share/man" man -P cat relaxsim-scenario 2>/dev/null | grep -q "\[expect\]" ||
+  { echo "man relaxsim-scenario: not found in $prefix/share/man"; false; }
+echo "man relaxsim, man relaxsim-scenario: installed"
 # the Python binding as installed, next to the library it finds from its own place
 pydir=$(dirname "$(dirname "$(find "$prefix" -path '*dist-packages/relaxsim/__init__.py' | head -n1)")")
 python=/usr/bin/python3; [ -x "$python" ] || python=python3

@@ -156,7 +156,7 @@ static void print_table(FILE *f, const rs_scenario *sc, const rs_grad_config *cf
     else
         fprintf(f,
                 "  FD   central differences of the Lemke trajectory, h = %g |key value| (%g at "
-                "0); rel A: |A - FD| relative (README)\n",
+                "0); rel A: |A - FD| relative (docs/commands/grad.md)\n",
                 cfg->fd_rel, cfg->fd_rel);
     if (cfg->fd_nlp)
         fprintf(f,

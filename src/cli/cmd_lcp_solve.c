@@ -33,7 +33,7 @@ typedef struct solve_report {
 } solve_report;
 
 /* Certificate tolerance of the interior-point route when --tol is not given: its accuracy on
- * floating pairs (z_i = w_i = 0) is about sqrt(mu), see README. */
+ * floating pairs (z_i = w_i = 0) is about sqrt(mu), see docs/commands/lcp.md. */
 #define IPOPT_CERT_TOL_DEFAULT 1e-6
 
 static int parse_solve_options(int argc, char **argv, solve_options *opt)

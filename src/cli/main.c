@@ -8,7 +8,8 @@
 #include "io/outset.h"
 
 /* Each command's synopsis and what it does: `relaxsim --help` prints them all, `relaxsim CMD
- * --help` (or `relaxsim --help CMD`) those of CMD. The README has each command in full. */
+ * --help` (or `relaxsim --help CMD`) those of CMD. relaxsim(1) and docs/commands/ have each command
+ * in full. */
 static const struct {
     const char *name; /* "lcp solve", "study known-friction", ... */
     const char *text; /* the synopsis after "relaxsim ", then the description */
@@ -104,9 +105,9 @@ static int print_command_help(const char *first, const char *second)
                 shown++;
             }
         }
-    if (shown)
-        printf("\nthe README's section on `relaxsim %s` has the options in full\n%s", first,
-               exit_codes);
+    if (shown) /* `models` has no page of its own: it lists the models of docs/models.md */
+        printf("\nthe options in full: man relaxsim, or docs/%s%s.md\n%s",
+               strcmp(first, "models") == 0 ? "" : "commands/", first, exit_codes);
     return shown;
 }
 

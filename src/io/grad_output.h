@@ -1,5 +1,5 @@
 /*
- * grad_output.h (internal): the files of `relaxsim grad` (formats in the README):
+ * grad_output.h (internal): the files of `relaxsim grad` (formats in docs/commands/grad.md):
  *   gradients.csv  one row per (output, key): the three gradients, the difference step, the
  *                  relative differences, the switch step and the verdict;
  *   tangents.csv   one row per (step, key, method): d column / d key for every column after that

@@ -804,8 +804,8 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
     }
     if (m->needs_scene && !sc->scene) {
         c.e = name;
-        return fail(&c, "model %s needs a scene: [model] scene = FILE (see the README's scene "
-                    "files)", m->name);
+        return fail(&c, "model %s needs a scene: [model] scene = FILE (docs/models.md, "
+                    "docs/bodies.md)", m->name);
     }
     if (sc->nlp.relax_lcp && m->nlp_n > 0 && !m->lcp_units) { /* [nlp] given before [model] */
         static const entry form = {"nlp", "form", "relaxation", -1};
