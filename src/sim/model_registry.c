@@ -1,26 +1,17 @@
-/* model_registry.c: the list of models (problems/<model>.c) and lookups by name. */
+/* model_registry.c: the list of models (problems/models.txt, one line per model: the build
+ * generates models.inc, one RS_MODEL(name) per line, in that order) and lookups by name. */
 #include <string.h>
 
 #include "sim/model.h"
 
-extern const rs_model rs_model_falling_block;
-extern const rs_model rs_model_sliding_block_forward;
-extern const rs_model rs_model_sliding_block_direct;
-extern const rs_model rs_model_sliding_block_traditional;
-extern const rs_model rs_model_point2d_friction;
-extern const rs_model rs_model_disc_polygons;
-extern const rs_model rs_model_point3d_friction;
-extern const rs_model rs_model_bodies;
+#define RS_MODEL(name) extern const rs_model rs_model_##name;
+#include "models.inc"
+#undef RS_MODEL
 
 static const rs_model *const models[] = {
-    &rs_model_falling_block,
-    &rs_model_sliding_block_forward,
-    &rs_model_sliding_block_direct,
-    &rs_model_sliding_block_traditional,
-    &rs_model_point2d_friction,
-    &rs_model_disc_polygons,
-    &rs_model_point3d_friction,
-    &rs_model_bodies,
+#define RS_MODEL(name) &rs_model_##name,
+#include "models.inc"
+#undef RS_MODEL
 };
 
 int rs_model_count(void)
