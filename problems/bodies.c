@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "bodies.h"
+#include "core/detail.h"
 
 /* ---- the step's contacts ------------------------------------------------------------------ */
 
@@ -615,14 +616,13 @@ static void modes(const rs_step_data *d, const double *sn, const double *f,
 
 /* The start: no two bodies overlap, and none is inside an obstacle, by more than the rounding of
  * a position (1e-9 m, or 1e-3 of the step's length L). */
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
-    static char msg[1200];
     const rs_scene *sc = d->scene;
     const int nb = sc->nbodies;
     double *pose = malloc(sizeof(double) * (4 * (size_t)nb + 1));
     if (!pose)
-        return "out of memory";
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     double *margin = pose + 3 * nb;
     for (int b = 0; b < nb; b++) {
         pose[3 * b] = d->state[BS_N * b + BS_X];
@@ -631,9 +631,9 @@ static const char *check_step(const rs_step_data *d)
         margin[b] = 0.0;
     }
     rs_contact_list l = {0, 0, NULL};
-    const char *why = NULL;
+    rs_error err = RS_OK;
     if (rs_find_contacts(sc, pose, margin, 0.0, &l) != RS_OK) {
-        why = "out of memory";
+        err = rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     } else {
         rs_step_scales ss;
         step_scales(d, &ss);
@@ -643,22 +643,23 @@ static const char *check_step(const rs_step_data *d)
             if (l.c[i].gap < -tol && (!worst || l.c[i].gap < worst->gap))
                 worst = &l.c[i];
         if (worst && worst->b >= 0)
-            snprintf(msg, sizeof msg,
-                     "bodies %s (%.200s:%d) and %s (%.200s:%d) overlap by %.3g m at the start: move "
-                     "them apart (contact is at position level: an overlap is expelled within a "
-                     "step)",
-                     sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
-                     sc->bodies[worst->b].name, sc->name, sc->bodies[worst->b].line, -worst->gap);
+            err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                "bodies %s (%.120s:%d) and %s (%.120s:%d) overlap by %.3g m at the "
+                                "start: move them apart (contact is at position level: an overlap "
+                                "is expelled within a step)",
+                                sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
+                                sc->bodies[worst->b].name, sc->name, sc->bodies[worst->b].line,
+                                -worst->gap);
         else if (worst)
-            snprintf(msg, sizeof msg,
-                     "body %s (%.200s:%d) is %.3g m inside obstacle %d at the start: move it out",
-                     sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line, -worst->gap,
-                     worst->obstacle + 1);
-        why = worst ? msg : NULL;
+            err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                "body %s (%.200s:%d) is %.3g m inside obstacle %d at the start: "
+                                "move it out",
+                                sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
+                                -worst->gap, worst->obstacle + 1);
     }
     rs_contact_list_free(&l);
     free(pose);
-    return why;
+    return err;
 }
 
 /* ---- the model of a scene --------------------------------------------------------------------- */
@@ -721,15 +722,15 @@ static void nlp_recover(const rs_step_data *d, const double *x, double *sn, doub
                                                                               contact);
 }
 
-static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *why,
-                             size_t why_len)
+static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_model **out,
+                            rs_error_detail *detail)
 {
+    *out = NULL;
     const int nb = scene->nbodies;
-    if (nb < 1) {
-        snprintf(why, why_len, "the scene has no body: declare them with 'body NAME disc|box|"
-                               "polygon ...' lines (docs/bodies.md)");
-        return NULL;
-    }
+    if (nb < 1)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "the scene has no body: declare them with 'body NAME disc|box|"
+                             "polygon ...' lines (docs/bodies.md)");
     bodies_model *bm = calloc(1, sizeof *bm);
     const size_t ns = BS_N * (size_t)nb, nin = BU_N * (size_t)nb, nf = BF_N * (size_t)nb;
     const size_t np = BP_MASS0 + (size_t)nb;
@@ -742,9 +743,8 @@ static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *
     }
     if (!bm || !bm->names || !bm->state_names || !bm->params || !bm->state_default ||
         !bm->velocity_index) {
-        release(&bm->model);
-        snprintf(why, why_len, "out of memory");
-        return NULL;
+        release((rs_model *)bm); /* (the model is bm's first member; NULL is accepted) */
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     }
     bm->model = *self;
     bm->input_names = bm->state_names + ns;
@@ -798,7 +798,8 @@ static rs_model *instantiate(const rs_model *self, const rs_scene *scene, char *
     m->nforce = (int)nf;
     m->force_names = bm->force_names;
     m->ncontacts = nb;
-    return m;
+    *out = m;
+    return RS_OK;
 }
 
 static const rs_param_def template_params[] = {

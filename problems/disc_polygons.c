@@ -90,6 +90,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "disc_polygons.h"
 #include "geom/cone2.h"
 
@@ -502,19 +503,23 @@ static double scene_penetration(const rs_scene *sc, const double *p, double r)
 /* The body must start outside every obstacle offset by r (the true, rounded offset): contact is
  * at position level. A start inside by less than 1e-3 of the step's length L is contact, within
  * the rounding and the NLP's tolerance. */
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     const double pos[2] = {d->state[S_X], d->state[S_Z]};
     rs_step_scales sc;
     dp_step_scales(d, &sc);
     if (scene_penetration(d->scene, pos, d->params[P_R]) > 1e-3 * sc.length)
-        return "the body starts inside an obstacle (closer than r to it): start in free space";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "the body starts inside an obstacle (closer than r to it): start in "
+                             "free space");
     if (d->params[P_CORNERS] != 0.0 && d->params[P_CORNERS] != 1.0)
-        return "corners must be 0 or 1";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "corners must be 0 or 1");
     active_set a;
     if (!dp_find_active(d, &a))
-        return "more active contacts at the start than the model's largest LCP (64 unknowns)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "more active contacts at the start than the model's largest LCP (64 "
+                             "unknowns)");
+    return RS_OK;
 }
 
 /*

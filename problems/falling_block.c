@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
 #include "sim/model.h"
@@ -66,12 +67,13 @@ static void step_scales(const rs_step_data *d, rs_step_scales *sc)
 }
 
 /* A block that starts inside the surface would be expelled within one step: refused. */
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     if (d->state[S_X] < 0.0)
-        return "x < 0: the block starts below the surface (start at x >= 0; contact is at "
-               "position level)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "x < 0: the block starts below the surface (start at x >= 0; contact "
+                             "is at position level)");
+    return RS_OK;
 }
 
 static void integrate(const rs_step_data *d, double lambda, double *sn)

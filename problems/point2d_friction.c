@@ -65,6 +65,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
 #include "point_friction_nlp.h"
@@ -137,12 +138,13 @@ static void integrator_coefficients(const rs_step_data *d, const rs_step_scales 
 
 /* Contact is at position level: a body that starts below the ground would be expelled within
  * one step (z = -1 m: at 1000 m/s with dt = 1 ms). Refused rather than treated. */
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     if (d->state[S_Z] < 0.0)
-        return "z < 0: the body starts below the ground (start at z >= 0; contact is at "
-               "position level)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "z < 0: the body starts below the ground (start at z >= 0; contact is "
+                             "at position level)");
+    return RS_OK;
 }
 
 /* The next state from the forces by the integrator (D1)-(D4). */

@@ -52,6 +52,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "nlp/dense.h"
 #include "nlp/smooth.h"
 #include "point_friction_nlp.h"
@@ -133,15 +134,17 @@ static void step_scales(const rs_step_data *d, rs_step_scales *sc)
     rs_step_scales_set(sc, speeds, 4, d->params[P_G] * d->dt, d->dt, d->params[P_M]);
 }
 
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     const double k = d->params[P_DIRECTIONS];
     if (k != floor(k) || (int)k % 2 != 0)
-        return "directions must be an even whole number, 4 .. 64";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "directions must be an even whole number, 4 .. 64");
     if (d->state[S_Z] < 0.0)
-        return "z < 0: the body starts below the ground (start at z >= 0; contact is at "
-               "position level)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "z < 0: the body starts below the ground (start at z >= 0; contact is "
+                             "at position level)");
+    return RS_OK;
 }
 
 /* The next state from the forces by the integrator (D1), (D2). */

@@ -17,6 +17,7 @@
  *
  * NLP: the relaxation of this LCP (src/nlp/lcp_relaxation.c).
  */
+#include "core/detail.h"
 #include "sliding_block_common.h"
 
 enum { S_X, S_VP, S_VM, NSTATE };
@@ -25,11 +26,12 @@ static const double state_default[NSTATE] = {0.0, 2.0, 0.0};
 static const int velocity_index[] = {S_VP, S_VM};
 SLIDING_BLOCK_STEP_SCALES
 
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     if (d->state[S_VP] < 0.0 || d->state[S_VM] < 0.0)
-        return "sliding_block_direct needs xdp >= 0 and xdm >= 0 (v = xdp - xdm)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "sliding_block_direct needs xdp >= 0 and xdm >= 0 (v = xdp - xdm)");
+    return RS_OK;
 }
 
 static void lcp_build(const rs_step_data *d, double *M, double *q)

@@ -13,6 +13,7 @@
  * NLP: the relaxation of this LCP (src/nlp/lcp_relaxation.c): z, s >= 0, w >= 0, s >= z w; its
  * only pair is the physical one (velocity against unused friction).
  */
+#include "core/detail.h"
 #include "sliding_block_common.h"
 
 enum { S_X, S_V, NSTATE };
@@ -21,13 +22,15 @@ static const double state_default[NSTATE] = {0.0, 2.0};
 static const int velocity_index[] = {S_V};
 SLIDING_BLOCK_STEP_SCALES
 
-static const char *check_step(const rs_step_data *d)
+static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
     if (d->state[S_V] < 0.0)
-        return "sliding_block_forward needs xd >= 0 (it models forward motion only)";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "sliding_block_forward needs xd >= 0 (it models forward motion only)");
     if (d->input[0] < 0.0)
-        return "sliding_block_forward needs u >= 0 (it models forward motion only)";
-    return NULL;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "sliding_block_forward needs u >= 0 (it models forward motion only)");
+    return RS_OK;
 }
 
 static void lcp_build(const rs_step_data *d, double *M, double *q)

@@ -4,11 +4,13 @@
  * scenario's model with the stepper the comparison uses, and moves on from each answer the way
  * the comparison's trajectories do, so that a program driving it sees the command's numbers.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "io/scenario.h"
 #include "relaxsim/lcp.h"
 #include "relaxsim/nlp.h"
@@ -40,12 +42,6 @@ struct rs_sim_comparison {
     rs_compare_result r;
 };
 
-static void set_detail(rs_error_detail *detail, const char *what)
-{
-    if (detail)
-        snprintf(detail->message, sizeof detail->message, "%s", what);
-}
-
 static int all_finite(const double *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -70,13 +66,13 @@ static rs_error scenario_wrap(rs_error err, rs_sim_scenario *w, rs_sim_scenario 
 rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, int noverrides,
                               rs_sim_scenario **out, rs_error_detail *detail)
 {
-    set_detail(detail, "");
+    rs_detail_clear(detail);
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
     if (!path || (noverrides > 0 && !overrides)) {
-        set_detail(detail, "no scenario path, or overrides without their array");
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG,
+                             "no scenario path, or overrides without their array");
     }
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
@@ -88,13 +84,13 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
                                    const char *const *overrides, int noverrides,
                                    rs_sim_scenario **out, rs_error_detail *detail)
 {
-    set_detail(detail, "");
+    rs_detail_clear(detail);
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
     if (!name || !text || (noverrides > 0 && !overrides)) {
-        set_detail(detail, "no scenario name or text, or overrides without their array");
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG,
+                             "no scenario name or text, or overrides without their array");
     }
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
@@ -199,7 +195,7 @@ void rs_sim_destroy(rs_sim *sim)
 rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *settings,
                        rs_sim **out, rs_error_detail *detail)
 {
-    set_detail(detail, "");
+    rs_detail_clear(detail);
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
@@ -210,8 +206,8 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     if (settings)
         s = *settings;
     if (s.backend != RS_SIM_NLP && s.backend != RS_SIM_LEMKE) {
-        set_detail(detail, "settings.backend: neither RS_SIM_NLP nor RS_SIM_LEMKE");
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                             "settings.backend: neither RS_SIM_NLP nor RS_SIM_LEMKE");
     }
     const rs_scenario *sc = &scenario->sc;
     const rs_model *m = sc->model;
@@ -233,9 +229,9 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     const rs_stepper_config cfg = stepper_config(sc);
     const rs_error err = rs_stepper_create(&cfg, &sim->stepper);
     if (err != RS_OK) {
-        set_detail(detail, "the stepper could not be set up for this scenario's model");
         rs_sim_destroy(sim);
-        return err;
+        return rs_detail_set(detail, err, "the stepper could not be set up for this scenario's "
+                                          "model: %s", rs_error_string(err));
     }
     *out = sim;
     return RS_OK;
@@ -271,6 +267,7 @@ rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info)
         rs_scenario_input(sim->sc, sim->k, sim->u);
     }
     const int lemke = sim->backend == RS_SIM_LEMKE;
+    assert(sim->stepper && sim->x && sim->k >= 0 && sim->failed <= sim->k);
     const rs_step_result *next = &sim->res;
     int fallback = 0;
     if (lemke) {
@@ -413,7 +410,7 @@ rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot)
     if (snapshot->sc != sim->sc)
         return RS_ERR_BAD_ARG;
     const rs_model *m = sim->sc->model;
-    if (!rs_stepper_restore(sim->stepper, &snapshot->warm))
+    if (rs_stepper_restore(sim->stepper, &snapshot->warm) != RS_OK)
         rs_stepper_reset(sim->stepper); /* sizes it cannot take: solve on without it */
     memcpy(sim->x, snapshot->x, sizeof(double) * (size_t)m->nstate);
     memcpy(sim->f, snapshot->f, sizeof(double) * (size_t)m->nforce);
@@ -460,7 +457,7 @@ static void compare_step(void *ctx, int k, const rs_compare_step *st)
 rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step, void *ctx,
                         rs_sim_comparison **out, rs_error_detail *detail)
 {
-    set_detail(detail, "");
+    rs_detail_clear(detail);
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
@@ -479,9 +476,9 @@ rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
     }
     const rs_error err = rs_compare_run_with(&scenario->sc, RS_RUN_COMPARE, &opt, &c->r);
     if (err != RS_OK) {
-        set_detail(detail, "the comparison could not be set up for this scenario");
         free(c);
-        return err;
+        return rs_detail_set(detail, err, "the comparison could not be set up for this "
+                                          "scenario: %s", rs_error_string(err));
     }
     *out = c;
     return RS_OK;

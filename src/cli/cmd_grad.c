@@ -90,9 +90,9 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
         return rs_cli_usage_error("--wrt: 1 to %d keys, comma-separated", RS_GRAD_MAX_KEYS), 0;
     cfg->nkeys = nk;
     for (int j = 0; j < nk; j++) {
-        const char *msg = rs_grad_parse_key(sc, items[j], &cfg->keys[j]);
-        if (msg)
-            return rs_cli_usage_error("--wrt %s: %s", items[j], msg), 0;
+        rs_error_detail why;
+        if (rs_grad_parse_key(sc, items[j], &cfg->keys[j], &why) != RS_OK)
+            return rs_cli_usage_error("--wrt %s: %s", items[j], why.message), 0;
     }
     if (!g->of) { /* every state column after the last step */
         if (sc->model->nstate > RS_GRAD_MAX_OUTPUTS)
@@ -103,7 +103,8 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
                    0;
         cfg->noutputs = 0;
         for (int c = 0; c < sc->model->nstate; c++)
-            rs_grad_parse_output(sc, sc->model->state_names[c], &cfg->outputs[cfg->noutputs++]);
+            rs_grad_parse_output(sc, sc->model->state_names[c], &cfg->outputs[cfg->noutputs++],
+                                 NULL);
         return 1;
     }
     snprintf(buf, sizeof buf, "%s", g->of);
@@ -112,9 +113,9 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
         return rs_cli_usage_error("--of: 1 to %d outputs, comma-separated", RS_GRAD_MAX_OUTPUTS), 0;
     cfg->noutputs = no;
     for (int o = 0; o < no; o++) {
-        const char *msg = rs_grad_parse_output(sc, items[o], &cfg->outputs[o]);
-        if (msg)
-            return rs_cli_usage_error("--of %s: %s", items[o], msg), 0;
+        rs_error_detail why;
+        if (rs_grad_parse_output(sc, items[o], &cfg->outputs[o], &why) != RS_OK)
+            return rs_cli_usage_error("--of %s: %s", items[o], why.message), 0;
     }
     return 1;
 }
@@ -240,14 +241,14 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
         return rs_cli_usage_error("--sweep: expected KEY=LO:HI:N (three parts), got '%s'",
                                   g->sweep);
     rs_grad_key key;
-    const char *msg = rs_grad_parse_key(sc, spec, &key);
-    if (msg)
-        return rs_cli_usage_error("--sweep %s: %s", spec, msg);
+    rs_error_detail why;
+    if (rs_grad_parse_key(sc, spec, &key, &why) != RS_OK)
+        return rs_cli_usage_error("--sweep %s: %s", spec, why.message);
     rs_grad_config swept = g->cfg; /* the swept key must be one the scenario can vary */
     swept.keys[0] = key;
     swept.nkeys = 1;
-    if ((msg = rs_grad_check_scenario(sc, &swept)))
-        return rs_cli_usage_error("--sweep %s: %s", spec, msg);
+    if (rs_grad_check_scenario(sc, &swept, &why) != RS_OK)
+        return rs_cli_usage_error("--sweep %s: %s", spec, why.message);
     if (!rs_cli_parse_double("--sweep LO", parts[0], -1e300, 1e300, &lo) ||
         !rs_cli_parse_double("--sweep HI", parts[1], -1e300, 1e300, &hi) ||
         !rs_cli_parse_long("--sweep N", parts[2], 2, 1000, &npts))
@@ -271,14 +272,15 @@ static int run_sweep(const rs_scenario *sc, const grad_args *g, rs_outset *set, 
         snprintf(now, sizeof now, "%s = %g", key.name, v);
         rs_cli_meter_show(&meter, i, npts, "points", now);
         rs_grad_key_set(&point, &key, v);
-        const char *invalid = rs_grad_scenario_valid(&point);
+        const int invalid = rs_grad_scenario_valid(&point, &why) != RS_OK;
         rs_grad_result r;
         const rs_error err = invalid ? RS_OK : rs_grad_run(&point, &g->cfg, NULL, NULL, &r);
         if (invalid || err != RS_OK) {
             rs_cli_meter_clear(&meter);
             rs_scenario_release(&point);
             fclose(f);
-            return invalid ? rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v, invalid)
+            return invalid ? rs_cli_usage_error("--sweep: %s = %g: %s", key.name, v,
+                                                why.message)
                            : rs_cli_usage_error("%s at %s = %g: %s", sc->path, key.name, v,
                                                 rs_error_string(err));
         }
@@ -303,11 +305,11 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
         return RS_EXIT_USAGE;
     if (!parse_keys_outputs(sc, g, &g->cfg))
         return RS_EXIT_USAGE;
-    const char *why = rs_grad_check_scenario(sc, &g->cfg);
-    if (why)
-        return rs_cli_usage_error("%s: model %s: %s", a->scenario, sc->model->name, why);
-    char dir[1024];
     rs_error_detail detail;
+    if (rs_grad_check_scenario(sc, &g->cfg, &detail) != RS_OK)
+        return rs_cli_usage_error("%s: model %s: %s", a->scenario, sc->model->name,
+                                  detail.message);
+    char dir[1024];
     if (a->out)
         snprintf(dir, sizeof dir, "%s", a->out);
     else

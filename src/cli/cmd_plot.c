@@ -727,10 +727,9 @@ static rs_model *scene_model(const rs_model *m, const cJSON *summary, const char
         rs_cli_usage_error("plot: %s/%s", dir, detail.message);
         return NULL;
     }
-    char why[512] = "";
-    rs_model *inst = m->instantiate(m, scene, why, sizeof why);
-    if (!inst) {
-        rs_cli_usage_error("plot: %s/summary.json: scene_text: %s", dir, why);
+    rs_model *inst = NULL;
+    if (m->instantiate(m, scene, &inst, &detail) != RS_OK) {
+        rs_cli_usage_error("plot: %s/summary.json: scene_text: %s", dir, detail.message);
         rs_scene_free(scene);
     }
     return inst;

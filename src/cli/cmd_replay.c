@@ -133,7 +133,7 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
     if (m->check_step) {
         const rs_step_data d = {sc->params,  state,    input,     sc->dt,
                                 sc->variant, &sc->nlp, sc->scene, 0, NULL};
-        if (m->check_step(&d))
+        if (m->check_step(&d, NULL) != RS_OK)
             return "state_exact (outside the model's domain: a scenario could not start there)";
     }
     if (!cJSON_IsString(cJSON_GetObjectItem(o, "verdict")))
@@ -244,7 +244,7 @@ int rs_cmd_replay(int argc, char **argv)
                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
     if (!bad && rs_stepper_create(&cfg, &st) != RS_OK)
         bad = "its scenario cannot be solved here";
-    if (!bad && !rs_stepper_restore(st, snap))
+    if (!bad && rs_stepper_restore(st, snap) != RS_OK)
         bad = "start (its sizes are not this model's: a capsule of another build?)";
     if (bad) {
         rs_cli_usage_error("%s: %s: malformed or inconsistent", a.capsule, bad);

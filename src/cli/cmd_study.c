@@ -529,22 +529,22 @@ static int run_unknown_friction(int argc, char **argv)
     }
     if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
-    char why[600] = "";
+    rs_error_detail why;
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};
     rs_study_meter meter;
     rs_study_progress progress =
         rs_study_meter_start(&meter, "study unknown-friction, case 1 of 2", "curve points and fits");
-    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &progress, &r, why, sizeof why) != RS_OK)
-        return rs_cli_usage_error("study: %s", why);
+    if (rs_fit_run(scen, NULL, 0, starts, nstarts, &progress, &r, &why) != RS_OK)
+        return rs_cli_usage_error("study: %s", why.message);
     progress = rs_study_meter_start(&meter, "study unknown-friction, case 2 of 2",
                                     "curve points and fits");
-    if (rs_fit_run(scen, pushed, 3, rest_starts, 4, &progress, &rest, why, sizeof why) != RS_OK)
+    if (rs_fit_run(scen, pushed, 3, rest_starts, 4, &progress, &rest, &why) != RS_OK)
         return rs_cli_usage_error("study: %s: the study's second case sets initial.xd = 0, "
                                   "input.u = 3, model.mu = 0.2 (a sliding block pushed from "
                                   "rest): %s",
-                                  scen, why);
+                                  scen, why.message);
     int checked;
     const int passed = fit_expectation(&r, &checked);
     FILE *f = rs_study_open_report();

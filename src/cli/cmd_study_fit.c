@@ -80,16 +80,18 @@ static FILE *fit_study(int argc, char **argv, fit_args *a, rs_kf_result *r)
 
 static int run_fits(const char *study, fit_args *a, rs_kf_result *r)
 {
-    char why[600] = "", label[96];
+    char label[96];
+    rs_error_detail why;
     snprintf(label, sizeof label, "study %s", study);
     rs_study_meter meter;
     a->cfg.progress = rs_study_meter_start(&meter, label, "fits");
-    const rs_error err = rs_kf_run(a->scenario, &a->cfg, r, why, sizeof why);
+    const rs_error err = rs_kf_run(a->scenario, &a->cfg, r, &why);
     a->cfg.progress = (rs_study_progress){NULL, NULL}; /* the meter ends here */
     if (err == RS_ERR_BAD_SETTING)
         return rs_cli_usage_error("study: settings out of range"), 0;
     if (err != RS_OK)
-        return rs_cli_usage_error("study: %s", why[0] ? why : rs_error_string(err)), 0;
+        return rs_cli_usage_error("study: %s", why.message[0] ? why.message
+                                                               : rs_error_string(err)), 0;
     return 1;
 }
 

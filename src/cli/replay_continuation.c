@@ -107,7 +107,7 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   nlp,
                                  sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
         rs_stepper *st;
-        if (rs_stepper_create(&cfg, &st) != RS_OK || !rs_stepper_restore(st, snap)) {
+        if (rs_stepper_create(&cfg, &st) != RS_OK || rs_stepper_restore(st, snap) != RS_OK) {
             rs_stepper_destroy(st);
             rs_outset_abort(set);
             rs_step_result_free(&lemke);

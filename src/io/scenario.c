@@ -706,10 +706,10 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
         }
         const rs_step_data d = {sc->params, sc->initial, u, sc->dt, sc->variant, &sc->nlp,
                                 sc->scene, 0, NULL};
-        const char *msg = m->check_step(&d);
-        if (msg) {
+        rs_error_detail why;
+        if (m->check_step(&d, &why) != RS_OK) {
             free(u);
-            return fail(c, "%s", msg);
+            return fail(c, "%s", why.message);
         }
     }
     free(u);
@@ -765,10 +765,11 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         }
         c.e = scene;
         TRY(load_scene(&c, sc));
-        char why[400] = "";
-        rs_model *inst = m->instantiate(m, sc->scene, why, sizeof why);
-        if (!inst)
-            return why[0] ? fail(&c, "%s", why) : RS_ERR_NOMEM;
+        rs_model *inst = NULL;
+        rs_error_detail why;
+        const rs_error err = m->instantiate(m, sc->scene, &inst, &why);
+        if (err != RS_OK)
+            return err == RS_ERR_NOMEM ? err : fail(&c, "%s", why.message);
         sc->model_instance = inst;
         m = inst;
     }

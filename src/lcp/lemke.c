@@ -30,6 +30,7 @@
  * the equilibrated certificate included.
  */
 #include <float.h>
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -633,6 +634,7 @@ static void lemke_solve_sized(int n, const double *M, const double *q, const dou
                               const rs_lemke_settings *s, const lemke_work *wk, double *z,
                               double *w, rs_lemke_info *info)
 {
+    assert(n >= 1 && M && q && wk && z && w && info); /* rs_lemke_solve validated them */
 #define LEMKE_SOLVE_CORE(size) lemke_solve_core(size, M, q, d, s, wk, z, w, info)
     switch (n) {
     case 1: LEMKE_SOLVE_CORE(1); break;

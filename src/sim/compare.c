@@ -2,6 +2,7 @@
  * compare.c: runs a scenario with one or both backends and compares them step by step
  * (see compare.h), then evaluates the tolerance contract of the scenario's [expect] section.
  */
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -502,6 +503,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
     const rs_model *m = sc->model;
     rs_compare_result *out = cs->out;
     rs_compare_step *st = &cs->cur;
+    assert(k >= 0 && k < sc->steps); /* a step of the scenario's horizon, in order */
     const size_t state_bytes = sizeof(double) * (size_t)m->nstate;
     double *x_before = cs->x_before;
     memcpy(x_before, cs->x_nlp, state_bytes);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "core/timer.h"
 #include "nlp/kkt_sensitivity.h"
 #include "nlp/lcp_relaxation.h"
@@ -139,14 +140,16 @@ static int section_is(const char *text, size_t len, const char *name)
     return len == strlen(name) && strncmp(text, name, len) == 0;
 }
 
-const char *rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key)
+rs_error rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key,
+                           rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
     const char *dot = strchr(text, '.');
     const char *name = dot ? dot + 1 : text;
     const size_t section = dot ? (size_t)(dot - text) : 0;
     if (!*name || strlen(name) >= 40)
-        return "a key is a name such as mu, model.mu, initial.xd, input.ux or dt";
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "a key is a name such as mu, model.mu, initial.xd, input.ux or dt");
     int found = 0;
     memset(key, 0, sizeof *key);
     const int p = find_param(m, name);
@@ -169,16 +172,20 @@ const char *rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_k
         found++;
     }
     if (found > 1)
-        return "ambiguous key: name its section (model., initial., input.)";
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "ambiguous key: name its section (model., initial., input.)");
     if (found == 0)
-        return "not a number of the scenario that can be differentiated (a model parameter, an "
-               "initial state component, a constant input or dt)";
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "not a number of the scenario that can be differentiated (a model "
+                             "parameter, an initial state component, a constant input or dt)");
     static const char *const sections[] = {"model", "initial", "input", "run"};
     snprintf(key->name, sizeof key->name, "%s.%s", sections[key->kind], name);
-    return NULL;
+    rs_detail_clear(detail);
+    return RS_OK;
 }
 
-const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out)
+rs_error rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out,
+                              rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
     char name[64];
@@ -190,8 +197,9 @@ const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_gra
         char *end;
         const long k = strtol(at + 1, &end, 10);
         if (end == at + 1 || *end || k < 0 || k >= sc->steps)
-            return "expected COLUMN@STEP with STEP in 0 .. [run] steps - 1 (the trajectory CSV's "
-                   "step: the value at t = (STEP + 1) dt)";
+            return rs_detail_set(detail, RS_ERR_PARSE,
+                                 "expected COLUMN@STEP with STEP in 0 .. [run] steps - 1 (the "
+                                 "trajectory CSV's step: the value at t = (STEP + 1) dt)");
         out->step = (int)k + 1;
     }
     int c = find_name(m->state_names, m->nstate, name);
@@ -200,11 +208,12 @@ const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_gra
         c = f >= 0 ? m->nstate + f : -1;
     }
     if (c < 0)
-        return "not a state or force column of the model";
+        return rs_detail_set(detail, RS_ERR_PARSE, "not a state or force column of the model");
     out->column = c;
     const char *full = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
     snprintf(out->name, sizeof out->name, "%.40s@%d", full, out->step - 1);
-    return NULL;
+    rs_detail_clear(detail);
+    return RS_OK;
 }
 
 double rs_grad_key_value(const rs_scenario *sc, const rs_grad_key *key)
@@ -240,24 +249,32 @@ void rs_grad_key_set(rs_scenario *sc, const rs_grad_key *key, double v)
     }
 }
 
-const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg)
+rs_error rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg,
+                                rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
     if (!m->lcp_tangent)
-        return "the model has no step derivatives (lcp_tangent, lcp_recover_tangent)";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "the model has no step derivatives "
+                                                     "(lcp_tangent, lcp_recover_tangent)");
     if (!m->lcp_units)
-        return "the model's LCP has no units to pose its relaxation in (the NLP gradient)";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "the model's LCP has no units to pose its relaxation in (the NLP "
+                             "gradient)");
     if (sc->input.in_weights)
-        return "[input] unit = weight makes the input depend on the parameters: state the input "
-               "in newtons for gradients";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "[input] unit = weight makes the input depend on the parameters: "
+                             "state the input in newtons for gradients");
     for (int j = 0; j < cfg->nkeys; j++) {
         if (cfg->keys[j].kind == RS_GRAD_KEY_INPUT && sc->input.kind != RS_INPUT_CONSTANT)
-            return "an input key needs [input] type = constant";
+            return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                 "an input key needs [input] type = constant");
         if (cfg->keys[j].kind == RS_GRAD_KEY_DT && sc->input.kind == RS_INPUT_PIECEWISE)
-            return "a dt gradient needs an input that does not change with time (a piecewise "
-                   "input's switches move with dt)";
+            return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                 "a dt gradient needs an input that does not change with time (a "
+                                 "piecewise input's switches move with dt)");
     }
-    return NULL;
+    rs_detail_clear(detail);
+    return RS_OK;
 }
 
 /* ---- one trajectory ------------------------------------------------------------------------- */
@@ -265,23 +282,27 @@ const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *
 /* The step data a stepper hands its model (for the tangent callbacks). */
 static rs_step_data step_data(const rs_scenario *sc, const double *state, const double *input);
 
-const char *rs_grad_scenario_valid(const rs_scenario *sc)
+rs_error rs_grad_scenario_valid(const rs_scenario *sc, rs_error_detail *detail)
 {
     const rs_model *m = sc->model;
     for (int i = 0; i < m->nparams; i++)
         if (!(sc->params[i] >= m->params[i].lo && sc->params[i] <= m->params[i].hi))
-            return "a model parameter outside its range (relaxsim models)";
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "model.%s = %g is outside its range "
+                                 "[%g, %g] (relaxsim models)", m->params[i].name, sc->params[i],
+                                 m->params[i].lo, m->params[i].hi);
     if (!(sc->dt >= 1e-12 && sc->dt <= 10.0))
-        return "dt outside [1e-12, 10] s";
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "dt = %g s is outside [1e-12, 10] s", sc->dt);
     double small[16], *u = m->ninput <= 16 ? small : calloc((size_t)m->ninput, sizeof *u);
     if (!u)
-        return "out of memory";
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     rs_scenario_input(sc, 0, u);
     const rs_step_data d = step_data(sc, sc->initial, u);
-    const char *why = m->check_step ? m->check_step(&d) : NULL;
+    const rs_error err = m->check_step ? m->check_step(&d, detail) : RS_OK;
     if (u != small)
         free(u);
-    return why;
+    if (err == RS_OK)
+        rs_detail_clear(detail);
+    return err;
 }
 
 /* The tangent of step k's data along key j: a unit in the key's own slot, the state tangent (t's
@@ -790,7 +811,7 @@ static rs_error differences(const rs_scenario *sc, const rs_grad_config *cfg, in
     double offset[2] = {h, -h};
     for (int side = 0; side < 2; side++) {
         rs_grad_key_set(&moved, key, v + offset[side]);
-        if (rs_grad_scenario_valid(&moved))
+        if (rs_grad_scenario_valid(&moved, NULL) != RS_OK)
             offset[side] = 0.0;
     }
     const int sided = offset[0] == offset[1] ? 2 : offset[1] == 0.0 ? 1 : offset[0] == 0.0 ? -1 : 0;
@@ -899,7 +920,7 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
                      void *progress_ctx, rs_grad_result *out)
 {
     memset(out, 0, sizeof *out);
-    if (rs_grad_check_scenario(sc, cfg) || cfg->nkeys < 1 || cfg->nkeys > RS_GRAD_MAX_KEYS ||
+    if (rs_grad_check_scenario(sc, cfg, NULL) != RS_OK || cfg->nkeys < 1 || cfg->nkeys > RS_GRAD_MAX_KEYS ||
         cfg->noutputs < 1 || cfg->noutputs > RS_GRAD_MAX_OUTPUTS)
         return RS_ERR_BAD_ARG;
     const rs_model *m = sc->model;

@@ -57,9 +57,12 @@ typedef struct rs_grad_output {
 
 /* Parse a key ("mu", "model.mu", "xd", "initial.xd", "ux", "input.ux", "dt", "run.dt") or an
  * output ("x", "x_m", "fz_N@599": the value in row 599 of the trajectory CSV, at t = 600 dt; no
- * @: the last step) of scenario sc. NULL, or what is wrong. */
-const char *rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key);
-const char *rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out);
+ * @: the last step) of scenario sc. RS_OK, or RS_ERR_PARSE and what is wrong in detail (may be
+ * NULL). */
+rs_error rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key *key,
+                           rs_error_detail *detail);
+rs_error rs_grad_parse_output(const rs_scenario *sc, const char *text, rs_grad_output *out,
+                              rs_error_detail *detail);
 
 /* The value of a key in sc, and sc with the key set to v. */
 double rs_grad_key_value(const rs_scenario *sc, const rs_grad_key *key);
@@ -158,12 +161,14 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
                      void *progress_ctx, rs_grad_result *out);
 void rs_grad_free(rs_grad_result *r);
 
-/* NULL if sc is valid at its first step (parameters in their ranges, dt in [1e-12, 10] s, the
- * model's check_step of the initial state and input), else why: the difference runs and the
- * sweep points are checked with it. */
-const char *rs_grad_scenario_valid(const rs_scenario *sc);
+/* RS_OK if sc is valid at its first step (parameters in their ranges, dt in [1e-12, 10] s, the
+ * model's check_step of the initial state and input), else RS_ERR_BAD_ARG and why in detail
+ * (may be NULL): the difference runs and the sweep points are checked with it. */
+rs_error rs_grad_scenario_valid(const rs_scenario *sc, rs_error_detail *detail);
 
-/* NULL if sc's model and input can be differentiated with respect to cfg's keys, else why. */
-const char *rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg);
+/* RS_OK if sc's model and input can be differentiated with respect to cfg's keys, else
+ * RS_ERR_BAD_ARG and why in detail (may be NULL). */
+rs_error rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg,
+                                rs_error_detail *detail);
 
 #endif

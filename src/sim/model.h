@@ -143,10 +143,11 @@ struct rs_model {
 
     /* Optional: a model whose parameters, state, inputs and forces are those of its scene (the
      * bodies model): the registry holds a template, and the scenario builds the model of its
-     * scene with instantiate (NULL and a message in why when the scene cannot be simulated),
-     * which it owns and frees with the instance's release. */
-    rs_model *(*instantiate)(const rs_model *self, const rs_scene *scene, char *why,
-                             size_t why_len);
+     * scene with instantiate (RS_OK and *out; or an error, *out NULL and what to change in
+     * detail, may be NULL, when the scene cannot be simulated), which it owns and frees with the
+     * instance's release. */
+    rs_error (*instantiate)(const rs_model *self, const rs_scene *scene, rs_model **out,
+                            rs_error_detail *detail);
     void (*release)(rs_model *instance);
 
     /* Optional: the model's scratch for one run (a stepper's, a gradient's), set as
@@ -177,8 +178,9 @@ struct rs_model {
      * of the comparison are stated in them. */
     void (*step_scales)(const rs_step_data *d, rs_step_scales *sc);
 
-    /* Check a state and input against the model's domain; returns NULL or a message. */
-    const char *(*check_step)(const rs_step_data *d);
+    /* Check a state and input against the model's domain: RS_OK, or RS_ERR_BAD_ARG and what to
+     * change in detail (may be NULL). */
+    rs_error (*check_step)(const rs_step_data *d, rs_error_detail *detail);
 
     /* LCP form: size, then (M, q) of the step (M column-major, every entry written). With
      * lcp_size, lcp_n is the largest size and the step's size is lcp_size(d) in [0, lcp_n] (the
@@ -255,9 +257,10 @@ struct rs_model {
                   const rs_mode_tols *tols, rs_contact_mode *modes);
 };
 
-/* NULL if the model's sizes are consistent and every callback it needs is there; else what is
- * wrong. The stepper refuses a model that fails it. */
-const char *rs_model_check(const rs_model *m);
+/* RS_OK if the model's sizes are consistent and every callback it needs is there; else
+ * RS_ERR_BAD_ARG and what is wrong in detail (may be NULL). The stepper refuses a model that
+ * fails it. */
+rs_error rs_model_check(const rs_model *m, rs_error_detail *detail);
 
 /* 1 if the model poses its own NLP (else its NLP is the relaxation of its LCP). */
 static inline int rs_model_own_nlp(const rs_model *m)

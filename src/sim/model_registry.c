@@ -2,6 +2,7 @@
  * generates models.inc, one RS_MODEL(name) per line, in that order) and lookups by name. */
 #include <string.h>
 
+#include "core/detail.h"
 #include "sim/model.h"
 
 #define RS_MODEL(name) extern const rs_model rs_model_##name;
@@ -32,7 +33,8 @@ const rs_model *rs_model_find(const char *name)
     return NULL;
 }
 
-const char *rs_model_check(const rs_model *m)
+/* What is wrong with m, or NULL. */
+static const char *model_problem(const rs_model *m)
 {
     if (!m || !m->name || !m->params || !m->state_names || !m->state_default ||
         !m->velocity_index || !m->force_scale || !m->step_scales || !m->lcp_build ||
@@ -74,6 +76,16 @@ const char *rs_model_check(const rs_model *m)
     if (!m->nlp_start || !m->nlp_recover)
         return "an NLP callback is missing";
     return NULL;
+}
+
+rs_error rs_model_check(const rs_model *m, rs_error_detail *detail)
+{
+    const char *why = model_problem(m);
+    if (why)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "model %s: %s",
+                             m && m->name ? m->name : "(unnamed)", why);
+    rs_detail_clear(detail);
+    return RS_OK;
 }
 
 const char *rs_contact_mode_name(rs_contact_mode mode)

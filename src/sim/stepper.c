@@ -1,4 +1,5 @@
 /* stepper.c: one step of a model by the NLP or the Lemke backend (see stepper.h). */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +225,7 @@ static rs_error use_size(rs_stepper *s, int n)
     rs_error grown = ensure_lcp(s, n);
     if (grown != RS_OK)
         return grown;
+    assert(n >= 0 && n <= s->cap_lcp); /* the workspace holds the step's LCP */
     s->lcp_now = n;
     if (s->use_relaxation) {
         s->relax.n = n;
@@ -260,7 +262,7 @@ rs_error rs_stepper_create(const rs_stepper_config *cfg, rs_stepper **out)
     if (rs_nlp_settings_validate(&cfg->nlp, NULL) != RS_OK ||
         rs_lemke_settings_validate(&cfg->lemke, NULL) != RS_OK)
         return RS_ERR_BAD_SETTING;
-    if (rs_model_check(cfg->model) != NULL)
+    if (rs_model_check(cfg->model, NULL) != RS_OK)
         return RS_ERR_BAD_ARG; /* an incomplete model */
     rs_stepper *s = calloc(1, sizeof *s);
     if (!s)
@@ -382,13 +384,13 @@ rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
     return RS_OK;
 }
 
-int rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
+rs_error rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
 {
     const rs_model *m = s->cfg.model;
     if (!m->sizes_grow && (in->n != s->cap_n || in->m != s->cap_m || in->nbasis != s->cap_lcp))
-        return 0; /* a fixed-size model's snapshot has its sizes */
+        return RS_ERR_DIMENSION; /* a fixed-size model's snapshot has its sizes */
     if (ensure_lcp(s, in->nbasis) != RS_OK || ensure_nlp(s, in->n, in->m) != RS_OK)
-        return 0;
+        return RS_ERR_NOMEM;
     s->have_prev = in->have_prev;
     s->point_structure = in->point_structure;
     memcpy(s->x_prev, in->x, sizeof(double) * (size_t)in->n);
@@ -398,7 +400,7 @@ int rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
     s->have_basis = in->have_basis;
     s->basis_structure = in->basis_structure;
     memcpy(s->lemke_basis, in->basis, (size_t)in->nbasis);
-    return 1;
+    return RS_OK;
 }
 
 /* Residuals and modes: the same for both backends, from the physical outputs; the mode

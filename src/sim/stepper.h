@@ -143,10 +143,11 @@ void rs_stepper_destroy(rs_stepper *stepper);
 /* Forget the warm start (e.g. before an independent trajectory). */
 void rs_stepper_reset(rs_stepper *stepper);
 
-/* Save the warm-start state (out's arrays resized: RS_ERR_NOMEM); restore it (0 if the snapshot's
- * sizes are not this stepper's, or its arrays cannot grow to them). */
+/* Save the warm-start state (out's arrays resized: RS_ERR_NOMEM); restore it (RS_ERR_DIMENSION
+ * if the snapshot's sizes are not this stepper's, RS_ERR_NOMEM if its arrays cannot grow to
+ * them). */
 rs_error rs_stepper_save(const rs_stepper *stepper, rs_stepper_snapshot *out);
-int rs_stepper_restore(rs_stepper *stepper, const rs_stepper_snapshot *snapshot);
+rs_error rs_stepper_restore(rs_stepper *stepper, const rs_stepper_snapshot *snapshot);
 
 void rs_stepper_nlp(rs_stepper *stepper, const double *state, const double *input,
                     rs_step_result *out);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "core/timer.h"
 #include "io/scenario.h"
 #include "nlp/dense.h"
@@ -522,30 +523,25 @@ static rs_error record(rs_scenario *sc, int steps, double noise, uint64_t seed, 
     return err;
 }
 
-rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_result *out, char *why,
-                   size_t why_len)
+rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_result *out,
+                   rs_error_detail *detail)
 {
     memset(out, 0, sizeof *out);
     if (check_config(cfg) != RS_OK)
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING, "settings out of range");
     rs_scenario sc; /* 23 kB, like held below */
-    rs_error_detail detail;
-    if (rs_scenario_load(scenario_path, NULL, 0, &sc, &detail) != RS_OK) {
-        snprintf(why, why_len, "%s", detail.message);
+    if (rs_scenario_load(scenario_path, NULL, 0, &sc, detail) != RS_OK)
         return RS_ERR_BAD_ARG;
-    }
     rs_error err = RS_OK;
-    if (strcmp(sc.model->name, "sliding_block_direct") != 0) {
-        snprintf(why, why_len, "%s: the known-friction fit needs a sliding_block_direct scenario",
-                 scenario_path);
-        err = RS_ERR_BAD_ARG;
-    } else if (sc.input.kind != RS_INPUT_RANDOM) {
-        snprintf(why, why_len,
-                 "%s: the known-friction fit needs [input] type = random (the held-out data are "
-                 "the same scenario with another seed)",
-                 scenario_path);
-        err = RS_ERR_BAD_ARG;
-    }
+    if (strcmp(sc.model->name, "sliding_block_direct") != 0)
+        err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                            "%s: the known-friction fit needs a sliding_block_direct scenario",
+                            scenario_path);
+    else if (sc.input.kind != RS_INPUT_RANDOM)
+        err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                            "%s: the known-friction fit needs [input] type = random (the "
+                            "held-out data are the same scenario with another seed)",
+                            scenario_path);
     const double t0 = rs_wall_seconds();
     out->m = sc.params[0];
     out->g = sc.params[1];
@@ -568,9 +564,9 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
             (!data_alloc(&train_d, cfg->train_steps) || !data_alloc(&test_d, cfg->test_steps)))
             err = RS_ERR_NOMEM;
         if (err != RS_OK)
-            snprintf(why, why_len, "%s: %s", scenario_path,
-                     err == RS_ERR_BAD_ARG ? "Lemke failed a step of the data"
-                                           : rs_error_string(err));
+            rs_detail_set(detail, err, "%s: %s", scenario_path,
+                          err == RS_ERR_BAD_ARG ? "Lemke failed a step of the data"
+                                                : rs_error_string(err));
     }
     for (int v = 0; err == RS_OK && v < RS_KF_VARIANTS; v++) {
         to_data(test.values, test.rows, v, mu_mg, &test_d);

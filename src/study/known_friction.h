@@ -89,9 +89,9 @@ typedef struct rs_kf_result {
 } rs_kf_result;
 
 /* Run every fit for the scenario file (a sliding_block_direct scenario; RS_ERR_BAD_ARG with the
- * reason in why otherwise, or when it cannot be read). RS_ERR_BAD_SETTING for a configuration
- * out of range. */
-rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_result *out, char *why,
-                   size_t why_len);
+ * reason in detail otherwise, or when it cannot be read). RS_ERR_BAD_SETTING for a configuration
+ * out of range. detail may be NULL. */
+rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_result *out,
+                   rs_error_detail *detail);
 
 #endif

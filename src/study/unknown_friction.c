@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detail.h"
 #include "core/timer.h"
 #include "io/scenario.h"
 #include "sim/compare.h"
@@ -59,8 +60,8 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
     cfg.skip_fd = 1;
     cfg.nkeys = 1;
     cfg.noutputs = 1;
-    rs_grad_parse_key(&c->base, "model.mu", &cfg.keys[0]);
-    rs_grad_parse_output(&c->base, "x", &cfg.outputs[0]);
+    rs_grad_parse_key(&c->base, "model.mu", &cfg.keys[0], NULL); /* (both exist: checked */
+    rs_grad_parse_output(&c->base, "x", &cfg.outputs[0], NULL);  /* when the scenario loads) */
     o->stop = "iteration limit";
     o->path[o->npath++] = mu;
     for (o->iterations = 0; o->iterations < MAX_ITER; o->iterations++) {
@@ -152,7 +153,7 @@ static void golden(fit_ctx *c, rs_fit_outcome *o)
 
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
                     const double *starts, int nstarts, const rs_study_progress *progress,
-                    rs_fit_result *out, char *why, size_t why_len)
+                    rs_fit_result *out, rs_error_detail *detail)
 {
     memset(out, 0, sizeof *out);
     if (nstarts < 1 || nstarts > RS_FIT_MAX_STARTS)
@@ -160,10 +161,8 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     fit_ctx *c = calloc(1, sizeof *c); /* large (two scenarios): on the heap */
     if (!c)
         return RS_ERR_NOMEM;
-    rs_error_detail detail;
-    rs_error err = rs_scenario_load(scenario_path, sets, nsets, &c->base, &detail);
+    rs_error err = rs_scenario_load(scenario_path, sets, nsets, &c->base, detail);
     if (err != RS_OK) {
-        snprintf(why, why_len, "%s", detail.message);
         free(c);
         return err;
     }
@@ -174,9 +173,9 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     c->steps = c->base.steps;
     c->observed = malloc(sizeof(double) * (size_t)c->steps);
     if (c->mu_index < 0 || !c->observed || rs_scenario_copy(&c->work, &c->base) != RS_OK) {
-        snprintf(why, why_len, c->mu_index < 0 ? "the scenario's model has no parameter mu"
-                                               : "out of memory");
-        err = c->mu_index < 0 ? RS_ERR_BAD_ARG : RS_ERR_NOMEM;
+        err = c->mu_index < 0 ? rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                              "the scenario's model has no parameter mu")
+                              : rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
         free(c->observed);
         rs_scenario_release(&c->work);
         rs_scenario_release(&c->base);
@@ -186,7 +185,7 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
     const double t0 = rs_wall_seconds();
     out->mu_true = c->base.params[c->mu_index];
     if (!lemke_positions(c, out->mu_true, c->observed)) {
-        snprintf(why, why_len, "the observed trajectory has a failed step");
+        rs_detail_set(detail, RS_ERR_BAD_ARG, "the observed trajectory has a failed step");
         free(c->observed);
         rs_scenario_release(&c->work);
         rs_scenario_release(&c->base);

@@ -58,9 +58,10 @@ typedef struct rs_fit_result {
 
 /* Run the study for the scenario file with its overrides (section.key=value; its mu is the
  * truth) from starts[0..nstarts); progress (may be NULL) is told of the loss curve's points and
- * the fits done, of RS_FIT_CURVE + nstarts RS_FIT_METHODS. */
+ * the fits done, of RS_FIT_CURVE + nstarts RS_FIT_METHODS. An error says why in detail (may be
+ * NULL). */
 rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nsets,
                     const double *starts, int nstarts, const rs_study_progress *progress,
-                    rs_fit_result *out, char *why, size_t why_len);
+                    rs_fit_result *out, rs_error_detail *detail);
 
 #endif

@@ -410,8 +410,8 @@ static void gradients(const char *src)
                 rs_grad_config_default(&cfg);
                 const char *keys[] = {"mu", "xd", "z", "m"};
                 for (int j = 0; j < 4; j++)
-                    rs_grad_parse_key(&sc, keys[j], &cfg.keys[cfg.nkeys++]);
-                rs_grad_parse_output(&sc, "x", &cfg.outputs[cfg.noutputs++]);
+                    rs_grad_parse_key(&sc, keys[j], &cfg.keys[cfg.nkeys++], NULL);
+                rs_grad_parse_output(&sc, "x", &cfg.outputs[cfg.noutputs++], NULL);
                 cfg.skip_fd = w == 2;
                 rs_grad_result r;
                 if (rs_grad_run(&sc, &cfg, NULL, NULL, &r) != RS_OK)

@@ -620,25 +620,26 @@ static void test_models_are_checked(void **state)
 {
     (void)state;
     for (int i = 0; i < rs_model_count(); i++) {
-        const char *why = rs_model_check(rs_model_at(i));
-        if (why)
-            print_error("%s: %s\n", rs_model_at(i)->name, why);
-        assert_null(why);
+        rs_error_detail why;
+        const rs_error err = rs_model_check(rs_model_at(i), &why);
+        if (err != RS_OK)
+            print_error("%s\n", why.message);
+        assert_int_equal(err, RS_OK);
     }
     load("point2d_friction", NULL, 0);
     rs_model broken = *sc.model;
     rs_stepper_config cfg = {&broken, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols, NULL};
     rs_stepper *stepper = NULL;
     broken.lcp_n = 0; /* a fixed size of nothing */
-    assert_non_null(rs_model_check(&broken));
+    assert_int_equal(rs_model_check(&broken, NULL), RS_ERR_BAD_ARG);
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_BAD_ARG);
     assert_null(stepper);
     broken = *sc.model;
     broken.sizes_grow = 1; /* growing sizes without lcp_size */
-    assert_non_null(rs_model_check(&broken));
+    assert_int_equal(rs_model_check(&broken, NULL), RS_ERR_BAD_ARG);
     broken = *sc.model;
     broken.cache_free = free; /* half a pair */
-    assert_non_null(rs_model_check(&broken));
+    assert_int_equal(rs_model_check(&broken, NULL), RS_ERR_BAD_ARG);
     broken = *sc.model;
     broken.nlp_recover = NULL;
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_ERR_BAD_ARG);

@@ -13,7 +13,7 @@ static const rs_model *model(void)
 {
     const rs_model *m = rs_model_find("disc_polygons");
     assert_non_null(m);
-    assert_null(rs_model_check(m));
+    assert_int_equal(rs_model_check(m, NULL), RS_OK);
     return m;
 }
 
@@ -119,8 +119,10 @@ static void stewart_trinkle_corner(void **state)
     /* a start inside the box is refused */
     const double inside[4] = {-0.5, -0.5, 0.0, 0.0};
     const rs_step_data d_in = {params, inside, no_input, 0.1, 0, &nlp, &sc, 0, NULL};
-    assert_non_null(m->check_step(&d_in));
-    assert_null(m->check_step(&d));
+    rs_error_detail why;
+    assert_int_equal(m->check_step(&d_in, &why), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(why.message, "inside an obstacle"));
+    assert_int_equal(m->check_step(&d, NULL), RS_OK);
     rs_scene_free(&sc);
 }
 

@@ -40,15 +40,16 @@ static void configure(rs_grad_config *cfg, const char *keys, const char *outputs
     char buf[256];
     snprintf(buf, sizeof buf, "%s", keys);
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-        assert_null(rs_grad_parse_key(&sc, t, &cfg->keys[cfg->nkeys++]));
+        assert_int_equal(rs_grad_parse_key(&sc, t, &cfg->keys[cfg->nkeys++], NULL), RS_OK);
     snprintf(buf, sizeof buf, "%s", outputs);
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-        assert_null(rs_grad_parse_output(&sc, t, &cfg->outputs[cfg->noutputs++]));
+        assert_int_equal(rs_grad_parse_output(&sc, t, &cfg->outputs[cfg->noutputs++], NULL),
+                         RS_OK);
 }
 
 static void run(const rs_grad_config *cfg, rs_grad_result *r)
 {
-    assert_null(rs_grad_check_scenario(&sc, cfg));
+    assert_int_equal(rs_grad_check_scenario(&sc, cfg, NULL), RS_OK);
     assert_int_equal(rs_grad_run(&sc, cfg, NULL, NULL, r), RS_OK);
 }
 
@@ -203,25 +204,26 @@ static void test_keys_and_outputs_are_checked(void **state)
     load("point2d_friction", NULL, 0);
     rs_grad_key k;
     rs_grad_output o;
-    assert_null(rs_grad_parse_key(&sc, "model.mu", &k));
+    assert_int_equal(rs_grad_parse_key(&sc, "model.mu", &k, NULL), RS_OK);
     assert_string_equal(k.name, "model.mu");
-    assert_null(rs_grad_parse_key(&sc, "ux", &k));
+    assert_int_equal(rs_grad_parse_key(&sc, "ux", &k, NULL), RS_OK);
     assert_int_equal(k.kind, RS_GRAD_KEY_INPUT);
-    assert_null(rs_grad_parse_key(&sc, "dt", &k));
-    assert_non_null(rs_grad_parse_key(&sc, "tol", &k));
-    assert_non_null(rs_grad_parse_key(&sc, "initial.mu", &k));
-    assert_non_null(rs_grad_parse_key(&sc, "mod.mu", &k));
-    assert_non_null(rs_grad_parse_key(&sc, ".mu", &k));
-    assert_null(rs_grad_parse_output(&sc, "fz_N@599", &o));
+    assert_int_equal(rs_grad_parse_key(&sc, "dt", &k, NULL), RS_OK);
+    assert_int_equal(rs_grad_parse_key(&sc, "tol", &k, NULL), RS_ERR_PARSE);
+    assert_int_equal(rs_grad_parse_key(&sc, "initial.mu", &k, NULL), RS_ERR_PARSE);
+    assert_int_equal(rs_grad_parse_key(&sc, "mod.mu", &k, NULL), RS_ERR_PARSE);
+    assert_int_equal(rs_grad_parse_key(&sc, ".mu", &k, NULL), RS_ERR_PARSE);
+    assert_int_equal(rs_grad_parse_output(&sc, "fz_N@599", &o, NULL), RS_OK);
     assert_int_equal(o.step, 600);
-    assert_non_null(rs_grad_parse_output(&sc, "x@1200", &o)); /* steps 0 .. 1199 */
-    assert_non_null(rs_grad_parse_output(&sc, "q", &o));
+    /* steps 0 .. 1199 */
+    assert_int_equal(rs_grad_parse_output(&sc, "x@1200", &o, NULL), RS_ERR_PARSE);
+    assert_int_equal(rs_grad_parse_output(&sc, "q", &o, NULL), RS_ERR_PARSE);
     /* inputs in multiples of the weight move with m and g: refused with a reason */
     const char *weight[] = {"input.unit=weight"};
     load("point2d_friction", weight, 1);
     rs_grad_config cfg;
     rs_grad_config_default(&cfg);
-    assert_non_null(rs_grad_check_scenario(&sc, &cfg));
+    assert_int_equal(rs_grad_check_scenario(&sc, &cfg, NULL), RS_ERR_BAD_ARG);
     rs_scenario_release(&sc);
 }
 

@@ -61,19 +61,20 @@ static void test_noisy_sticking(void **state)
 static void test_unknown_friction(void **state)
 {
     (void)state;
-    char path[512], why[600];
+    char path[512];
+    rs_error_detail why;
     snprintf(path, sizeof path, "%s/problems/scenarios/sliding_block_traditional.ini",
              RS_SOURCE_DIR);
     static rs_fit_result r;
     const double twice[1] = {1.0};
-    assert_int_equal(rs_fit_run(path, NULL, 0, twice, 1, NULL, &r, why, sizeof why), RS_OK);
+    assert_int_equal(rs_fit_run(path, NULL, 0, twice, 1, NULL, &r, &why), RS_OK);
     assert_true(r.mu_true == 0.5);
     assert_true(r.out[0][RS_FIT_LCP].converged);
     assert_true(r.out[0][RS_FIT_NLP].rel_error < 1e-6);
     assert_true(r.out[0][RS_FIT_GOLDEN].converged);
     const char *pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double stuck[1] = {0.4};
-    assert_int_equal(rs_fit_run(path, pushed, 3, stuck, 1, NULL, &r, why, sizeof why), RS_OK);
+    assert_int_equal(rs_fit_run(path, pushed, 3, stuck, 1, NULL, &r, &why), RS_OK);
     assert_false(r.out[0][RS_FIT_LCP].converged);
     assert_string_equal(r.out[0][RS_FIT_LCP].stop, "zero gradient");
     assert_true(r.out[0][RS_FIT_NLP].rel_error < 1e-6);
@@ -115,7 +116,8 @@ static double max_prediction_error(const rs_dataset *d, int variant, const doubl
 static void test_known_friction(void **state)
 {
     (void)state;
-    char path[512], why[600];
+    char path[512];
+    rs_error_detail why;
     snprintf(path, sizeof path, "%s/problems/scenarios/sliding_block_direct_random.ini",
              RS_SOURCE_DIR);
     rs_kf_config cfg;
@@ -126,7 +128,7 @@ static void test_known_friction(void **state)
     cfg.noise[0] = 0.0;
     cfg.noise[1] = 1e-4;
     static rs_kf_result r;
-    assert_int_equal(rs_kf_run(path, &cfg, &r, why, sizeof why), RS_OK);
+    assert_int_equal(rs_kf_run(path, &cfg, &r, &why), RS_OK);
     const double c = 0.01, b = -0.01 * 4.905;
     const double truth[2][2][9] = {{{0, 1, c, 0, 0, 0, -c, 0, 0}, {0, -1, -c, -c, 0, 0, 0, 0, 0}},
                                    {{b, 1, c, c, 0, 0, 0, 0, 0}, {b, -1, -c, 0, 0, 0, c, 0, 0}}};
@@ -171,10 +173,10 @@ static void test_known_friction(void **state)
     rs_dataset_free(&other);
     rs_scenario_release(&sc);
     snprintf(path, sizeof path, "%s/problems/scenarios/sliding_block_direct.ini", RS_SOURCE_DIR);
-    assert_int_equal(rs_kf_run(path, &cfg, &r, why, sizeof why), RS_ERR_BAD_ARG);
-    assert_non_null(strstr(why, "type = random"));
+    assert_int_equal(rs_kf_run(path, &cfg, &r, &why), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(why.message, "type = random"));
     cfg.train_steps = 5; /* below the smallest data set */
-    assert_int_equal(rs_kf_run(path, &cfg, &r, why, sizeof why), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_kf_run(path, &cfg, &r, &why), RS_ERR_BAD_SETTING);
 }
 
 int main(void)
