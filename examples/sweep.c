@@ -23,11 +23,12 @@ typedef struct counts {
     int steps, verdicts[RS_SIM_VERDICT_COUNT];
 } counts;
 
-static void count(void *ctx, const rs_sim_compare_step *step)
+static int count(void *ctx, const rs_sim_compare_step *step)
 {
     counts *c = ctx;
     c->steps++;
     c->verdicts[step->verdict]++;
+    return 0; /* go on */
 }
 
 static int column(const rs_sim_scenario *sc, const char *name)

@@ -27,7 +27,8 @@ typedef enum rs_error {
     RS_ERR_PARSE,         /**< malformed input text */
     RS_ERR_IO,            /**< a file could not be opened, read or written */
     RS_ERR_WORKSPACE,     /**< the caller's workspace is too small */
-    RS_ERR_BAD_ARG        /**< an argument value is invalid (e.g. a covering vector entry <= 0) */
+    RS_ERR_BAD_ARG,       /**< an argument value is invalid (e.g. a covering vector entry <= 0) */
+    RS_ERR_STOPPED        /**< the caller's callback asked to stop (rs_sim_compare) */
 } rs_error;
 
 /** A human-readable name for an error code. Never returns NULL (unknown codes give "unknown error"). */

@@ -13,8 +13,15 @@
  * not be carried out) and, where the cause is in user data, fills an rs_error_detail naming the
  * file, line and key; a solver that fails is not an error but a status in an info struct. Handles
  * are opaque; arrays are plain doubles in the order the scenario's column names give
- * (rs_sim_scenario_column). Nothing here prints or exits. Handles are not shared between threads
- * without the caller's locking; different handles are independent.
+ * (rs_sim_scenario_column). Nothing here prints or exits.
+ *
+ * Lifetimes: a scenario is reference counted; a simulation, a snapshot and a comparison each
+ * keep the scenario they were made from alive, so rs_sim_scenario_free may come in any order.
+ *
+ * Threads: one handle is used by one thread at a time. Different handles may be used from
+ * different threads: the library serialises its calls into IPOPT and MUMPS (Debian's IPOPT
+ * 3.11 runs sequential MUMPS, which is not thread-safe) with one process-wide lock, so NLP steps
+ * of simulations in different threads run one at a time; Lemke steps run in parallel.
  */
 #ifndef RELAXSIM_SIM_H
 #define RELAXSIM_SIM_H
@@ -44,14 +51,16 @@ RS_API rs_error rs_sim_scenario_load(const char *path, const char *const *overri
 
 /**
  * The same from the scenario's text, named name in messages. A model that needs a scene gets it
- * as text too (scene_text; NULL otherwise): no file is opened.
+ * as text too (scene_text; NULL otherwise): no file is opened, and an override of model.scene is
+ * refused (RS_ERR_PARSE).
  */
 RS_API rs_error rs_sim_scenario_load_text(const char *name, const char *text,
                                           const char *scene_text, const char *const *overrides,
                                           int noverrides, rs_sim_scenario **out,
                                           rs_error_detail *detail);
 
-/** Free a scenario (NULL is accepted). Simulations made from it must be destroyed first. */
+/** Release the caller's reference to a scenario (NULL is accepted): it is freed when the
+ *  simulations, snapshots and comparisons made from it are gone too. */
 RS_API void rs_sim_scenario_free(rs_sim_scenario *scenario);
 
 /** A scenario's sizes and run settings. */
@@ -118,8 +127,8 @@ typedef struct rs_sim rs_sim;
 
 /**
  * Create a simulation at the scenario's initial state, step 0. settings NULL: the defaults.
- * The scenario must outlive the simulation. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
- * unknown backend), RS_ERR_NOMEM, or the solver's set-up error (detail says which).
+ * The simulation keeps the scenario alive. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
+ * unknown backend), RS_ERR_NOMEM, or the solver's set-up error; detail says which.
  */
 RS_API rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *settings,
                               rs_sim **out, rs_error_detail *detail);
@@ -137,7 +146,8 @@ typedef struct rs_sim_step_info {
                                  "no_contact", ...); "lemke" for Lemke */
     int iterations;         /**< IPOPT iterations (every attempt) or Lemke pivots */
     int fallback;           /**< 1: the NLP failed and the scenario's [run] on_nlp_failure =
-                                 lemke took Lemke's answer for this step */
+                                 lemke took Lemke's answer for this step (the state and forces
+                                 are Lemke's; ok, status and the residuals the NLP's) */
     int lcp_size;           /**< the step LCP's size (it follows the active contacts) */
     double primal;          /**< the largest violation of the step's physics, in natural units */
     double complementarity; /**< the largest complementarity product, in natural units */
@@ -149,15 +159,17 @@ typedef struct rs_sim_step_info {
  * of this step. The state then moves to the step's answer, as the command's runs do: also when
  * the step failed (info->ok = 0, counted in rs_sim_failed_steps) if that answer is finite, else it
  * stays. A failed step is a status, not an error. Errors: RS_ERR_NULL_ARG, RS_ERR_NONFINITE (an
- * input that is not finite), RS_ERR_NOMEM. info may be NULL.
+ * input that is not finite: no step is taken). info may be NULL.
  */
 RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info);
 
 /**
  * Take up to n steps. inputs: n x ninput values (row k: step k's input), or NULL for the
- * scenario's. states, forces (may be NULL): n x nstate and n x nforce values, row k the state
- * after step k and its forces. Stops after the first step that fails when stop_on_failure is 1.
- * *done (may be NULL): the steps taken. info (may be NULL): the last step's record.
+ * scenario's; every row is checked before the first step (RS_ERR_NONFINITE: none taken).
+ * states, forces (may be NULL): n x nstate and n x nforce values, row k the state after step k
+ * and its forces. Stops after the first step that fails when stop_on_failure is 1. *done (may be
+ * NULL): the steps taken. info (may be NULL): the last step's record (n = 0: step -1, status
+ * "none"). RS_ERR_DIMENSION when n < 0.
  */
 RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states,
                            double *forces, int stop_on_failure, int *done,
@@ -166,7 +178,8 @@ RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *sta
 /** The current state (nstate values). */
 RS_API rs_error rs_sim_state(const rs_sim *sim, double *state);
 
-/** The forces of the last step (nforce values; zero before the first step). */
+/** The forces of the last step (nforce values; zero before the first step and after
+ *  rs_sim_set_state). */
 RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces);
 
 /** Set the current state (nstate finite values; RS_ERR_NONFINITE otherwise). The step counter
@@ -180,13 +193,14 @@ RS_API double rs_sim_time(const rs_sim *sim);
 /** The steps taken that failed (info.ok = 0). */
 RS_API int rs_sim_failed_steps(const rs_sim *sim);
 
-/** A simulation's state, step counter and warm start, to go back to. */
+/** A simulation's state, step counter and warm start, to go back to (it keeps its scenario
+ *  alive). */
 typedef struct rs_sim_snapshot rs_sim_snapshot;
 
 /** Save the simulation into a new snapshot. RS_ERR_NOMEM. */
 RS_API rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out);
 
-/** Go back to a snapshot saved from this simulation or another of the same scenario
+/** Go back to a snapshot saved from this simulation or another of the same scenario handle
  *  (RS_ERR_BAD_ARG otherwise): the next step is then the one after the save, solved the same. */
 RS_API rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot);
 
@@ -215,8 +229,10 @@ typedef struct rs_sim_compare_step {
     int step;                   /**< k */
     rs_sim_verdict verdict;
     const double *input;        /**< ninput */
-    const double *nlp_state;    /**< the NLP trajectory's state after the step (nstate) */
-    const double *nlp_forces;   /**< nforce */
+    const double *nlp_state;    /**< the NLP trajectory's state after the step (nstate): on a
+                                     fallback step (nlp.fallback), Lemke's answer, which the
+                                     trajectory went on from */
+    const double *nlp_forces;   /**< nforce, likewise */
     const double *shadow_state; /**< Lemke's answer from the same state as the NLP's */
     const double *shadow_forces;
     const double *lemke_state;  /**< the independent Lemke trajectory's state after the step */
@@ -225,8 +241,9 @@ typedef struct rs_sim_compare_step {
     rs_sim_step_info nlp, shadow, lemke; /**< each answer's record */
 } rs_sim_compare_step;
 
-/** Called after every step of a comparison. */
-typedef void (*rs_sim_step_fn)(void *ctx, const rs_sim_compare_step *step);
+/** Called after every step of a comparison: return 0 to go on, anything else to stop it
+ *  (rs_sim_compare then returns RS_ERR_STOPPED and no comparison). */
+typedef int (*rs_sim_step_fn)(void *ctx, const rs_sim_compare_step *step);
 
 /** A finished comparison. */
 typedef struct rs_sim_comparison rs_sim_comparison;
@@ -235,7 +252,9 @@ typedef struct rs_sim_comparison rs_sim_comparison;
  * Run the scenario's comparison (as `relaxsim compare`: the NLP trajectory, Lemke from each of
  * its states, an independent Lemke trajectory, a verdict per step, the contract at the end).
  * on_step (may be NULL) is called after every step; nothing is kept per step, so memory does not
- * grow with the run. Errors: RS_ERR_NULL_ARG, RS_ERR_NOMEM, a solver's set-up error.
+ * grow with the run (a comparison keeps at most a few dozen failing or disagreeing steps, as
+ * `relaxsim compare` does for its capsules). The comparison keeps the scenario alive. Errors:
+ * RS_ERR_NULL_ARG, RS_ERR_NOMEM, a solver's set-up error, RS_ERR_STOPPED (on_step asked to stop).
  */
 RS_API rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
                                void *ctx, rs_sim_comparison **out, rs_error_detail *detail);
@@ -272,7 +291,9 @@ RS_API rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int
                                         rs_sim_check *out);
 
 /** The final state and forces of one trajectory (RS_SIM_NLP or RS_SIM_LEMKE) into columns
- *  (nstate + nforce values). */
+ *  (nstate + nforce values): its last step's answer, as summary.json's "final" and the
+ *  contract's final_nlp / final_lemke checks read it (a failed last NLP step's answer, even where
+ *  on_nlp_failure = lemke went on from Lemke's). */
 RS_API rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison,
                                         rs_sim_backend trajectory, double *columns);
 

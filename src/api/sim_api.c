@@ -2,10 +2,19 @@
  * sim_api.c: the public simulation API (relaxsim/sim.h), opaque handles over the scenario
  * reader (io), the stepper and the comparison (sim). It adds no physics: a simulation steps the
  * scenario's model with the stepper the comparison uses, and moves on from each answer the way
- * the comparison's trajectories do, so that a program driving it sees the command's numbers.
+ * the comparison's trajectories do. (A comparison's independent Lemke trajectory shares its
+ * stepper's warm basis with the shadow solves: it can differ from a simulation's in the last
+ * bits.)
+ *
+ * Lifetimes: a scenario is reference counted. A simulation, a snapshot and a comparison each
+ * hold a reference to the scenario they were made from, so that rs_sim_scenario_free in any
+ * order (or a garbage collector's, in the Python binding) never leaves one of them pointing at
+ * freed memory; the scenario goes when its last holder does.
  */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +29,11 @@
 
 struct rs_sim_scenario {
     rs_scenario sc;
+    atomic_int refs; /* the caller's, and one per simulation, snapshot and comparison */
 };
 
 struct rs_sim {
+    rs_sim_scenario *owner; /* a reference held */
     const rs_scenario *sc;
     rs_stepper *stepper;
     rs_sim_backend backend;
@@ -32,15 +43,44 @@ struct rs_sim {
 };
 
 struct rs_sim_snapshot {
-    const rs_scenario *sc;
+    rs_sim_scenario *owner; /* a reference held: its identity is the scenario's */
     double *x, *f;
     int k, failed;
     rs_stepper_snapshot warm;
 };
 
 struct rs_sim_comparison {
+    rs_sim_scenario *owner; /* a reference held: the checks' texts are the scenario's */
     rs_compare_result r;
 };
+
+static rs_sim_scenario *retain(const rs_sim_scenario *scenario)
+{
+    rs_sim_scenario *w = (rs_sim_scenario *)scenario; /* the count is not the scenario's value */
+    atomic_fetch_add(&w->refs, 1);
+    return w;
+}
+
+static void release(rs_sim_scenario *w)
+{
+    if (w && atomic_fetch_sub(&w->refs, 1) == 1) {
+        rs_scenario_release(&w->sc);
+        free(w);
+    }
+}
+
+/* NULL entries and negative counts refused: RS_OK, or the error with what is wrong. */
+static rs_error check_overrides(const char *const *overrides, int n, rs_error_detail *detail)
+{
+    if (n < 0)
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "noverrides = %d: not a count", n);
+    if (n > 0 && !overrides)
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%d overrides without their array", n);
+    for (int i = 0; i < n; i++)
+        if (!overrides[i])
+            return rs_detail_set(detail, RS_ERR_NULL_ARG, "override %d is NULL", i);
+    return RS_OK;
+}
 
 static int all_finite(const double *v, int n)
 {
@@ -59,6 +99,7 @@ static rs_error scenario_wrap(rs_error err, rs_sim_scenario *w, rs_sim_scenario 
         free(w);
         return err;
     }
+    atomic_init(&w->refs, 1);
     *out = w;
     return RS_OK;
 }
@@ -70,10 +111,11 @@ rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, in
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
-    if (!path || (noverrides > 0 && !overrides)) {
-        return rs_detail_set(detail, RS_ERR_NULL_ARG,
-                             "no scenario path, or overrides without their array");
-    }
+    if (!path)
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario path");
+    const rs_error bad = check_overrides(overrides, noverrides, detail);
+    if (bad != RS_OK)
+        return bad;
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
         return RS_ERR_NOMEM;
@@ -88,9 +130,19 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
     if (!out)
         return RS_ERR_NULL_ARG;
     *out = NULL;
-    if (!name || !text || (noverrides > 0 && !overrides)) {
-        return rs_detail_set(detail, RS_ERR_NULL_ARG,
-                             "no scenario name or text, or overrides without their array");
+    if (!name || !text)
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario name or text");
+    const rs_error bad = check_overrides(overrides, noverrides, detail);
+    if (bad != RS_OK)
+        return bad;
+    for (int i = 0; i < noverrides; i++) { /* a scenario from text opens no file */
+        const char *o = overrides[i];
+        while (*o == ' ' || *o == '\t')
+            o++;
+        if (strncmp(o, "model.scene", 11) == 0 && strchr(" \t=", o[11]))
+            return rs_detail_set(detail, RS_ERR_PARSE,
+                                 "--set model.scene: a scenario given as text takes its scene "
+                                 "as text (scene_text); no file is opened");
     }
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
@@ -102,10 +154,7 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
 
 void rs_sim_scenario_free(rs_sim_scenario *scenario)
 {
-    if (!scenario)
-        return;
-    rs_scenario_release(&scenario->sc);
-    free(scenario);
+    release(scenario); /* (the caller's reference: the holders keep it until they go) */
 }
 
 rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenario_info *info)
@@ -189,6 +238,7 @@ void rs_sim_destroy(rs_sim *sim)
     rs_step_result_free(&sim->res);
     rs_step_result_free(&sim->fallback);
     free(sim->x);
+    release(sim->owner);
     free(sim);
 }
 
@@ -197,10 +247,10 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
 {
     rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no place for the simulation (out)");
     *out = NULL;
     if (!scenario)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario");
     rs_sim_settings s;
     rs_sim_settings_default(&s);
     if (settings)
@@ -214,6 +264,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     rs_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
         return RS_ERR_NOMEM;
+    sim->owner = retain(scenario);
     sim->sc = sc;
     sim->backend = s.backend;
     const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
@@ -299,12 +350,19 @@ rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, do
 {
     if (done)
         *done = 0;
+    if (info) { /* no step taken (n = 0): a record that says so */
+        memset(info, 0, sizeof *info);
+        *info = (rs_sim_step_info){.step = -1, .status_name = "none", .path = "none"};
+    }
     if (!sim)
         return RS_ERR_NULL_ARG;
     if (n < 0)
         return RS_ERR_DIMENSION;
     const rs_model *m = sim->sc->model;
     const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
+    for (int k = 0; inputs && k < n; k++) /* every row before the first step: nothing taken */
+        if (!all_finite(inputs + (size_t)k * nu, (int)nu))
+            return RS_ERR_NONFINITE;
     rs_sim_step_info last;
     memset(&last, 0, sizeof last);
     for (int k = 0; k < n; k++) {
@@ -349,6 +407,7 @@ rs_error rs_sim_set_state(rs_sim *sim, const double *state)
     if (!all_finite(state, n))
         return RS_ERR_NONFINITE;
     memcpy(sim->x, state, sizeof(double) * (size_t)n);
+    memset(sim->f, 0, sizeof(double) * (size_t)sim->sc->model->nforce); /* no step from it yet */
     rs_stepper_reset(sim->stepper); /* a warm start belongs to the state it came from */
     return RS_OK;
 }
@@ -374,6 +433,7 @@ void rs_sim_snapshot_free(rs_sim_snapshot *snapshot)
         return;
     rs_stepper_snapshot_free(&snapshot->warm);
     free(snapshot->x);
+    release(snapshot->owner);
     free(snapshot);
 }
 
@@ -388,7 +448,7 @@ rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out)
     rs_sim_snapshot *s = calloc(1, sizeof *s);
     if (!s)
         return RS_ERR_NOMEM;
-    s->sc = sim->sc;
+    s->owner = retain(sim->owner);
     s->x = malloc(sizeof(double) * (size_t)(m->nstate + m->nforce + 1));
     if (!s->x || rs_stepper_save(sim->stepper, &s->warm) != RS_OK) {
         rs_sim_snapshot_free(s);
@@ -407,7 +467,7 @@ rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot)
 {
     if (!sim || !snapshot)
         return RS_ERR_NULL_ARG;
-    if (snapshot->sc != sim->sc)
+    if (snapshot->owner != sim->owner) /* held by both: the same scenario, never a reused one */
         return RS_ERR_BAD_ARG;
     const rs_model *m = sim->sc->model;
     if (rs_stepper_restore(sim->stepper, &snapshot->warm) != RS_OK)
@@ -430,17 +490,21 @@ const char *rs_sim_verdict_name(int verdict)
 typedef struct compare_sink {
     rs_sim_step_fn fn;
     void *ctx;
+    int stop; /* the callback asked to stop */
 } compare_sink;
 
 static void compare_step(void *ctx, int k, const rs_compare_step *st)
 {
-    const compare_sink *sink = ctx;
+    compare_sink *sink = ctx;
+    /* the NLP trajectory's state: on a fallback step ([run] on_nlp_failure = lemke), Lemke's
+     * answer from the same state, which the trajectory went on from */
+    const rs_step_result *traj = st->fallback ? &st->shadow : &st->nlp;
     rs_sim_compare_step out = {
         .step = k,
         .verdict = (rs_sim_verdict)st->verdict,
         .input = st->input,
-        .nlp_state = st->nlp.state_next,
-        .nlp_forces = st->nlp.forces,
+        .nlp_state = traj->state_next,
+        .nlp_forces = traj->forces,
         .shadow_state = st->shadow.state_next,
         .shadow_forces = st->shadow.forces,
         .lemke_state = st->lemke.state_next,
@@ -451,7 +515,7 @@ static void compare_step(void *ctx, int k, const rs_compare_step *st)
     out.nlp.fallback = st->fallback;
     info_of(&st->shadow, 1, k, &out.shadow);
     info_of(&st->lemke, 1, k, &out.lemke);
-    sink->fn(sink->ctx, &out);
+    sink->stop = sink->fn(sink->ctx, &out) != 0;
 }
 
 rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step, void *ctx,
@@ -459,14 +523,14 @@ rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
 {
     rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no place for the comparison (out)");
     *out = NULL;
     if (!scenario)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario");
     rs_sim_comparison *c = calloc(1, sizeof *c);
     if (!c)
-        return RS_ERR_NOMEM;
-    compare_sink sink = {on_step, ctx};
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
+    compare_sink sink = {on_step, ctx, 0};
     rs_compare_options opt;
     rs_compare_options_default(&opt);
     opt.keep_steps = 0;
@@ -474,12 +538,34 @@ rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
         opt.sink = compare_step;
         opt.sink_ctx = &sink;
     }
-    const rs_error err = rs_compare_run_with(&scenario->sc, RS_RUN_COMPARE, &opt, &c->r);
+    /* step by step (rs_compare_run_with's loop), so that the callback can stop the run */
+    rs_compare_session *cs = NULL;
+    const rs_scenario *sc = &scenario->sc;
+    const rs_error err = rs_compare_begin_with(sc, RS_RUN_COMPARE, &opt, &c->r, &cs);
     if (err != RS_OK) {
         free(c);
         return rs_detail_set(detail, err, "the comparison could not be set up for this "
                                           "scenario: %s", rs_error_string(err));
     }
+    for (int k = 0; k < sc->steps; k++) {
+        rs_compare_input(cs, k);
+        rs_compare_advance(cs, k, NULL);
+        if (sink.stop) {
+            rs_compare_abort(cs); /* (frees the result) */
+            free(c);
+            return rs_detail_set(detail, RS_ERR_STOPPED,
+                                 "the step callback asked to stop after step %d of %d", k,
+                                 sc->steps);
+        }
+    }
+    const rs_error end = rs_compare_end(cs); /* (frees the session, also on error) */
+    if (end != RS_OK) {
+        rs_compare_free(&c->r);
+        free(c);
+        return rs_detail_set(detail, end, "the comparison's statistics: %s",
+                             rs_error_string(end));
+    }
+    c->owner = retain(scenario);
     *out = c;
     return RS_OK;
 }
@@ -534,6 +620,7 @@ void rs_sim_comparison_free(rs_sim_comparison *comparison)
     if (!comparison)
         return;
     rs_compare_free(&comparison->r);
+    release(comparison->owner);
     free(comparison);
 }
 

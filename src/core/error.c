@@ -18,6 +18,7 @@ const char *rs_error_string(rs_error err)
     case RS_ERR_IO: return "input/output error";
     case RS_ERR_WORKSPACE: return "workspace too small";
     case RS_ERR_BAD_ARG: return "invalid argument";
+    case RS_ERR_STOPPED: return "stopped by the caller";
     }
     return "unknown error";
 }

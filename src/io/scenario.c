@@ -180,7 +180,8 @@ static rs_error load_scene(const parse_ctx *c, rs_scenario *sc)
     if (c->from_text && c->e->line != 0) {
         if (!c->scene_text)
             return fail(c, "names a scene file, but a scenario given as text carries its scene "
-                           "as text (a capsule's scenario.scene_text); the file is not opened");
+                           "as text (the library's scene_text argument, a capsule's "
+                           "scenario.scene_text); the file is not opened");
         snprintf(sc->scene_path, sizeof sc->scene_path, "%.400s: scene_text", c->path);
         return parse_scene(c, sc, strdup(c->scene_text));
     }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/solver_lock.h"
 #include "nlp/ipopt_solver.h"
 #include "lcp/lcp_internal.h"
 
@@ -224,8 +225,11 @@ void rs_ipopt_destroy(rs_ipopt_solver *s)
 {
     if (!s)
         return;
-    if (s->ipopt)
+    if (s->ipopt) {
+        rs_solver_lock(); /* frees its MUMPS instance */
         FreeIpoptProblem(s->ipopt);
+        rs_solver_unlock();
+    }
     free(s->blocks);
     free(s->x_l);
     free(s->J);
@@ -433,8 +437,10 @@ rs_nlp_status rs_ipopt_solve_barrier(rs_ipopt_solver *s, double *x, int warm, do
     AddIpoptNumOption(ip, "mu_target", mu_target);
     s->iterations = 0;
     double obj = 0.0;
+    rs_solver_lock(); /* sequential MUMPS is not thread-safe (core/solver_lock.h) */
     const enum ApplicationReturnStatus st =
         IpoptSolve(ip, x, s->g, &obj, s->mult_g, s->mult_x_l, s->mult_x_u, s);
+    rs_solver_unlock();
     if (ipopt_status)
         *ipopt_status = (int)st;
     if (iterations)

@@ -6,6 +6,7 @@
 
 #include <dmumps_c.h>
 
+#include "core/solver_lock.h"
 #include "nlp/kkt_sensitivity.h"
 
 #define MUMPS_JOB_INIT (-1)
@@ -54,7 +55,9 @@ const char *rs_kkt_sensitivity_status_name(rs_kkt_sensitivity_status s)
 static void mumps_call(rs_kkt_sensitivity *s, int job)
 {
     s->id.job = job;
+    rs_solver_lock(); /* sequential MUMPS is not thread-safe (core/solver_lock.h) */
     dmumps_c(&s->id);
+    rs_solver_unlock();
 }
 
 void rs_kkt_sensitivity_destroy(rs_kkt_sensitivity *s)

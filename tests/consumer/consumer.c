@@ -32,10 +32,11 @@ static int lcp(void)
     return 0;
 }
 
-static void count_step(void *ctx, const rs_sim_compare_step *step)
+static int count_step(void *ctx, const rs_sim_compare_step *step)
 {
     (void)step;
     ++*(int *)ctx;
+    return 0; /* go on */
 }
 
 static int simulate(void)
@@ -45,6 +46,14 @@ static int simulate(void)
     rs_error err = rs_sim_scenario_load_text("drop.ini", scenario, NULL, NULL, 0, &sc, &detail);
     if (err != RS_OK) {
         fprintf(stderr, "consumer: %s: %s\n", rs_error_string(err), detail.message);
+        return 1;
+    }
+    rs_sim_scenario_info si;
+    rs_sim_scenario_get_info(sc, &si);
+    if (si.nstate != 2 || si.nforce != 1) { /* the falling block: x, xd; fn */
+        fprintf(stderr, "consumer: falling_block has %d state and %d force columns\n", si.nstate,
+                si.nforce);
+        rs_sim_scenario_free(sc);
         return 1;
     }
     int bad = 0;
