@@ -43,7 +43,7 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     const rs_model *m = sc->model;
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     char a[64], b[64], label[64];
-    const int relaxed = m->nlp_n == 0 || sc->nlp.relax_lcp; /* which NLP the column is */
+    const int relaxed = !rs_model_own_nlp(m) || sc->nlp.relax_lcp; /* which NLP the column is */
     fprintf(f, "%s (%s) from %s: %d steps of %g s; NLP: %s\n\n", m->name, m->variants[sc->variant],
             sc->path, r->steps, sc->dt,
             relaxed ? "the relaxation of the step's LCP" : "the model's own");

@@ -261,7 +261,8 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     cJSON_AddStringToObject(o, "scenario", sc->path);
     cJSON_AddStringToObject(o, "model", m->name);
     cJSON_AddStringToObject(o, "variant", m->variants[sc->variant]);
-    cJSON_AddStringToObject(o, "nlp_form", m->nlp_n == 0 || sc->nlp.relax_lcp ? "relaxation" : "own");
+    cJSON_AddStringToObject(o, "nlp_form",
+                            !rs_model_own_nlp(m) || sc->nlp.relax_lcp ? "relaxation" : "own");
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (int i = 0; i < m->nparams; i++)
         cJSON_AddNumberToObject(params, m->params[i].name, sc->params[i]);

@@ -363,7 +363,7 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
     if (strcmp(key, "form") == 0) {
         static const char *const forms[] = {"own", "relaxation"};
         TRY(get_choice(c, forms, 2, &s->relax_lcp));
-        if (s->relax_lcp && sc->model && sc->model->nlp_n > 0 && !sc->model->lcp_units)
+        if (s->relax_lcp && sc->model && rs_model_own_nlp(sc->model) && !sc->model->lcp_units)
             return fail(c, "model %s has no relaxation (its LCP has no units to pose it in): "
                         "use own", sc->model->name);
         return RS_OK;
@@ -809,7 +809,7 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         return fail(&c, "model %s needs a scene: [model] scene = FILE (docs/models.md, "
                     "docs/bodies.md)", m->name);
     }
-    if (sc->nlp.relax_lcp && m->nlp_n > 0 && !m->lcp_units) { /* [nlp] given before [model] */
+    if (sc->nlp.relax_lcp && rs_model_own_nlp(m) && !m->lcp_units) { /* [nlp] given before [model] */
         static const entry form = {"nlp", "form", "relaxation", -1};
         c.e = &form;
         return fail(&c, "model %s has no relaxation (its LCP has no units to pose it in): use own",
