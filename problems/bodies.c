@@ -645,17 +645,18 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
         if (worst && worst->b >= 0)
             err = rs_detail_set(detail, RS_ERR_BAD_ARG,
                                 "bodies %s (%.120s:%d) and %s (%.120s:%d) overlap by %.3g m at the "
-                                "start: move them apart (contact is at position level: an overlap "
-                                "is expelled within a step)",
+                                "start: move them apart (the step's gap term would throw them "
+                                "apart within one step)",
                                 sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
                                 sc->bodies[worst->b].name, sc->name, sc->bodies[worst->b].line,
                                 -worst->gap);
         else if (worst)
             err = rs_detail_set(detail, RS_ERR_BAD_ARG,
-                                "body %s (%.200s:%d) is %.3g m inside obstacle %d at the start: "
-                                "move it out",
+                                "body %s (%.120s:%d) is %.3g m inside the obstacle of %.120s:%d "
+                                "at the start: move it out (a half-plane's normal points into "
+                                "free space)",
                                 sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
-                                -worst->gap, worst->obstacle + 1);
+                                -worst->gap, sc->name, sc->obstacles[worst->obstacle].line);
     }
     rs_contact_list_free(&l);
     free(pose);

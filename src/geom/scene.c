@@ -200,8 +200,8 @@ rs_error rs_polygon_validate(int nv, const double *xy, rs_error_detail *why)
             hypot(v[0] - prev[0], v[1] - prev[1]) * hypot(next[0] - v[0], next[1] - v[1]);
         if (turn < -1e-12 * scale)
             return rs_detail_set(why, RS_ERR_BAD_ARG,
-                                 "not convex at vertex %d: give a non-convex obstacle "
-                                 "as several convex polygons",
+                                 "not convex at vertex %d (a body must be convex; a "
+                                 "non-convex obstacle can be given as several convex polygons)",
                                  k + 1);
         if (turn <= 1e-12 * scale)
             return rs_detail_set(why, RS_ERR_BAD_ARG,
@@ -291,7 +291,7 @@ rs_error rs_scene_add_polygon(rs_scene *s, int nv, const double *xy, rs_error_de
                                    RS_SCENE_MAX_EDGES)
                    : err;
     rs_scene_obstacle *o = &s->obstacles[s->nobstacles];
-    *o = (rs_scene_obstacle){s->nedges, nv, 0};
+    *o = (rs_scene_obstacle){s->nedges, nv, 0, 0};
     for (int i = 0; i < nv; i++) {
         rs_scene_edge *e = &s->edges[s->nedges + i];
         const double *a = xy + 2 * i, *b = xy + 2 * ((i + 1) % nv);
@@ -335,7 +335,7 @@ rs_error rs_scene_add_halfplane(rs_scene *s, const double *point, const double *
                    ? rs_detail_set(why, RS_ERR_BAD_ARG, "a scene has at most %d edges",
                                    RS_SCENE_MAX_EDGES)
                    : err;
-    s->obstacles[s->nobstacles] = (rs_scene_obstacle){s->nedges, 1, 1};
+    s->obstacles[s->nobstacles] = (rs_scene_obstacle){s->nedges, 1, 1, 0};
     rs_scene_edge *e = &s->edges[s->nedges];
     e->a[0] = e->b[0] = point[0];
     e->a[1] = e->b[1] = point[1];

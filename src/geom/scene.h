@@ -47,6 +47,7 @@ typedef struct rs_scene_obstacle {
     int first_edge;    /* its edges are [first_edge, first_edge + nedges) */
     int nedges;        /* >= 3 for a polygon, 1 for a half-plane */
     int is_halfplane;
+    int line;          /* its line in the scene file, for messages (0: not from a file) */
 } rs_scene_obstacle;
 
 /* A friction coefficient for one pair: bodies a and b (b = -1: a against every static

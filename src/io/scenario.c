@@ -47,7 +47,7 @@ static rs_error fail(const parse_ctx *c, const char *fmt, ...)
 
 static rs_error fail(const parse_ctx *c, const char *fmt, ...)
 {
-    char msg[300];
+    char msg[480]; /* (the detail holds 512 with the file, line and key) */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -226,8 +226,19 @@ static rs_error apply_initial(const parse_ctx *c, rs_scenario *sc)
 {
     const rs_model *m = sc->model;
     const int i = rs_column_index(m->state_names, m->nstate, c->e->key);
-    if (i < 0)
-        return fail(c, "unknown state component for model %s", m->name);
+    if (i < 0) { /* name the state's components as keys: without their unit */
+        char list[200] = "";
+        size_t at = 0;
+        for (int k = 0; k < m->nstate && at + 48 < sizeof list; k++) {
+            const char *u = strrchr(m->state_names[k], '_');
+            const int len = u ? (int)(u - m->state_names[k]) : (int)strlen(m->state_names[k]);
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%.*s", k ? ", " : "", len,
+                                   m->state_names[k]);
+        }
+        return fail(c, "unknown state component for model %s (the keys are the state's names "
+                       "without their unit: %s%s)",
+                    m->name, list, at + 48 >= sizeof list ? ", ..." : "");
+    }
     return get_real(c, -1e12, 1e12, &sc->initial[i]);
 }
 
@@ -516,13 +527,11 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
                 found = p;
         }
         if (found < 0)
-            return fail(c, "unknown check (expected nlp_failed_steps_max, nlp_failed_steps_min, "
-                           "lemke_failed_steps_max, lemke_failed_steps_min, mode_agreement_min, "
-                           "mode_agreement_max, first_contact_step, rest_time_s, grad_failed_max, "
-                           "grad_disagree_max, grad_lcp_fd_max_rel, grad_nlp_fd_max_rel, or "
-                           "shadow_max_abs. / drift_max_abs. / min_nlp. / max_nlp. / "
-                           "min_lemke. / max_lemke. / final_nlp. / final_lemke. / final_diff. "
-                           "followed by a column such as %s)",
+            return fail(c, "unknown check: a column's check is final_nlp., final_lemke., "
+                           "min_nlp., max_nlp., min_lemke., max_lemke., shadow_max_abs., "
+                           "drift_max_abs. or final_diff. and a column such as %.60s; the others "
+                           "are nlp_/lemke_failed_steps_max/_min, mode_agreement_min/_max, "
+                           "first_contact_step, rest_time_s and grad_* (docs/scenario.md)",
                         m->state_names[0]);
         if (found <= 1) {
             TRY(get_real(c, 0.0, INFINITY, &ck->a));

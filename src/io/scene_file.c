@@ -32,6 +32,11 @@ static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *w
         int k = 0;
         for (char *t = strtok_r(pair, " \t\r", &inner); t && k < 3; t = strtok_r(NULL, " \t\r", &inner))
             tok[k++] = t;
+        if (k == 3 && strchr(tok[2], '=')) {
+            snprintf(why, n, "point %d: '%.40s' after the vertices: a body's keys come before "
+                             "'vertices'", *count + 1, tok[2]);
+            return 0;
+        }
         if (k != 2) {
             snprintf(why, n, "point %d: expected two numbers \"x y\", got %s (points are separated "
                              "by commas: x y, x y, ...)", *count + 1, k < 3 ? (k ? "one" : "none") : "more");
@@ -305,6 +310,8 @@ static rs_error read_stream(FILE *f, const char *path, rs_scene *scene, rs_error
             const rs_error e = is_polygon
                                    ? rs_scene_add_polygon(scene, npoints, xy, &reason)
                                    : rs_scene_add_halfplane(scene, xy, xy + 2, &reason);
+            if (e == RS_OK)
+                scene->obstacles[scene->nobstacles - 1].line = lineno;
             if (e == RS_ERR_NOMEM)
                 err = rs_detail_set(detail, e, "%s:%d: out of memory", path, lineno);
             else if (e != RS_OK)
