@@ -313,6 +313,12 @@ typedef struct rs_sim_model_info {
     int needs_scene;      /**< 1: a scenario names a scene file ([model] scene) */
     int from_scene;       /**< 1: its bodies, columns and per-body parameters come from the
                                scene (the bodies model); the columns listed are a template */
+    const char *variant_key; /**< the [model] key that names the variant ("variant",
+                                  "formulation") */
+    int nstate, ninput, nforce; /**< its columns (rs_sim_model_column) */
+    int lcp_per_step;     /**< 1: the step LCP's size follows the step's contacts */
+    int lcp_n;            /**< the step LCP's size; with lcp_per_step its largest, 0: none */
+    int own_nlp;          /**< 1: an NLP of its own; 0: the relaxation of its step LCP */
 } rs_sim_model_info;
 
 /** Model i (0 <= i < rs_sim_model_count()). RS_ERR_DIMENSION out of range. */
@@ -323,6 +329,12 @@ RS_API rs_error rs_sim_model_param(int i, int j, rs_sim_param *out);
 
 /** Variant v of model i; NULL out of range. */
 RS_API const char *rs_sim_model_variant(int i, int v);
+
+/** Column j of a kind of model i, ending in its unit; NULL out of range. */
+RS_API const char *rs_sim_model_column(int i, rs_sim_column_kind kind, int j);
+
+/** Model i's default initial state (nstate values). RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_model_initial(int i, double *state);
 
 #ifdef __cplusplus
 }

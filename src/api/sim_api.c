@@ -168,18 +168,23 @@ rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenar
     return RS_OK;
 }
 
-const char *rs_sim_scenario_column(const rs_sim_scenario *scenario, rs_sim_column_kind kind,
-                                   int i)
+/* Column i of a kind of model m; NULL out of range. */
+static const char *model_column(const rs_model *m, rs_sim_column_kind kind, int i)
 {
-    if (!scenario || i < 0)
+    if (!m || i < 0)
         return NULL;
-    const rs_model *m = scenario->sc.model;
     switch (kind) {
     case RS_SIM_STATE: return i < m->nstate ? m->state_names[i] : NULL;
     case RS_SIM_INPUT: return i < m->ninput ? m->input_names[i] : NULL;
     case RS_SIM_FORCE: return i < m->nforce ? m->force_names[i] : NULL;
     }
     return NULL;
+}
+
+const char *rs_sim_scenario_column(const rs_sim_scenario *scenario, rs_sim_column_kind kind,
+                                   int i)
+{
+    return scenario ? model_column(scenario->sc.model, kind, i) : NULL;
 }
 
 rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state)
@@ -638,9 +643,38 @@ rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info)
     const rs_model *m = rs_model_at(i);
     if (!m)
         return RS_ERR_DIMENSION;
-    *info = (rs_sim_model_info){m->name,       m->summary,      m->source,
-                                m->nparams,    m->nvariants,    m->needs_scene,
-                                m->instantiate != NULL};
+    *info = (rs_sim_model_info){
+        .name = m->name,
+        .summary = m->summary,
+        .source = m->source,
+        .nparams = m->nparams,
+        .nvariants = m->nvariants,
+        .needs_scene = m->needs_scene,
+        .from_scene = m->instantiate != NULL,
+        .variant_key = m->variant_key ? m->variant_key : "variant",
+        .nstate = m->nstate,
+        .ninput = m->ninput,
+        .nforce = m->nforce,
+        .lcp_per_step = m->lcp_size != NULL,
+        .lcp_n = m->lcp_n,
+        .own_nlp = rs_model_own_nlp(m),
+    };
+    return RS_OK;
+}
+
+const char *rs_sim_model_column(int i, rs_sim_column_kind kind, int j)
+{
+    return model_column(rs_model_at(i), kind, j);
+}
+
+rs_error rs_sim_model_initial(int i, double *state)
+{
+    const rs_model *m = rs_model_at(i);
+    if (!m)
+        return RS_ERR_DIMENSION;
+    if (!state)
+        return RS_ERR_NULL_ARG;
+    memcpy(state, m->state_default, sizeof(double) * (size_t)m->nstate);
     return RS_OK;
 }
 

@@ -181,6 +181,10 @@ class LcpAndModelsTest(unittest.TestCase):
         lo_mu = ms["point2d_friction"]["params"]["mu"]
         self.assertLessEqual(lo_mu[1], lo_mu[0])
         self.assertEqual(ms["point2d_friction"]["variants"][0], "corrected")
+        self.assertEqual(ms["point2d_friction"]["state"],
+                         {"x_m": 0.0, "z_m": 1.0, "xd_mps": 1.0, "zd_mps": 0.0})
+        self.assertEqual(ms["point2d_friction"]["forces"], ["fx_N", "fz_N"])
+        self.assertTrue(ms["bodies"]["own_nlp"])
 
 
 if __name__ == "__main__":

@@ -498,9 +498,21 @@ static void test_models(void **state)
             assert_int_equal(rs_sim_model_param(i, j, &p), RS_OK);
             assert_true(p.lo <= p.value && p.value <= p.hi);
         }
+        assert_non_null(rs_sim_model_column(i, RS_SIM_STATE, m.nstate - 1));
+        assert_null(rs_sim_model_column(i, RS_SIM_STATE, m.nstate));
+        assert_null(rs_sim_model_column(i, RS_SIM_FORCE, -1));
         if (strcmp(m.name, "bodies") == 0) {
             bodies = 1;
-            assert_true(m.from_scene && m.needs_scene);
+            assert_true(m.from_scene && m.needs_scene && m.own_nlp && m.lcp_per_step);
+            assert_string_equal(rs_sim_model_column(i, RS_SIM_STATE, 2), "BODY.theta_rad");
+        }
+        if (strcmp(m.name, "point2d_friction") == 0) { /* its defaults, relaxsim models */
+            double x0[4];
+            assert_int_equal(m.nstate, 4);
+            assert_int_equal(rs_sim_model_initial(i, x0), RS_OK);
+            assert_close(x0[1], 1.0, 0, 0);
+            assert_int_equal(m.lcp_n, 4);
+            assert_false(m.lcp_per_step);
         }
     }
     assert_true(bodies);
