@@ -74,9 +74,16 @@ static void plot_columns(FILE *g, const rs_model *m, int u)
     fputc('\n', g);
 }
 
+/* The title of a panel of unit u: "angles: NLP (solid) and Lemke (dashed)". */
+static void panel_title(FILE *g, int u, const char *more)
+{
+    const char *label = rs_plot_unit_label[u], *paren = strstr(label, " (");
+    fprintf(g, "set title '%.*s%s: NLP (solid) and Lemke (dashed)'\n",
+            paren ? (int)(paren - label) : (int)strlen(label), label, more);
+}
+
 /* positions.png or velocities.png: a panel per unit the model has (lengths, then angles). */
-static void plot_group(FILE *g, const rs_model *m, const char *png, const char *what, int u1,
-                       int u2)
+static void plot_group(FILE *g, const rs_model *m, const char *png, int u1, int u2)
 {
     const int panels = (columns_in_unit(m, u1) > 0) + (columns_in_unit(m, u2) > 0);
     fprintf(g, "set output '%s'\nset terminal pngcairo noenhanced size 1100,%d font ',11'\n"
@@ -88,8 +95,8 @@ static void plot_group(FILE *g, const rs_model *m, const char *png, const char *
     for (int k = 0; k < 2; k++) {
         if (!columns_in_unit(m, units[k]) && (panels > 0 || k > 0))
             continue;
-        fprintf(g, "set title '%s: NLP (solid) and Lemke (dashed)'\nset ylabel '%s'\n", what,
-                rs_plot_unit_label[units[k]]);
+        panel_title(g, units[k], "");
+        fprintf(g, "set ylabel '%s'\n", rs_plot_unit_label[units[k]]);
         plot_columns(g, m, units[k]);
     }
     if (panels > 1)
@@ -107,12 +114,13 @@ static int cmp_double(const void *a, const void *b)
  * 2nd and 98th percentiles of every force value (the sustained forces: weight, friction). */
 typedef struct force_range {
     double impact_t, impact_size, lo, hi;
+    double impact_value; /* the impact's force with its sign (impact_size is its size) */
     int ok;
 } force_range;
 
 static force_range read_force_range(const char *dir, const rs_model *m)
 {
-    force_range fr = {0.0, 0.0, 0.0, 0.0, 0};
+    force_range fr = {0.0, 0.0, 0.0, 0.0, 0.0, 0};
     char path[1200], line[4096];
     snprintf(path, sizeof path, "%s/trajectory_nlp.csv", dir);
     FILE *f = fopen(path, "r");
@@ -138,6 +146,7 @@ static force_range read_force_range(const char *dir, const rs_model *m)
                 continue;
             if (fabs(x) > fr.impact_size) {
                 fr.impact_size = fabs(x);
+                fr.impact_value = x;
                 fr.impact_t = t;
             }
             if (n == cap) {
@@ -170,23 +179,40 @@ static void plot_forces(FILE *g, const rs_model *m, const char *dir)
     const force_range fr = read_force_range(dir, m);
     const double span = fr.hi - fr.lo, margin = span > 0.0 ? 0.25 * span : 1.0;
     const int zoom = fr.ok && fr.impact_size > 3.0 * fmax(fabs(fr.lo), fabs(fr.hi)) + 1e-300;
+    const int torques = columns_in_unit(m, 5) > 0; /* bodies: a panel of their own */
     fprintf(g, "set output 'forces.png'\nunset logscale y\nset format y '%%g'\nset ylabel 'N'\n");
     if (!zoom) {
+        if (torques)
+            fprintf(g, "set terminal pngcairo noenhanced size 1100,900 font ',11'\n"
+                       "set multiplot layout 2,1\n");
         fprintf(g, "set title 'contact forces: NLP (solid) and Lemke (dashed)'\nset yrange [*:*]\n");
         plot_columns(g, m, 2);
+        if (torques) {
+            panel_title(g, 5, " about the centres of mass");
+            fprintf(g, "set ylabel 'N m'\n");
+            plot_columns(g, m, 5);
+            fprintf(g, "unset multiplot\n"
+                       "set terminal pngcairo noenhanced size 1100,650 font ',11'\n");
+        }
         return;
     }
-    fprintf(g, "set terminal pngcairo noenhanced size 1100,900 font ',11'\n"
-               "set multiplot layout 2,1\n"
+    fprintf(g, "set terminal pngcairo noenhanced size 1100,%d font ',11'\n"
+               "set multiplot layout %d,1\n"
                "set title 'contact forces, full range: NLP (solid) and Lemke (dashed); impact at "
                "t = %.6g s, %.6g N'\nset yrange [*:*]\n"
                "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dt 3 lc rgb 'gray40'\n",
-               fr.impact_t, fr.impact_size, fr.impact_t, fr.impact_t);
+               torques ? 1200 : 900, torques ? 3 : 2, fr.impact_t, fr.impact_value, fr.impact_t,
+               fr.impact_t);
     plot_columns(g, m, 2);
     fprintf(g, "set title 'contact forces, sustained range (2nd to 98th percentile of all force "
                "values; the impact is off scale)'\nset yrange [%.17g:%.17g]\n",
             fr.lo - margin, fr.hi + margin);
     plot_columns(g, m, 2);
+    if (torques) {
+        fprintf(g, "unset arrow 1\nset yrange [*:*]\nset ylabel 'N m'\n");
+        panel_title(g, 5, " about the centres of mass");
+        plot_columns(g, m, 5);
+    }
     fprintf(g, "unset multiplot\nunset arrow 1\nset terminal pngcairo noenhanced size 1100,650 font ',11'\n");
 }
 
@@ -671,8 +697,8 @@ static int plot_comparison(const char *dir, const cJSON *summary, const rs_model
     if (!g)
         return RS_EXIT_USAGE;
     fprintf(g, "set xlabel 't (s)'\n");
-    plot_group(g, m, "positions.png", "positions", 0, 3);
-    plot_group(g, m, "velocities.png", "velocities", 1, 4);
+    plot_group(g, m, "positions.png", 0, 3);
+    plot_group(g, m, "velocities.png", 1, 4);
     plot_forces(g, m, dir);
     plot_differences(g, m, dir);
     /* a model with obstacles: the scene with both paths */
