@@ -642,21 +642,26 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
         for (int i = 0; i < l.n; i++)
             if (l.c[i].gap < -tol && (!worst || l.c[i].gap < worst->gap))
                 worst = &l.c[i];
+        const char *base = strrchr(sc->name, '/') ? strrchr(sc->name, '/') + 1 : sc->name;
         if (worst && worst->b >= 0)
             err = rs_detail_set(detail, RS_ERR_BAD_ARG,
-                                "bodies %s (%.120s:%d) and %s (%.120s:%d) overlap by %.3g m at the "
-                                "start: move them apart (the step's gap term would throw them "
-                                "apart within one step)",
-                                sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
-                                sc->bodies[worst->b].name, sc->name, sc->bodies[worst->b].line,
+                                "bodies %s and %s (%.60s lines %d and %d) overlap by %.3g m at "
+                                "the start: move them apart (the step's gap term would throw "
+                                "them apart within one step)",
+                                sc->bodies[worst->a].name, sc->bodies[worst->b].name, base,
+                                sc->bodies[worst->a].line, sc->bodies[worst->b].line,
                                 -worst->gap);
-        else if (worst)
+        else if (worst && sc->obstacles[worst->obstacle].line > 0)
             err = rs_detail_set(detail, RS_ERR_BAD_ARG,
-                                "body %s (%.120s:%d) is %.3g m inside the obstacle of %.120s:%d "
+                                "body %s (%.60s line %d) is %.3g m inside the obstacle of line %d "
                                 "at the start: move it out (a half-plane's normal points into "
                                 "free space)",
-                                sc->bodies[worst->a].name, sc->name, sc->bodies[worst->a].line,
-                                -worst->gap, sc->name, sc->obstacles[worst->obstacle].line);
+                                sc->bodies[worst->a].name, base, sc->bodies[worst->a].line,
+                                -worst->gap, sc->obstacles[worst->obstacle].line);
+        else if (worst)
+            err = rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                "body %s is %.3g m inside obstacle %d at the start: move it out",
+                                sc->bodies[worst->a].name, -worst->gap, worst->obstacle + 1);
     }
     rs_contact_list_free(&l);
     free(pose);

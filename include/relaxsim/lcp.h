@@ -121,7 +121,9 @@ RS_API const char *rs_lemke_status_name(rs_lemke_status status);
 
 /** Settings of Lemke's method. Fill with rs_lemke_settings_default() then change fields. */
 typedef struct rs_lemke_settings {
-    int max_pivots;     /**< limit on info.pivots; 0 means automatic: 10000 + 100 n. Range >= 0. */
+    int max_pivots;     /**< limit on info.pivots, every attempt of a solve together (the
+                             balanced problem and another covering vector, rs_lemke_info); 0
+                             means automatic: 10000 + 100 n. Range >= 0. */
     double pivot_tol;   /**< an entering-column entry counts as positive when > pivot_tol
                              (relative to the column's inf-norm). Range (0, 1e-3]. Default 1e-11. */
     double tie_tol;     /**< two ratios are tied when they differ by at most
@@ -185,7 +187,10 @@ RS_API size_t rs_lemke_workspace_size(int n);
  * @param n          problem size, n >= 1
  * @param M          n*n column-major, finite (read only)
  * @param q          n-vector, finite (read only)
- * @param d          covering vector, n entries all > 0 and finite, or NULL for e = (1, ..., 1)
+ * @param d          covering vector, n entries all > 0 and finite, or NULL for e = (1, ..., 1);
+ *                   when the path from it ends on a ray, the balanced problem (with S d) and
+ *                   then another covering vector are tried (rs_lemke_info.equilibrated,
+ *                   covering_changed), each answer kept only if its certificate passes
  * @param settings   settings, or NULL for the defaults
  * @param work       workspace of at least rs_lemke_workspace_size(n) bytes, aligned for double
  * @param work_bytes size of work in bytes

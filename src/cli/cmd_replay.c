@@ -244,8 +244,11 @@ int rs_cmd_replay(int argc, char **argv)
                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
     if (!bad && rs_stepper_create(&cfg, &st) != RS_OK)
         bad = "its scenario cannot be solved here";
-    if (!bad && rs_stepper_restore(st, snap) != RS_OK)
-        bad = "start (its sizes are not this model's: a capsule of another build?)";
+    rs_error restored = RS_OK;
+    if (!bad && (restored = rs_stepper_restore(st, snap)) != RS_OK)
+        bad = restored == RS_ERR_NOMEM ? "start (out of memory)"
+                                       : "start (its sizes are not this model's: a capsule of "
+                                         "another build?)";
     if (bad) {
         rs_cli_usage_error("%s: %s: malformed or inconsistent", a.capsule, bad);
     } else if (a.continuation) {

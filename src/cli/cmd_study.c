@@ -529,7 +529,7 @@ static int run_unknown_friction(int argc, char **argv)
     }
     if (!rs_study_output_ready(dir))
         return RS_EXIT_USAGE;
-    rs_error_detail why;
+    rs_error_detail why = {{0}};
     static rs_fit_result r, rest;
     static const char *const pushed[] = {"initial.xd=0", "input.u=3", "model.mu=0.2"};
     const double rest_starts[] = {0.1, 0.25, 0.4, 1.0};

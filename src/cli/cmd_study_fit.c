@@ -81,7 +81,7 @@ static FILE *fit_study(int argc, char **argv, fit_args *a, rs_kf_result *r)
 static int run_fits(const char *study, fit_args *a, rs_kf_result *r)
 {
     char label[96];
-    rs_error_detail why;
+    rs_error_detail why = {{0}};
     snprintf(label, sizeof label, "study %s", study);
     rs_study_meter meter;
     a->cfg.progress = rs_study_meter_start(&meter, label, "fits");

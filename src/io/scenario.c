@@ -47,7 +47,8 @@ static rs_error fail(const parse_ctx *c, const char *fmt, ...)
 
 static rs_error fail(const parse_ctx *c, const char *fmt, ...)
 {
-    char msg[480]; /* (the detail holds 512 with the file, line and key) */
+    char msg[480]; /* (the detail, 512 bytes, adds the file, line and key in front: a long
+                      path cuts the end of the message) */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);

@@ -180,6 +180,12 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 #define LEMKE_INLINE static inline
 #endif
 
+/* The pivot limit of a solve (all its attempts together): max_pivots, or 10000 + 100 n. */
+static int lemke_pivot_limit(const rs_lemke_settings *s, int n)
+{
+    return s->max_pivots > 0 ? s->max_pivots : 10000 + 100 * n;
+}
+
 /*
  * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c into the workspace, with 2^a, 2^b, 2^c
  * the powers of two just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change).
@@ -544,7 +550,7 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
                                    const rs_lemke_settings *s, const lemke_work *wk, double *z,
                                    double *w, rs_lemke_info *info)
 {
-    const int max_pivots = s->max_pivots > 0 ? s->max_pivots : 10000 + 100 * n;
+    const int max_pivots = lemke_pivot_limit(s, n);
     const int z_exponent = lemke_unit_scale(n, M, q, d, wk);
     const double *qu = wk->q;
 
@@ -665,7 +671,7 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
         for (int i = 0; i < n; i++)
             wk->Ms[(size_t)i + (size_t)j * nn] = wk->S[i] * M[(size_t)i + (size_t)j * nn] * wk->S[j];
         wk->qs[j] = wk->S[j] * q[j];
-        wk->ds[j] = d ? wk->S[j] * d[j] : 1.0;
+        wk->ds[j] = wk->S[j] * (d ? d[j] : 1.0); /* d (or e) of the problem as given */
     }
     rs_lemke_info balanced;
     rs_lemke_settings always_refined = *s; /* the pivoted basic values carry the rounding of
@@ -698,7 +704,7 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
  * degenerate LCPs of contact (a box face on a face: four contacts along two lines, their normal
  * rows dependent) the path of d = e can meet a tie that rounding resolves onto a ray, where
  * another d's path does not (a 64-box pile's step, n = 168: d = e ends on a ray after 84 pivots,
- * this d solves it in 96). Kept only if it passes the certificate of the problem as given.
+ * this d solves it in 86). Kept only if it passes the certificate of the problem as given.
  */
 static int lemke_try_covering(int n, const double *M, const double *q, const double *d,
                               const rs_lemke_settings *s, const lemke_work *wk, double *z,
@@ -733,8 +739,15 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
     info->covering_changed = 0;
     if (info->status != RS_LEMKE_RAY_TERMINATION && info->status != RS_LEMKE_BREAKDOWN)
         return;
-    if (!lemke_try_balanced(n, M, q, d, &s, &wk, z, w, info))
-        lemke_try_covering(n, M, q, d, &s, &wk, z, w, info);
+    /* max_pivots bounds every attempt together: the later ones get what is left */
+    rs_lemke_settings rest = s;
+    const int budget = lemke_pivot_limit(&s, n);
+    if ((rest.max_pivots = budget - info->pivots) <= 0)
+        return;
+    if (lemke_try_balanced(n, M, q, d, &rest, &wk, z, w, info))
+        return;
+    if ((rest.max_pivots = budget - info->pivots) > 0)
+        lemke_try_covering(n, M, q, d, &rest, &wk, z, w, info);
 }
 
 rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,

@@ -179,7 +179,7 @@ struct rs_model {
     void (*step_scales)(const rs_step_data *d, rs_step_scales *sc);
 
     /* Check a state and input against the model's domain: RS_OK, or RS_ERR_BAD_ARG and what to
-     * change in detail (may be NULL). */
+     * change in detail (may be NULL); RS_ERR_NOMEM when it could not check. */
     rs_error (*check_step)(const rs_step_data *d, rs_error_detail *detail);
 
     /* LCP form: size, then (M, q) of the step (M column-major, every entry written). With

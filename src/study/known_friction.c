@@ -527,6 +527,7 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
                    rs_error_detail *detail)
 {
     memset(out, 0, sizeof *out);
+    rs_detail_clear(detail);
     if (check_config(cfg) != RS_OK)
         return rs_detail_set(detail, RS_ERR_BAD_SETTING, "settings out of range");
     rs_scenario sc; /* 23 kB, like held below */
@@ -586,7 +587,7 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
             kf_nlp cn = {.N = train_d.n};
             double *phit = malloc(sizeof(double) * (size_t)train_d.n * NF);
             if (!phit) {
-                err = RS_ERR_NOMEM;
+                err = rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
                 break;
             }
             for (int k = 0; k < train_d.n; k++)
@@ -600,8 +601,12 @@ rs_error rs_kf_run(const char *scenario_path, const rs_kf_config *cfg, rs_kf_res
             rs_dataset noisy;
             err =
                 record(&sc, cfg->train_steps, cfg->noise[s], cfg->noise_seed + (uint64_t)s, &noisy);
-            if (err != RS_OK)
+            if (err != RS_OK) {
+                rs_detail_set(detail, err, "%s: the data with noise %g: %s", scenario_path,
+                              cfg->noise[s], err == RS_ERR_BAD_ARG ? "Lemke failed a step"
+                                                                    : rs_error_string(err));
                 break;
+            }
             to_data(noisy.values, noisy.rows, v, mu_mg, &train_d);
             rs_dataset_free(&noisy);
             for (int w = 0; w < cfg->nweight; w++) {

@@ -60,8 +60,9 @@ static void gauss_newton(fit_ctx *c, double mu, int nlp, rs_fit_outcome *o)
     cfg.skip_fd = 1;
     cfg.nkeys = 1;
     cfg.noutputs = 1;
-    rs_grad_parse_key(&c->base, "model.mu", &cfg.keys[0], NULL); /* (both exist: checked */
-    rs_grad_parse_output(&c->base, "x", &cfg.outputs[0], NULL);  /* when the scenario loads) */
+    rs_grad_parse_key(&c->base, "model.mu", &cfg.keys[0], NULL); /* (mu: checked on loading; */
+    rs_grad_parse_output(&c->base, "x", &cfg.outputs[0], NULL);  /* x: column 0 otherwise,
+                                                                     as lemke_positions) */
     o->stop = "iteration limit";
     o->path[o->npath++] = mu;
     for (o->iterations = 0; o->iterations < MAX_ITER; o->iterations++) {
@@ -156,11 +157,13 @@ rs_error rs_fit_run(const char *scenario_path, const char *const *sets, int nset
                     rs_fit_result *out, rs_error_detail *detail)
 {
     memset(out, 0, sizeof *out);
+    rs_detail_clear(detail);
     if (nstarts < 1 || nstarts > RS_FIT_MAX_STARTS)
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING, "%d starts: 1 to %d", nstarts,
+                             RS_FIT_MAX_STARTS);
     fit_ctx *c = calloc(1, sizeof *c); /* large (two scenarios): on the heap */
     if (!c)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     rs_error err = rs_scenario_load(scenario_path, sets, nsets, &c->base, detail);
     if (err != RS_OK) {
         free(c);

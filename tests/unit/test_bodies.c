@@ -548,8 +548,11 @@ static void test_bad_input(void **state)
     char text[400];
     snprintf(text, sizeof text, "%sbody a box w=0.4 h=0.2 z=0.1\nbody b box w=0.4 h=0.2 x=0.3 "
              "z=0.1\n", ground);
-    REFUSED(text, NULL, "bad.ini", "bodies a (", "bad.scene:2)", "and b (", "bad.scene:3)",
-            "overlap by 0.1 m", "move them apart");
+    REFUSED(text, NULL, "bad.ini", "bodies a and b (bad.scene lines 2 and 3)", "overlap by 0.1 m",
+            "move them apart");
+    snprintf(text, sizeof text, "%sbody a box w=0.4 h=0.2 z=0.05\n", ground);
+    REFUSED(text, NULL, "bad.ini", "body a (bad.scene line 2) is 0.05 m inside the obstacle of "
+            "line 1", "move it out");
     REFUSED("body a box w=0.4 h=0.2 m=0\n", NULL, "bad.scene:1", "m = 0 must be > 0");
     REFUSED("body a box w=-0.4 h=0.2\n", NULL, "bad.scene:1", "w = -0.4");
     REFUSED("body a polygon vertices 0 0, 1 0, 0.2 0.2, 0 1\n", NULL, "bad.scene:1", "not convex");
