@@ -188,9 +188,10 @@ RS_API size_t rs_lemke_workspace_size(int n);
  * @param M          n*n column-major, finite (read only)
  * @param q          n-vector, finite (read only)
  * @param d          covering vector, n entries all > 0 and finite, or NULL for e = (1, ..., 1);
- *                   when the path from it ends on a ray, the balanced problem (with S d) and
- *                   then another covering vector are tried (rs_lemke_info.equilibrated,
- *                   covering_changed), each answer kept only if its certificate passes
+ *                   when the path from it ends on a ray, the balanced problem (with S d, or
+ *                   with the balanced problem's own e when d is NULL) and then another
+ *                   covering vector are tried (rs_lemke_info.equilibrated, covering_changed),
+ *                   each answer kept only if its certificate passes
  * @param settings   settings, or NULL for the defaults
  * @param work       workspace of at least rs_lemke_workspace_size(n) bytes, aligned for double
  * @param work_bytes size of work in bytes
