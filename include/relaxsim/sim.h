@@ -67,7 +67,8 @@ RS_API void rs_sim_scenario_free(rs_sim_scenario *scenario);
 typedef struct rs_sim_scenario_info {
     const char *model;    /**< the model's name, e.g. "point2d_friction" */
     const char *variant;  /**< the formulation's variant, e.g. "corrected" */
-    int nstate;           /**< state columns (positions, then velocities, as the model names them) */
+    int nstate;           /**< state columns (positions, then velocities, as the model names
+                               them) */
     int ninput;           /**< input columns */
     int nforce;           /**< force columns (the step's contact forces) */
     int nparams;          /**< the model's parameters (rs_sim_scenario_param) */
@@ -104,7 +105,8 @@ typedef struct rs_sim_param {
     const char *doc;   /**< meaning and unit */
 } rs_sim_param;
 
-/** Parameter i of the scenario's model, with the scenario's value. RS_ERR_DIMENSION out of range. */
+/** Parameter i of the scenario's model, with the scenario's value; RS_ERR_DIMENSION out of
+ *  range. */
 RS_API rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out);
 
 /* ---- simulations ---------------------------------------------------------------------------- */
@@ -206,7 +208,7 @@ RS_API rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot);
 
 RS_API void rs_sim_snapshot_free(rs_sim_snapshot *snapshot);
 
-/* ---- comparisons ------------------------------------------------------------------------------ */
+/* ---- comparisons --------------------------------------------------------------------------- */
 
 /** A step's verdict: how the NLP's answer compares with Lemke's from the same state. */
 typedef enum rs_sim_verdict {
@@ -299,7 +301,7 @@ RS_API rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison,
 
 RS_API void rs_sim_comparison_free(rs_sim_comparison *comparison);
 
-/* ---- models ----------------------------------------------------------------------------------- */
+/* ---- models -------------------------------------------------------------------------------- */
 
 /** The number of models. */
 RS_API int rs_sim_model_count(void);

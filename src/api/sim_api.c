@@ -484,7 +484,7 @@ rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot)
     return RS_OK;
 }
 
-/* ---- comparisons ------------------------------------------------------------------------------ */
+/* ---- comparisons --------------------------------------------------------------------------- */
 
 const char *rs_sim_verdict_name(int verdict)
 {
@@ -629,7 +629,7 @@ void rs_sim_comparison_free(rs_sim_comparison *comparison)
     free(comparison);
 }
 
-/* ---- models ----------------------------------------------------------------------------------- */
+/* ---- models -------------------------------------------------------------------------------- */
 
 int rs_sim_model_count(void)
 {

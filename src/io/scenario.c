@@ -819,7 +819,7 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         return fail(&c, "model %s needs a scene: [model] scene = FILE (docs/models.md, "
                     "docs/bodies.md)", m->name);
     }
-    if (sc->nlp.relax_lcp && rs_model_own_nlp(m) && !m->lcp_units) { /* [nlp] given before [model] */
+    if (sc->nlp.relax_lcp && rs_model_own_nlp(m) && !m->lcp_units) { /* [nlp] before [model] */
         static const entry form = {"nlp", "form", "relaxation", -1};
         c.e = &form;
         return fail(&c, "model %s has no relaxation (its LCP has no units to pose it in): use own",

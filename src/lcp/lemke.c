@@ -29,8 +29,8 @@
  * no clock. A solve at n = 2 is then about 1,450 instructions, argument checks, unit scaling and
  * the equilibrated certificate included.
  */
-#include <float.h>
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -669,7 +669,8 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
     const size_t nn = (size_t)n;
     for (int j = 0; j < n; j++) {
         for (int i = 0; i < n; i++)
-            wk->Ms[(size_t)i + (size_t)j * nn] = wk->S[i] * M[(size_t)i + (size_t)j * nn] * wk->S[j];
+            wk->Ms[(size_t)i + (size_t)j * nn] =
+                wk->S[i] * M[(size_t)i + (size_t)j * nn] * wk->S[j];
         wk->qs[j] = wk->S[j] * q[j];
         /* the caller's d, mapped; without one, e of the balanced problem: its own covering
          * vector, which balancing makes a good one (S e solves 775 fewer of the 100,000
