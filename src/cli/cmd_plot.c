@@ -82,9 +82,106 @@ static void panel_title(FILE *g, int u, const char *more)
             paren ? (int)(paren - label) : (int)strlen(label), label, more);
 }
 
-/* positions.png or velocities.png: a panel per unit the model has (lengths, then angles). */
+/* A column of a scene of bodies, "box1.x_m": the body's part ("box1", len) and the kind
+ * ("x_m"); 0 for a column without a body. */
+static int body_column(const char *name, size_t *len, const char **kind)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return 0;
+    *len = (size_t)(dot - name);
+    *kind = dot + 1;
+    return 1;
+}
+
+/* The index of column c's body among the state's bodies (in the order they come), -1 none. */
+static int body_index(const rs_model *m, int c)
+{
+    size_t len, l2;
+    const char *kind, *k2;
+    if (!body_column(column_name(m, c), &len, &kind))
+        return -1;
+    int b = -1;
+    for (int s = 0; s < m->nstate; s++) {
+        const char *name = m->state_names[s];
+        if (!body_column(name, &l2, &k2))
+            continue;
+        /* a new body where the name's body part differs from the previous column's */
+        if (s == 0 || strncmp(name, m->state_names[s - 1], l2 + 1) != 0)
+            b++;
+        if (l2 == len && strncmp(name, column_name(m, c), len) == 0)
+            return b;
+    }
+    return -1;
+}
+
+/* A scene of more than one body (columns "BODY.kind"). */
+static int several_bodies(const rs_model *m)
+{
+    return m->nstate > 0 && body_index(m, m->nstate - 1) > 0;
+}
+
+/* One panel of a scene of bodies: the columns of one kind ("x_m"), a colour per body (the
+ * palette in the scene's order, as bodies.png), NLP solid with the body's name, Lemke dashed in
+ * the darker hue. */
+static void plot_kind_by_body(FILE *g, const rs_model *m, const char *kind)
+{
+    fprintf(g, "plot ");
+    int first = 1;
+    for (int c = 0; c < m->nstate + m->nforce; c++) {
+        size_t len;
+        const char *k;
+        if (!body_column(column_name(m, c), &len, &k) || strcmp(k, kind) != 0)
+            continue;
+        const int b = body_index(m, c);
+        const char *colour = rs_plot_palette[(b < 0 ? 0 : b) % RS_PLOT_PALETTE_SIZE];
+        char dark[8], title[200], text[160];
+        rs_plot_colour_darker(colour, dark);
+        snprintf(text, sizeof text, "%.*s", (int)len, column_name(m, c));
+        rs_gnuplot_string(title, sizeof title, text);
+        const int csv_col = 3 + m->ninput + c;
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw 2.5 lc rgb '%s' title %s, "
+                   "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw 1.2 lc rgb '%s' "
+                   "notitle",
+                first ? "" : ", \\\n     ", csv_col, colour, title, csv_col, dark);
+        first = 0;
+    }
+    if (first)
+        fprintf(g, "NaN notitle");
+    fputc('\n', g);
+}
+
+/* positions.png or velocities.png of a scene of bodies: a panel per kind of column (x, z, theta;
+ * their rates), a colour per body. */
+static void plot_group_by_body(FILE *g, const rs_model *m, const char *png, int u1, int u2)
+{
+    const char *kinds[3][2] = {{"x_m", "xd_mps"}, {"z_m", "zd_mps"}, {"theta_rad", "thetad_radps"}};
+    const int rates = u1 == 1;
+    fprintf(g, "set output '%s'\nset terminal pngcairo noenhanced size 1100,1200 font ',11'\n"
+               "unset logscale y\nset yrange [*:*]\nset format y '%%g'\n"
+               "set key outside right top maxrows 26 font ',9'\nset multiplot layout 3,1\n",
+            png);
+    for (int k = 0; k < 3; k++) {
+        const int u = k < 2 ? u1 : u2;
+        const char *kind = kinds[k][rates], *unit = strrchr(kind, '_'); /* "xd", "_mps" */
+        const char *paren = strstr(rs_plot_unit_label[u], " ("); /* " (m/s)" */
+        fprintf(g, "set title '%.*s of each body: NLP (solid) and Lemke (dashed, darker)'\n"
+                   "set ylabel '%.*s%s'\n",
+                (int)(unit - kind), kind, (int)(unit - kind), kind, paren ? paren : "");
+        plot_kind_by_body(g, m, kinds[k][rates]);
+    }
+    fprintf(g, "unset multiplot\nset key default\nset key outside right\n"
+               "set terminal pngcairo noenhanced size 1100,650 font ',11'\n");
+}
+
+/* positions.png or velocities.png: a panel per unit the model has (lengths, then angles); a scene
+ * of several bodies, a panel per kind of column with a colour per body. */
 static void plot_group(FILE *g, const rs_model *m, const char *png, int u1, int u2)
 {
+    if (several_bodies(m)) {
+        plot_group_by_body(g, m, png, u1, u2);
+        return;
+    }
     const int panels = (columns_in_unit(m, u1) > 0) + (columns_in_unit(m, u2) > 0);
     fprintf(g, "set output '%s'\nset terminal pngcairo noenhanced size 1100,%d font ',11'\n"
                "unset logscale y\nset yrange [*:*]\nset format y '%%g'\n",
