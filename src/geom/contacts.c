@@ -39,7 +39,9 @@ static int edge_is_interior(const world_polygon *p, int i)
     return p->edges && p->edges[i].interior;
 }
 
-static rs_contact *push(finder *f)
+/* A new contact of body a against body b (b = -1: the static obstacle k) along the unit normal
+ * n from b into a, with its gap; the rest zeroed. NULL when out of memory. */
+static rs_contact *add_contact(finder *f, int a, int b, int k, const double *n, double gap)
 {
     rs_contact_list *l = f->out;
     if (l->n == l->cap) {
@@ -52,7 +54,12 @@ static rs_contact *push(finder *f)
     }
     rs_contact *c = &l->c[l->n++];
     memset(c, 0, sizeof *c);
-    c->obstacle = -1;
+    c->a = a;
+    c->b = b;
+    c->obstacle = b < 0 ? k : -1;
+    c->n[0] = n[0];
+    c->n[1] = n[1];
+    c->gap = gap;
     return c;
 }
 
@@ -77,22 +84,12 @@ static int disc_disc(finder *f, int a, int b, const double *ca, double r, const 
     const double gap = d - r - rbad;
     if (!(gap < limit))
         return 1;
-    rs_contact *c = push(f);
+    const double n[2] = {d > 0.0 ? dx / d : 0.0, d > 0.0 ? dz / d : 1.0}; /* concentric: up */
+    rs_contact *c = add_contact(f, a, b, -1, n, gap);
     if (!c)
         return 0;
-    c->a = a;
-    c->b = b;
-    if (d > 0.0) {
-        c->n[0] = dx / d;
-        c->n[1] = dz / d;
-    } else { /* concentric: any direction; up */
-        c->n[0] = 0.0;
-        c->n[1] = 1.0;
-    }
-    c->gap = gap;
     const double pa[2] = {ca[0] - r * c->n[0], ca[1] - r * c->n[1]};
     set_point(c, ca, cb, pa);
-    c->feature = 0;
     c->kind = RS_CONTACT_DISC_DISC;
     return 1;
 }
@@ -151,15 +148,9 @@ static int disc_polygon(finder *f, int a, int b, int k, const double *ca, double
         n[1] = (ca[1] - q[1]) / dmin;
         gap = dmin - r;
     }
-    rs_contact *c = push(f);
+    rs_contact *c = add_contact(f, a, b, k, n, gap);
     if (!c)
         return 0;
-    c->a = a;
-    c->b = b;
-    c->obstacle = b < 0 ? k : -1;
-    c->n[0] = n[0];
-    c->n[1] = n[1];
-    c->gap = gap;
     const double pa[2] = {ca[0] - r * n[0], ca[1] - r * n[1]};
     set_point(c, ca, b >= 0 ? P->centre : NULL, pa);
     c->feature = (unsigned long long)feature;
@@ -246,20 +237,14 @@ static int polygon_polygon(finder *f, int a, int b, int k, const world_polygon *
         const double sep = rn[0] * (seg[e][0] - r1[0]) + rn[1] * (seg[e][1] - r1[1]);
         if (!(sep < limit))
             continue;
-        rs_contact *c = push(f);
+        /* n points out of B into A: the reference face's normal when it is B's */
+        const double n[2] = {ref_is_b ? rn[0] : -rn[0], ref_is_b ? rn[1] : -rn[1]};
+        rs_contact *c = add_contact(f, a, b, k, n, sep);
         if (!c)
             return 0;
-        c->a = a;
-        c->b = b;
-        c->obstacle = b < 0 ? k : -1;
-        c->gap = sep;
-        if (ref_is_b) { /* the point is on A's incident face; n points out of B into A */
-            c->n[0] = rn[0];
-            c->n[1] = rn[1];
+        if (ref_is_b) { /* the point is on A's incident face */
             set_point(c, A->centre, b >= 0 ? B->centre : NULL, seg[e]);
         } else { /* the point is on B's incident face; A's point is gap further along -rn */
-            c->n[0] = -rn[0];
-            c->n[1] = -rn[1];
             const double pa[2] = {seg[e][0] + sep * c->n[0], seg[e][1] + sep * c->n[1]};
             set_point(c, A->centre, b >= 0 ? B->centre : NULL, pa);
         }
@@ -312,15 +297,9 @@ static int body_halfplane(finder *f, int a, int k, const rs_scene_edge *e, doubl
         const double gap = e->n[0] * ca[0] + e->n[1] * ca[1] - e->c - bd->radius;
         if (!(gap < limit))
             return 1;
-        rs_contact *c = push(f);
+        rs_contact *c = add_contact(f, a, -1, k, e->n, gap);
         if (!c)
             return 0;
-        c->a = a;
-        c->b = -1;
-        c->obstacle = k;
-        c->n[0] = e->n[0];
-        c->n[1] = e->n[1];
-        c->gap = gap;
         const double pa[2] = {ca[0] - bd->radius * e->n[0], ca[1] - bd->radius * e->n[1]};
         set_point(c, ca, NULL, pa);
         c->kind = RS_CONTACT_DISC_HALFPLANE;
@@ -332,15 +311,9 @@ static int body_halfplane(finder *f, int a, int k, const rs_scene_edge *e, doubl
         const double gap = e->n[0] * v[0] + e->n[1] * v[1] - e->c;
         if (!(gap < limit))
             continue;
-        rs_contact *c = push(f);
+        rs_contact *c = add_contact(f, a, -1, k, e->n, gap);
         if (!c)
             return 0;
-        c->a = a;
-        c->b = -1;
-        c->obstacle = k;
-        c->n[0] = e->n[0];
-        c->n[1] = e->n[1];
-        c->gap = gap;
         set_point(c, ca, NULL, v);
         c->feature = 2000 + (unsigned long long)i;
         c->kind = RS_CONTACT_VERTEX_HALFPLANE;
