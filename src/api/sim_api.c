@@ -229,12 +229,6 @@ void rs_sim_settings_default(rs_sim_settings *settings)
         settings->backend = RS_SIM_NLP;
 }
 
-static rs_stepper_config stepper_config(const rs_scenario *sc)
-{
-    return (rs_stepper_config){sc->model, sc->params, sc->variant, sc->dt, sc->nlp,
-                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
-}
-
 void rs_sim_destroy(rs_sim *sim)
 {
     if (!sim)
@@ -282,7 +276,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     sim->f = sim->x + nx;
     sim->u = sim->f + nf;
     memcpy(sim->x, sc->initial, sizeof(double) * nx);
-    const rs_stepper_config cfg = stepper_config(sc);
+    const rs_stepper_config cfg = rs_scenario_stepper_config(sc);
     const rs_error err = rs_stepper_create(&cfg, &sim->stepper);
     if (err != RS_OK) {
         rs_sim_destroy(sim);

@@ -240,8 +240,7 @@ int rs_cmd_replay(int argc, char **argv)
         bad = "start";
     rs_scenario_release(&recorded);
     rs_stepper *st = NULL;
-    rs_stepper_config cfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
-                             sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    rs_stepper_config cfg = rs_scenario_stepper_config(&sc);
     if (!bad && rs_stepper_create(&cfg, &st) != RS_OK)
         bad = "its scenario cannot be solved here";
     rs_error restored = RS_OK;

@@ -104,8 +104,8 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         r[i] = pow(10.0, -2.0 - i);
         rs_nlp_settings nlp = sc->nlp;
         nlp.eps = nlp.tol = r[i];
-        rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   nlp,
-                                 sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+        rs_stepper_config cfg = rs_scenario_stepper_config(sc);
+        cfg.nlp = nlp; /* this point's eps and tol */
         rs_stepper *st;
         if (rs_stepper_create(&cfg, &st) != RS_OK || rs_stepper_restore(st, snap) != RS_OK) {
             rs_stepper_destroy(st);

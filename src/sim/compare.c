@@ -402,8 +402,7 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     out->ncol = m->nstate + m->nforce;
     for (int c = 0; c < out->ncol; c++)
         out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
-    rs_stepper_config cfg = {m, sc->params, sc->variant, sc->dt, sc->nlp, sc->lemke,
-                             sc->lemke_warm, sc->mode_tols, sc->scene};
+    const rs_stepper_config cfg = rs_scenario_stepper_config(sc);
     const rs_error err = rs_stepper_create(&cfg, &cs->stepper);
     if (err != RS_OK) {
         rs_compare_step_free(&cs->cur);

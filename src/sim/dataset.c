@@ -38,8 +38,7 @@ const char *rs_dataset_column_name(const rs_scenario *sc, const rs_dataset *d, i
 static rs_error record_clean(const rs_scenario *sc, rs_dataset *d)
 {
     const rs_model *m = sc->model;
-    rs_stepper_config cfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
-                             sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+    rs_stepper_config cfg = rs_scenario_stepper_config(sc);
     rs_stepper *st = NULL;
     rs_step_result r;
     double *x = malloc(sizeof(double) * ((size_t)m->nstate + (size_t)m->ninput + 1));

@@ -445,8 +445,7 @@ static int run_lcp(const lcp_run *run)
     const int ns = m->nstate, ncol = ns + m->nforce;
     rs_grad_result *out = run->out;
     const int nk = out ? out->nkeys : 0;
-    rs_stepper_config scfg = {m,         sc->params,     sc->variant,   sc->dt,   sc->nlp,
-                              sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene};
+    rs_stepper_config scfg = rs_scenario_stepper_config(sc);
     rs_stepper *st = NULL;
     grad_work w;
     rs_step_result r;
@@ -632,8 +631,7 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
     sc.nlp.relax_lcp = 1; /* the relaxation of the same LCP (gradient.h) */
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce, nk = cfg->nkeys;
-    rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
-                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    rs_stepper_config scfg = rs_scenario_stepper_config(&sc);
     rs_stepper *st = NULL;
     grad_work w;
     rs_step_result r;
@@ -713,8 +711,7 @@ static rs_error nlp_values(const rs_scenario *sc0, double *values)
     sc.nlp.relax_lcp = 1;
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce;
-    rs_stepper_config scfg = {m,        sc.params,     sc.variant,   sc.dt,   sc.nlp,
-                              sc.lemke, sc.lemke_warm, sc.mode_tols, sc.scene};
+    rs_stepper_config scfg = rs_scenario_stepper_config(&sc);
     rs_stepper *st = NULL;
     grad_work w;
     rs_step_result r;

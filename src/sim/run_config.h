@@ -12,6 +12,7 @@
 #include "relaxsim/lcp.h"
 #include "relaxsim/nlp.h"
 #include "sim/model.h"
+#include "sim/stepper.h"
 
 #define RS_SCENARIO_MAX_PIECES 64
 #define RS_SCENARIO_MAX_CHECKS 64
@@ -107,5 +108,9 @@ rs_error rs_scenario_copy(rs_scenario *dst, const rs_scenario *src);
 
 /* The input u_k of step k (0-based) into u (model->ninput values). */
 void rs_scenario_input(const rs_scenario *sc, int k, double *u);
+
+/* The configuration of a stepper for sc's model, parameters, variant, time step, solver settings,
+ * mode tolerances and scene (sc must outlive the stepper). */
+rs_stepper_config rs_scenario_stepper_config(const rs_scenario *sc);
 
 #endif
