@@ -98,6 +98,34 @@ static rs_error work_lcp(grad_work *w, int n)
     w->dx = w->dg + nk * 2 * nn;
     return RS_OK;
 }
+
+/* What a trajectory run of the gradient holds: its scratch (w: model-sized for nk keys, and
+ * LCP-sized with lcp), a step's result (r) and a stepper of sc (st). run_close frees them,
+ * after an error too (whatever was not made is zeroed). */
+static rs_error run_open(const rs_scenario *sc, int nk, int lcp, grad_work *w, rs_step_result *r,
+                         rs_stepper **st)
+{
+    const rs_model *m = sc->model;
+    const rs_stepper_config cfg = rs_scenario_stepper_config(sc);
+    memset(w, 0, sizeof *w);
+    memset(r, 0, sizeof *r);
+    *st = NULL;
+    rs_error err = work_init(w, m, nk);
+    if (err == RS_OK && lcp)
+        err = work_lcp(w, m->lcp_n);
+    if (err == RS_OK)
+        err = rs_step_result_init(r, m);
+    if (err == RS_OK)
+        err = rs_stepper_create(&cfg, st);
+    return err;
+}
+
+static void run_close(grad_work *w, rs_step_result *r, rs_stepper *st)
+{
+    rs_stepper_destroy(st);
+    rs_step_result_free(r);
+    work_free(w);
+}
 #define FD_NOISE 1e-13 /* relative rounding of a trajectory's output (gradient.h) */
 
 void rs_grad_config_default(rs_grad_config *cfg)
@@ -445,14 +473,10 @@ static int run_lcp(const lcp_run *run)
     const int ns = m->nstate, ncol = ns + m->nforce;
     rs_grad_result *out = run->out;
     const int nk = out ? out->nkeys : 0;
-    rs_stepper_config scfg = rs_scenario_stepper_config(sc);
-    rs_stepper *st = NULL;
+    rs_stepper *st;
     grad_work w;
     rs_step_result r;
-    const int ready = work_init(&w, m, nk) == RS_OK && work_lcp(&w, m->lcp_n) == RS_OK &&
-                      rs_step_result_init(&r, m) == RS_OK &&
-                      rs_stepper_create(&scfg, &st) == RS_OK;
-    if (!ready) { /* (out of memory): every step failed */
+    if (run_open(sc, nk, 1, &w, &r, &st) != RS_OK) { /* (out of memory): every step failed */
         for (size_t e = 0; e < (size_t)sc->steps * ncol; e++)
             run->values[e] = NAN;
         memset(run->sig.classes, 255, sizeof(unsigned long long) * (size_t)sc->steps);
@@ -461,9 +485,7 @@ static int run_lcp(const lcp_run *run)
             out->lcp_tangent[e] = NAN;
         if (out)
             out->lcp_failed_steps = sc->steps;
-        rs_stepper_destroy(st);
-        rs_step_result_free(&r);
-        work_free(&w);
+        run_close(&w, &r, st);
         return 0;
     }
     double *x = w.x, *u = w.u;
@@ -540,9 +562,7 @@ static int run_lcp(const lcp_run *run)
         }
         memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
-    rs_stepper_destroy(st);
-    rs_step_result_free(&r);
-    work_free(&w);
+    run_close(&w, &r, st);
     return failed;
 }
 
@@ -631,19 +651,12 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
     sc.nlp.relax_lcp = 1; /* the relaxation of the same LCP (gradient.h) */
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce, nk = cfg->nkeys;
-    rs_stepper_config scfg = rs_scenario_stepper_config(&sc);
-    rs_stepper *st = NULL;
+    rs_stepper *st;
     grad_work w;
     rs_step_result r;
-    rs_error err = work_init(&w, m, nk);
-    if (err == RS_OK)
-        err = work_lcp(&w, m->lcp_n);
-    if (err == RS_OK)
-        err = rs_step_result_init(&r, m);
-    if (err == RS_OK && (err = rs_stepper_create(&scfg, &st)) != RS_OK)
-        rs_step_result_free(&r);
+    rs_error err = run_open(&sc, nk, 1, &w, &r, &st);
     if (err != RS_OK) {
-        work_free(&w);
+        run_close(&w, &r, st);
         rs_scenario_release(&sc);
         return err;
     }
@@ -695,9 +708,7 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
         memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
     sens_free(&cache);
-    rs_step_result_free(&r);
-    work_free(&w);
-    rs_stepper_destroy(st);
+    run_close(&w, &r, st);
     rs_scenario_release(&sc);
     return RS_OK;
 }
@@ -711,17 +722,12 @@ static rs_error nlp_values(const rs_scenario *sc0, double *values)
     sc.nlp.relax_lcp = 1;
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce;
-    rs_stepper_config scfg = rs_scenario_stepper_config(&sc);
-    rs_stepper *st = NULL;
+    rs_stepper *st;
     grad_work w;
     rs_step_result r;
-    rs_error err = work_init(&w, m, 0);
-    if (err == RS_OK)
-        err = rs_step_result_init(&r, m);
-    if (err == RS_OK && (err = rs_stepper_create(&scfg, &st)) != RS_OK)
-        rs_step_result_free(&r);
+    rs_error err = run_open(&sc, 0, 0, &w, &r, &st);
     if (err != RS_OK) {
-        work_free(&w);
+        run_close(&w, &r, st);
         rs_scenario_release(&sc);
         return err;
     }
@@ -737,9 +743,7 @@ static rs_error nlp_values(const rs_scenario *sc0, double *values)
                     : NAN;
         memcpy(x, r.state_next, sizeof(double) * (size_t)ns);
     }
-    rs_step_result_free(&r);
-    work_free(&w);
-    rs_stepper_destroy(st);
+    run_close(&w, &r, st);
     rs_scenario_release(&sc);
     return RS_OK;
 }
