@@ -171,8 +171,8 @@ typedef struct rs_lemke_info {
 
 /**
  * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
- * It grows as 4 n^2 doubles: M at unit scale, the basis inverse, the LU factors of the final
- * re-solve and the balanced M of the second attempt (4 n^2 + 14 n doubles and 3 n ints).
+ * It grows as 3 n^2 doubles: the basis inverse, the LU factors of the final re-solve and the
+ * balanced M of the second attempt (3 n^2 + 15 n doubles and 4 n ints).
  */
 RS_API size_t rs_lemke_workspace_size(int n);
 
@@ -222,7 +222,7 @@ RS_API rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, con
 
 /**
  * Convenience wrapper: provides the workspace, calls rs_lemke_solve and frees it: on the stack
- * up to 8 KiB (n <= 14), from the heap above. Same arguments and results, plus RS_ERR_NOMEM.
+ * up to 8 KiB (n <= 15), from the heap above. Same arguments and results, plus RS_ERR_NOMEM.
  */
 RS_API rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                                      const rs_lemke_settings *settings, double *z, double *w,

@@ -78,40 +78,78 @@ static inline double rs_power_of_two(int e)
     return x;
 }
 
+/* 1 / x for a power of two x, from its bits (exact, and no division) when 1 / x is a normal
+ * number; by division otherwise. */
+static inline double rs_inverse_power_of_two(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const uint64_t field = bits >> 52; /* sign 0 and the biased exponent */
+    if ((bits & 0xfffffffffffffULL) != 0 || field < 1 || field > 2045)
+        return 1.0 / x;
+    const uint64_t inverse = (2046 - field) << 52;
+    double y;
+    memcpy(&y, &inverse, sizeof y);
+    return y;
+}
+
 /* floor(e / 2) */
 static inline int rs_floor_half(int e)
 {
     return e >= 0 ? e / 2 : -((1 - e) / 2);
 }
 
+/* The extent of M's entries, read by the equilibration's first pass (rs_lcp_equilibrate). */
+typedef struct rs_lcp_extent {
+    double max; /* the largest |M_ij| */
+    double min; /* the smallest nonzero |M_ij|, INFINITY if M = 0 */
+} rs_lcp_extent;
+
 /*
  * Ruiz equilibration of M in powers of two: row factors D and column factors C with every
  * nonzero row and column of D M C of inf-norm in [0.5, 2) (at most 32 sweeps; rows and columns
- * of zeros keep 1); returns the largest |entry| of D M C. Powers of two make D M C exact; for a rescaled D0 M C0 the result is D M C
- * again up to factors of 2 to 4 per row and column (every matrix with its norms in [0.5, 2) is
- * a fixed point): the units the certificate measures an LCP in, whatever units its rows and
- * columns came in.
+ * of zeros keep 1); returns the largest |entry| of D M C. Powers of two make D M C exact; for a
+ * rescaled D0 M C0 the result is D M C again up to factors of 2 to 4 per row and column (every
+ * matrix with its norms in [0.5, 2) is a fixed point): the units the certificate measures an LCP
+ * in, whatever units its rows and columns came in. extent (may be NULL) receives the largest
+ * and smallest nonzero |M_ij|, which the first pass reads anyway.
  */
-RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, double *C)
+RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, double *C,
+                                        rs_lcp_extent *extent)
 {
     const size_t nn = (size_t)n;
     for (int i = 0; i < n; i++)
         D[i] = C[i] = 1.0;
-    double m_inf = 0.0; /* the largest |entry| of D M C, from the last (unchanging) sweep */
+    double m_inf = 0.0; /* the largest |entry| of D M C, from the last column pass */
+    double m_max = 0.0, m_min = INFINITY; /* the largest and smallest nonzero |M_ij| */
     int changed = 1;
     for (int sweep = 0; sweep < 32 && changed; sweep++) {
-        changed = 0;
-        for (int i = 0; i < n; i++) { /* rows */
+        /* Rows, each brought to about 1 / sqrt of its norm. A row is settled when the next
+         * row pass, seeing the same C, would leave it; when every row is settled and the
+         * column pass below changes no C, the next sweep would change nothing: stop now
+         * rather than run it to find out (the same D, C and m_inf). */
+        int rows_settled = 1;
+        for (int i = 0; i < n; i++) {
             double r = 0.0;
-            for (int j = 0; j < n; j++)
-                r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
-            const int e = rs_unit_exponent(r * D[i]); /* row norm in [2^(e-1), 2^e) */
-            const int f = -rs_floor_half(e);          /* 2^f: about 1 / sqrt(norm) */
-            if (r > 0.0 && f != 0) {
+            if (sweep == 0) /* C = 1: |M|'s row maxima, and the extent of M */
+                for (int j = 0; j < n; j++) {
+                    const double m = fabs(M[(size_t)i + (size_t)j * nn]);
+                    r = rs_max2(r, m);
+                    m_min = m > 0.0 && m < m_min ? m : m_min;
+                }
+            else
+                for (int j = 0; j < n; j++)
+                    r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
+            m_max = sweep == 0 ? rs_max2(m_max, r) : m_max;
+            if (!(r > 0.0))
+                continue;
+            const int f = -rs_floor_half(rs_unit_exponent(r * D[i])); /* norm in [2^(e-1), 2^e) */
+            if (f != 0) {
                 D[i] *= rs_power_of_two(f);
-                changed = 1;
+                rows_settled &= rs_floor_half(rs_unit_exponent(r * D[i])) == 0;
             }
         }
+        changed = !rows_settled;
         m_inf = 0.0;
         for (int j = 0; j < n; j++) { /* columns */
             const double *Mj = M + (size_t)j * nn;
@@ -131,6 +169,10 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++)
                 m_inf = rs_max2(m_inf, D[i] * fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
+    if (extent) {
+        extent->max = m_max;
+        extent->min = m_min;
+    }
     return m_inf;
 }
 
@@ -147,13 +189,14 @@ static inline double rs_cert_relative(double x, double scale)
  * z, ||D q||_inf / ||D M C||_inf (so that a solution z = 0 computed with rounding is certified),
  * with no absolute floor: a contact LCP's rows and columns
  * carry different units (velocities and forces, impulses and a sliding speed), and these measures
- * do not depend on them, nor on the scale of the whole problem. scratch: 2 n doubles.
+ * do not depend on them, nor on the scale of the whole problem. D, C and m_inf are M's
+ * equilibration (rs_lcp_equilibrate), computed once for every candidate judged against one M.
  */
-RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
-                                         const double *w, double tol, double *scratch,
+RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q,
+                                         const double *z, const double *w, double tol,
+                                         const double *D, const double *C, double m_inf,
                                          rs_lcp_certificate *cert)
 {
-    double *D = scratch, *C = scratch + n;
     double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0;
     int finite = 1;
     for (int i = 0; i < n; i++) {
@@ -169,11 +212,10 @@ RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q
     }
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
-        const double m_inf = rs_lcp_equilibrate(n, M, D, C);
         double q_inf = 0.0, z_inf = 0.0;
         for (int i = 0; i < n; i++) {
             q_inf = rs_max2(q_inf, D[i] * fabs(q[i]));
-            z_inf = rs_max2(z_inf, fabs(z[i]) / C[i]);
+            z_inf = rs_max2(z_inf, fabs(z[i]) * rs_inverse_power_of_two(C[i]));
         }
         if (q_inf == 0.0) /* q = 0: w in the size of D M z's terms (0 only if w = 0 exactly) */
             for (int i = 0; i < n; i++) {
@@ -192,7 +234,7 @@ RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q
          * scale (a zero scale comes with zero entries, which stay 0) */
         const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0, w_unit = q_inf > 0.0 ? 1.0 / q_inf : 0.0;
         for (int i = 0; i < n; i++) {
-            const double zs = z[i] * (1.0 / C[i]), ws = D[i] * w[i];
+            const double zs = z[i] * rs_inverse_power_of_two(C[i]), ws = D[i] * w[i];
             const double zr = z_inf > 0.0 ? zs * z_unit : rs_cert_relative(zs, 0.0);
             const double wr = q_inf > 0.0 ? ws * w_unit : rs_cert_relative(ws, 0.0);
             rel_min_z = rs_min2(rel_min_z, zr);
@@ -213,6 +255,17 @@ RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q
     /* Written so that any NaN fails the test. */
     cert->passed = finite && cert->rel_min_z >= -tol && cert->rel_min_w >= -tol &&
                    cert->rel_natural_residual <= tol && cert->rel_max_complementarity <= tol;
+}
+
+/* The certificate of (z, w) for LCP(M, q) (rs_lcp_certificate_in), equilibrating M first.
+ * scratch: 2 n doubles. */
+RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
+                                         const double *w, double tol, double *scratch,
+                                         rs_lcp_certificate *cert)
+{
+    double *D = scratch, *C = scratch + n;
+    const double m_inf = rs_lcp_equilibrate(n, M, D, C, NULL);
+    rs_lcp_certificate_in(n, M, q, z, w, tol, D, C, m_inf, cert);
 }
 
 /* The Siconos .dat text of lcp into an open stream (rs_lcp_write_file's format and checks; name

@@ -24,10 +24,14 @@
  * product-form updates, and keeps the better of the two candidates by natural residual. "Solved"
  * is reported only if the certificate recomputed from (M, q, z) passes.
  *
- * Speed at the sizes of contact problems (n = 2 to 4): the solve is compiled once per n = 1..4
- * with n a constant (lemke_solve_core, always inlined), so that its loops unroll, and it reads
- * no clock. A solve at n = 2 is then about 1,450 instructions, argument checks, unit scaling and
- * the equilibrated certificate included.
+ * Speed at the sizes of contact problems (n = 2 to 10): the solve is compiled once per
+ * n = 1..4 with n a constant (lemke_solve_core, always inlined), so that its loops unroll, and it
+ * reads no clock. M is never copied: its unit scale is a power of two applied where a column is
+ * read. A column k of B^-1 stays e_k until a pivot falls on row k, so the entering column and
+ * the update touch only the columns pivoted on. The certificate's equilibration of M is computed
+ * once per solve, first (its first pass also finds the unit scale), and judges every candidate.
+ * Where the time goes at n = 3 (0 pivots): about half in that equilibration, whose Ruiz sweeps
+ * (1 to 3 here) are what makes the certificate independent of the problem's units.
  */
 #include <assert.h>
 #include <float.h>
@@ -88,7 +92,6 @@ rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **fie
 
 /* Workspace layout: doubles first (alignment), then ints. */
 typedef struct lemke_work {
-    double *M;     /* n*n the caller's M at unit scale (see lemke_unit_scale) */
     double *Binv;  /* n*n basis inverse, column-major */
     double *LU;    /* n*n LU factors of the final basis (refinement) */
     double *rhs;   /* n: basic values B^-1 q */
@@ -97,7 +100,7 @@ typedef struct lemke_work {
     double *zc;    /* n: refined candidate z */
     double *wc;    /* n: M zc + q */
     double *q;     /* n: the caller's q at unit scale */
-    double *cert;  /* 2 n: the certificate's equilibration */
+    double *cert;  /* 2 n: the certificate's equilibration of M, D and C */
     double *d;     /* n: covering vector at unit scale (the caller's, or e) */
     double *Ms;    /* n*n the symmetrically equilibrated S M S (lemke_solve_equilibrated) */
     double *S;     /* n: its scaling, powers of two */
@@ -105,19 +108,21 @@ typedef struct lemke_work {
     double *ds;    /* n: S d */
     double *zs;    /* n: its z */
     double *ws;    /* n: its w */
+    double *ratio; /* n: the ratio test's ratios */
     int *basis;    /* n: variable number of each basic position */
     int *cand;     /* n: rows tied in the ratio test */
     int *piv;      /* n: LU row interchanges */
+    int *pivoted;  /* n: 1 once a pivot has been on row k; until then column k of B^-1 is e_k */
 } lemke_work;
 
 static size_t lemke_doubles(size_t n)
 {
-    return 4 * n * n + 14 * n;
+    return 3 * n * n + 15 * n;
 }
 
 static size_t lemke_ints(size_t n)
 {
-    return 3 * n;
+    return 4 * n;
 }
 
 size_t rs_lemke_workspace_size(int n)
@@ -131,8 +136,6 @@ size_t rs_lemke_workspace_size(int n)
 static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
 {
     double *d = (double *)mem;
-    wk->M = d;
-    d += n * n;
     wk->Binv = d;
     d += n * n;
     wk->LU = d;
@@ -165,12 +168,16 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     d += n;
     wk->ws = d;
     d += n;
+    wk->ratio = d;
+    d += n;
     int *k = (int *)(void *)d; /* ints follow the doubles: alignment only decreases */
     wk->basis = k;
     k += n;
     wk->cand = k;
     k += n;
     wk->piv = k;
+    k += n;
+    wk->pivoted = k;
 }
 
 /* Helpers of the solve, inlined into each size instance of lemke_solve_core. */
@@ -186,37 +193,44 @@ static int lemke_pivot_limit(const rs_lemke_settings *s, int n)
     return s->max_pivots > 0 ? s->max_pivots : 10000 + 100 * n;
 }
 
+/* The unit scale of a problem (see lemke_unit_scale), and its certificate's units. */
+typedef struct lemke_scale {
+    double m_factor; /* 2^-a: M at unit scale is m_factor M, formed where it is read */
+    int z_exponent;  /* b - a: the caller's z is the unit-scale z times 2^z_exponent */
+    double cert_m_inf; /* ||D M C||_max of the certificate's equilibration (D, C in wk->cert) */
+} lemke_scale;
+
 /*
- * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c into the workspace, with 2^a, 2^b, 2^c
- * the powers of two just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change).
+ * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c, with 2^a, 2^b, 2^c the powers of two
+ * just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change). q and d are
+ * written to the workspace; M is not copied: its factor 2^-a multiplies each column where the
+ * pivoting reads one (an exact product, so the same numbers a copy would hold).
  * Lemke's path is invariant under such scalings in exact arithmetic (z scales by 2^(b - a), z0 by
  * 2^(b - c)), and at unit scale the tolerances below, whose floors are 1, are relative to the
  * problem's own size; without it the basis mixes columns of I with columns of M of another size
- * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Returns
- * b - a: the caller's z is the unit-scale z times 2^(b - a). Exact unless an entry far below the
- * largest of its array would fall below the normal range (M = I, q = (1e300, -1e-300)): then
- * the problem is kept as given (factors 1), which decides no worse than before.
+ * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Exact
+ * unless an entry far below the largest of its array would fall below the normal range (M = I,
+ * q = (1e300, -1e-300)): then the problem is kept as given (factors 1), which decides no worse
+ * than before.
  */
-LEMKE_INLINE int lemke_unit_scale(int n, const double *M, const double *q, const double *d,
-                                  const lemke_work *wk)
+LEMKE_INLINE lemke_scale lemke_unit_scale(int n, const double *M, const double *q,
+                                          const double *d, const lemke_work *wk)
 {
-    const size_t nn = (size_t)n;
-    double m_max = 0.0, q_max = 0.0, d_max = 0.0;
-    for (size_t i = 0; i < nn * nn; i++)
-        m_max = rs_max2(m_max, fabs(M[i]));
-    for (size_t i = 0; i < nn; i++) {
+    /* The certificate's equilibration first: its first pass reads the extent of M's entries */
+    rs_lcp_extent m;
+    const double cert_m_inf =
+        rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, &m);
+    double q_max = 0.0, d_max = 0.0;
+    for (int i = 0; i < n; i++) {
         q_max = rs_max2(q_max, fabs(q[i]));
         d_max = rs_max2(d_max, d ? d[i] : 1.0);
     }
-    int a = rs_unit_exponent(m_max), b = rs_unit_exponent(q_max), c = rs_unit_exponent(d_max);
+    int a = rs_unit_exponent(m.max), b = rs_unit_exponent(q_max), c = rs_unit_exponent(d_max);
     for (int pass = 0; pass < 2; pass++) {
-        const double fa = rs_power_of_two(-a), fb = rs_power_of_two(-b), fc = rs_power_of_two(-c);
-        int lost = 0; /* a nonzero entry scaled below the normal range */
-        for (size_t i = 0; i < nn * nn; i++) {
-            wk->M[i] = M[i] * fa;
-            lost |= M[i] != 0.0 && !(fabs(wk->M[i]) >= DBL_MIN);
-        }
-        for (size_t i = 0; i < nn; i++) {
+        const double fb = rs_power_of_two(-b), fc = rs_power_of_two(-c);
+        /* a nonzero entry scaled below the normal range */
+        int lost = m.min < INFINITY && !(m.min * rs_power_of_two(-a) >= DBL_MIN);
+        for (int i = 0; i < n; i++) {
             wk->q[i] = q[i] * fb;
             wk->d[i] = (d ? d[i] : 1.0) * fc;
             lost |= (q[i] != 0.0 && !(fabs(wk->q[i]) >= DBL_MIN)) || !(wk->d[i] >= DBL_MIN);
@@ -225,7 +239,17 @@ LEMKE_INLINE int lemke_unit_scale(int n, const double *M, const double *q, const
             break;
         a = b = c = 0; /* as given */
     }
-    return b - a;
+    const lemke_scale scale = {rs_power_of_two(-a), b - a, cert_m_inf};
+    return scale;
+}
+
+/* The certificate of (z, w), w = M z + q, in the units of M's equilibration (computed once per
+ * solve, by lemke_unit_scale). */
+LEMKE_INLINE void lemke_certify(int n, const double *M, const double *q, const double *z,
+                                const double *w, double tol, const lemke_work *wk,
+                                lemke_scale scale, rs_lcp_certificate *cert)
+{
+    rs_lcp_certificate_in(n, M, q, z, w, tol, wk->cert, wk->cert + n, scale.cert_m_inf, cert);
 }
 
 /* z of the caller's problem from the unit-scale z (see lemke_unit_scale): z 2^z_exponent,
@@ -246,15 +270,21 @@ LEMKE_INLINE int tied(double a, double b, double tol)
     return fabs(a - b) <= tol * rs_max2(1.0, fabs(b));
 }
 
-/* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis. */
-LEMKE_INLINE void lemke_pivot(int n, int r, const double *a, double *rhs, double *Binv)
+/* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis.
+ * A column k of B^-1 that is still e_k (no pivot on row k yet) has a zero in row r != k: the
+ * pivot leaves it as it is. */
+LEMKE_INLINE void lemke_pivot(int n, int r, const double *restrict a, double *restrict rhs,
+                              double *restrict Binv, int *restrict pivoted)
 {
     const double inv = 1.0 / a[r];
     const double rr = rhs[r] * inv;
     for (int i = 0; i < n; i++)
         rhs[i] -= a[i] * rr;
     rhs[r] = rr;
+    pivoted[r] = 1;
     for (int k = 0; k < n; k++) {
+        if (!pivoted[k])
+            continue;
         double *Bk = Binv + (size_t)k * (size_t)n;
         const double b = Bk[r] * inv;
         if (b != 0.0)
@@ -264,9 +294,11 @@ LEMKE_INLINE void lemke_pivot(int n, int r, const double *a, double *rhs, double
     }
 }
 
-/* Entering column a = B^-1 A_e for the column A_e of variable e in [I, -M, -d]. */
-LEMKE_INLINE void lemke_entering_column(int n, int e, const double *M, const double *d,
-                                        const double *Binv, double *a)
+/* Entering column a = B^-1 A_e for the column A_e of variable e in [I, -M, -d]; a column k of
+ * B^-1 not yet pivoted on is e_k, and adds -v_k to a_k alone. */
+LEMKE_INLINE void lemke_entering_column(int n, int e, const double *M, double m_factor,
+                                        const double *d, const double *restrict Binv,
+                                        const int *pivoted, double *restrict a)
 {
     const size_t nn = (size_t)n;
     if (e < n) { /* w_e: A_e = e_e */
@@ -274,12 +306,17 @@ LEMKE_INLINE void lemke_entering_column(int n, int e, const double *M, const dou
         return;
     }
     const double *v = (e < 2 * n) ? M + (size_t)(e - n) * nn : d; /* A_e = -v */
+    const double f = (e < 2 * n) ? m_factor : 1.0; /* M at unit scale; d is already */
     for (int i = 0; i < n; i++)
         a[i] = 0.0;
     for (int k = 0; k < n; k++) {
-        const double vk = v[k];
+        const double vk = v[k] * f;
         if (vk == 0.0)
             continue;
+        if (!pivoted[k]) {
+            a[k] -= vk;
+            continue;
+        }
         const double *Bk = Binv + (size_t)k * nn;
         for (int i = 0; i < n; i++)
             a[i] -= vk * Bk[i];
@@ -292,7 +329,7 @@ LEMKE_INLINE void lemke_entering_column(int n, int e, const double *M, const dou
  */
 LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
                                   const double *Binv, int z0_row, double pivot_tol,
-                                  double tie_tol, int *cand)
+                                  double tie_tol, double *ratio, int *cand)
 {
     double a_inf = 0.0;
     for (int i = 0; i < n; i++)
@@ -302,17 +339,16 @@ LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
         return -1;
 
     double best = INFINITY;
-    for (int i = 0; i < n; i++)
-        if (a[i] > a_min) {
-            const double ratio = rs_max2(rhs[i], 0.0) / a[i];
-            best = ratio < best ? ratio : best;
-        }
+    for (int i = 0; i < n; i++) {
+        ratio[i] = a[i] > a_min ? rs_max2(rhs[i], 0.0) / a[i] : INFINITY;
+        best = ratio[i] < best ? ratio[i] : best;
+    }
     if (best == INFINITY)
         return -1;
 
     int nc = 0;
     for (int i = 0; i < n; i++)
-        if (a[i] > a_min && tied(rs_max2(rhs[i], 0.0) / a[i], best, tie_tol))
+        if (ratio[i] < INFINITY && tied(ratio[i], best, tie_tol))
             cand[nc++] = i;
     for (int c = 0; c < nc; c++)
         if (cand[c] == z0_row)
@@ -337,8 +373,9 @@ LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
  * Solve B x = q for the basis columns by LU with partial pivoting (in LU, column-major).
  * Returns 0 if the basis is numerically singular.
  */
-LEMKE_INLINE int lemke_basis_solve(int n, const double *M, const double *d, const int *basis,
-                                   const double *q, double *LU, int *piv, double *x)
+LEMKE_INLINE int lemke_basis_solve(int n, const double *M, double m_factor, const double *d,
+                                   const int *basis, const double *q, double *LU, int *piv,
+                                   double *x)
 {
     const size_t nn = (size_t)n;
     for (int p = 0; p < n; p++) {
@@ -351,7 +388,7 @@ LEMKE_INLINE int lemke_basis_solve(int n, const double *M, const double *d, cons
         } else if (v < 2 * n) {
             const double *Mj = M + (size_t)(v - n) * nn;
             for (int i = 0; i < n; i++)
-                Lp[i] = -Mj[i];
+                Lp[i] = -(Mj[i] * m_factor);
         } else {
             for (int i = 0; i < n; i++)
                 Lp[i] = -d[i];
@@ -464,8 +501,8 @@ static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *sett
  * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z and
  * *pivots and returns the status.
  */
-LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double *q, int r,
-                                            const lemke_work *wk, int max_pivots,
+LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_factor,
+                                            const double *q, int r, const lemke_work *wk, int max_pivots,
                                             double pivot_tol, double tie_tol, double *z,
                                             int *pivots)
 {
@@ -477,10 +514,12 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double
         wk->Binv[(size_t)i * nn + (size_t)i] = 1.0;
         wk->rhs[i] = q[i];
         wk->basis[i] = i;
+        wk->pivoted[i] = 0;
     }
-    /* First pivot: z0 enters (column -d), w_r leaves. */
-    lemke_entering_column(n, 2 * n, M, wk->d, wk->Binv, wk->col);
-    lemke_pivot(n, r, wk->col, wk->rhs, wk->Binv);
+    /* First pivot: z0 enters, w_r leaves; its column B^-1 (-d) is -d, as B = I */
+    for (int i = 0; i < n; i++)
+        wk->col[i] = -wk->d[i];
+    lemke_pivot(n, r, wk->col, wk->rhs, wk->Binv, wk->pivoted);
     int leaving = wk->basis[r];
     wk->basis[r] = 2 * n;
     int z0_row = r;
@@ -491,14 +530,14 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double
             break;
         }
         const int entering = leaving < n ? leaving + n : leaving - n; /* complement */
-        lemke_entering_column(n, entering, M, wk->d, wk->Binv, wk->col);
+        lemke_entering_column(n, entering, M, m_factor, wk->d, wk->Binv, wk->pivoted, wk->col);
         r = lemke_ratio_test(n, wk->col, wk->rhs, wk->Binv, z0_row, pivot_tol, tie_tol,
-                             wk->cand);
+                             wk->ratio, wk->cand);
         if (r < 0) {
             status = RS_LEMKE_RAY_TERMINATION;
             break;
         }
-        lemke_pivot(n, r, wk->col, wk->rhs, wk->Binv);
+        lemke_pivot(n, r, wk->col, wk->rhs, wk->Binv, wk->pivoted);
         leaving = wk->basis[r];
         wk->basis[r] = entering;
         count++;
@@ -521,17 +560,18 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, const double
  * unit scale) and keep the re-solved z (in z, w, *cert) if its relative natural residual is no
  * larger. Returns 1 if kept.
  */
-static int lemke_refine(int n, const double *M, const double *q, int z_exponent,
+static int lemke_refine(int n, const double *M, const double *q, lemke_scale scale,
                         const lemke_work *wk, double cert_tol, double *z, double *w,
                         rs_lcp_certificate *cert)
 {
-    if (!lemke_basis_solve(n, wk->M, wk->d, wk->basis, wk->q, wk->LU, wk->piv, wk->x))
+    if (!lemke_basis_solve(n, M, scale.m_factor, wk->d, wk->basis, wk->q, wk->LU, wk->piv,
+                           wk->x))
         return 0;
     lemke_extract_z(n, wk->basis, wk->x, wk->zc);
-    lemke_unscale_z(n, z_exponent, wk->zc);
+    lemke_unscale_z(n, scale.z_exponent, wk->zc);
     rs_lcp_residual(n, M, q, wk->zc, wk->wc);
     rs_lcp_certificate refined;
-    rs_lcp_certificate_of(n, M, q, wk->zc, wk->wc, cert_tol, wk->cert, &refined);
+    lemke_certify(n, M, q, wk->zc, wk->wc, cert_tol, wk, scale, &refined);
     if (!refined.finite || refined.rel_natural_residual > cert->rel_natural_residual)
         return 0;
     memcpy(z, wk->zc, (size_t)n * sizeof(double));
@@ -551,7 +591,7 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
                                    double *w, rs_lemke_info *info)
 {
     const int max_pivots = lemke_pivot_limit(s, n);
-    const int z_exponent = lemke_unit_scale(n, M, q, d, wk);
+    const lemke_scale scale = lemke_unit_scale(n, M, q, d, wk);
     const double *qu = wk->q;
 
     /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
@@ -571,18 +611,18 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
         for (int i = 0; i < n; i++)
             z[i] = 0.0;
     } else {
-        status =
-            lemke_pivoting(n, wk->M, qu, r, wk, max_pivots, s->pivot_tol, s->tie_tol, z, &pivots);
-        lemke_unscale_z(n, z_exponent, z);
+        status = lemke_pivoting(n, M, scale.m_factor, qu, r, wk, max_pivots, s->pivot_tol,
+                                s->tie_tol, z, &pivots);
+        lemke_unscale_z(n, scale.z_exponent, z);
     }
     rs_lcp_certificate cert;
     rs_lcp_residual(n, M, q, z, w);
-    rs_lcp_certificate_of(n, M, q, z, w, s->cert_tol, wk->cert, &cert);
+    lemke_certify(n, M, q, z, w, s->cert_tol, wk, scale, &cert);
 
     /* Refinement (refine 1: only when the pivoted answer fails its certificate; 2: always). */
     int refined = 0;
     if (r >= 0 && status == RS_LEMKE_SOLVED && (s->refine == 2 || (s->refine == 1 && !cert.passed)))
-        refined = lemke_refine(n, M, q, z_exponent, wk, s->cert_tol, z, w, &cert);
+        refined = lemke_refine(n, M, q, scale, wk, s->cert_tol, z, w, &cert);
     if (status == RS_LEMKE_SOLVED && !cert.passed)
         status = RS_LEMKE_BREAKDOWN;
     /* A ray reached while z0 is already (numerically) 0: the z it ends with can be a solution,
@@ -796,10 +836,11 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
                                  const unsigned char *basis_guess, double cert_tol,
                                  const lemke_work *wk, double *z, double *w, rs_lemke_info *info)
 {
-    const int z_exponent = lemke_unit_scale(n, M, q, d, wk); /* d: unused by this basis */
+    const lemke_scale scale = lemke_unit_scale(n, M, q, d, wk); /* d: unused by this basis */
     for (int i = 0; i < n; i++)
         wk->basis[i] = basis_guess[i] ? n + i : i;
-    if (!lemke_basis_solve(n, wk->M, wk->d, wk->basis, wk->q, wk->LU, wk->piv, wk->x))
+    if (!lemke_basis_solve(n, M, scale.m_factor, wk->d, wk->basis, wk->q, wk->LU, wk->piv,
+                           wk->x))
         return 0;
     /* Every basic variable nonnegative to rounding, not merely within the certificate's
      * tolerance: a wrong basis whose answer is a little infeasible (a friction impulse of
@@ -813,10 +854,10 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
         if (!(wk->x[i] >= -LEMKE_WARM_FEASIBILITY * xmax))
             return 0;
     lemke_extract_z(n, wk->basis, wk->x, z);
-    lemke_unscale_z(n, z_exponent, z);
+    lemke_unscale_z(n, scale.z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate cert;
-    rs_lcp_certificate_of(n, M, q, z, w, cert_tol, wk->cert, &cert);
+    lemke_certify(n, M, q, z, w, cert_tol, wk, scale, &cert);
     if (!cert.passed)
         return 0;
     info->status = RS_LEMKE_SOLVED;

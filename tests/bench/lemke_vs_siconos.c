@@ -6,7 +6,7 @@
  * batches of at least 2 ms, median of 5 batches, median over seeds), their ratio, and how many
  * problems each solved. Each library's one-call form: lcp_lexicolemke allocates its tableau on
  * every call; relaxsim's rs_lemke_solve_alloc provides its workspace on every call (on the stack
- * up to 8 KiB, n <= 14; from the heap above). relaxsim's time includes the certificate it
+ * up to 8 KiB, n <= 15; from the heap above). relaxsim's time includes the certificate it
  * recomputes for its status. Beside it: relaxsim with a workspace reused across calls (how time
  * stepping uses it) and with one malloc'd and freed per call. The target: the ratio at most 1 at
  * every n <= 10. "Solved" is judged the same way
@@ -125,10 +125,13 @@ int main(int argc, char **argv)
     enum { NSIZES = sizeof sizes / sizeof sizes[0] };
     static const rs_lcp_class classes[] = {RS_LCP_CLASS_SPD, RS_LCP_CLASS_PMATRIX,
                                            RS_LCP_CLASS_PSD, RS_LCP_CLASS_FRICTION};
+    int on_stack = 1; /* the largest n whose workspace rs_lemke_solve_alloc keeps on the stack */
+    while (rs_lemke_workspace_size(on_stack + 1) <= 8192)
+        on_stack++;
     printf("relaxsim Lemke against Siconos numerics lcp_lexicolemke, %d seeds per row, each in\n"
-           "its one-call form (rs_lemke_solve_alloc: workspace on the stack to n = 14; Siconos\n"
+           "its one-call form (rs_lemke_solve_alloc: workspace on the stack to n = %d; Siconos\n"
            "allocates its tableau), the certificate included; solved = own status success and\n"
-           "the certificate recomputed by relaxsim passes at 1e-9\n\n", problems);
+           "the certificate recomputed by relaxsim passes at 1e-9\n\n", problems, on_stack);
     printf("| %-8s | %4s | %15s | %15s | %9s | %16s | %16s | %9s | %9s |\n", "class", "n",
            "relaxsim us", "siconos us", "ratio", "relaxsim us,", "relaxsim us,", "relaxsim",
            "siconos");
