@@ -230,9 +230,10 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
         if (m_inf > 0.0)
             z_inf = rs_max2(z_inf, q_inf / m_inf);
         rel_min_z = rel_min_w = INFINITY;
-        /* C is a power of two: z / C exact, as a product by its inverse; one division per
-         * scale (a zero scale comes with zero entries, which stay 0) */
-        const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0, w_unit = q_inf > 0.0 ? 1.0 / q_inf : 0.0;
+        /* C is a power of two: z / C exact, as a product by its inverse (read from its bits);
+         * one division per scale (a zero scale comes with zero entries, which stay 0) */
+        const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0;
+        const double w_unit = q_inf > 0.0 ? 1.0 / q_inf : 0.0;
         for (int i = 0; i < n; i++) {
             const double zs = z[i] * rs_inverse_power_of_two(C[i]), ws = D[i] * w[i];
             const double zr = z_inf > 0.0 ? zs * z_unit : rs_cert_relative(zs, 0.0);

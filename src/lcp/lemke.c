@@ -195,8 +195,8 @@ static int lemke_pivot_limit(const rs_lemke_settings *s, int n)
 
 /* The unit scale of a problem (see lemke_unit_scale), and its certificate's units. */
 typedef struct lemke_scale {
-    double m_factor; /* 2^-a: M at unit scale is m_factor M, formed where it is read */
-    int z_exponent;  /* b - a: the caller's z is the unit-scale z times 2^z_exponent */
+    double m_factor;   /* 2^-a: M at unit scale is m_factor M, formed where it is read */
+    int z_exponent;    /* b - a: the caller's z is the unit-scale z times 2^z_exponent */
     double cert_m_inf; /* ||D M C||_max of the certificate's equilibration (D, C in wk->cert) */
 } lemke_scale;
 
@@ -211,13 +211,13 @@ typedef struct lemke_scale {
  * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Exact
  * unless an entry far below the largest of its array would fall below the normal range (M = I,
  * q = (1e300, -1e-300)): then the problem is kept as given (factors 1), which decides no worse
- * than before.
+ * than before. The certificate's equilibration of M (D and C into wk->cert) is computed here
+ * too: its first pass finds ||M||_max.
  */
 LEMKE_INLINE lemke_scale lemke_unit_scale(int n, const double *M, const double *q,
                                           const double *d, const lemke_work *wk)
 {
-    /* The certificate's equilibration first: its first pass reads the extent of M's entries */
-    rs_lcp_extent m;
+    rs_lcp_extent m; /* the largest and the smallest nonzero |M_ij| */
     const double cert_m_inf =
         rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, &m);
     double q_max = 0.0, d_max = 0.0;
@@ -502,9 +502,9 @@ static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *sett
  * *pivots and returns the status.
  */
 LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_factor,
-                                            const double *q, int r, const lemke_work *wk, int max_pivots,
-                                            double pivot_tol, double tie_tol, double *z,
-                                            int *pivots)
+                                            const double *q, int r, const lemke_work *wk,
+                                            int max_pivots, double pivot_tol, double tie_tol,
+                                            double *z, int *pivots)
 {
     const size_t nn = (size_t)n;
     rs_lemke_status status = RS_LEMKE_SOLVED;
@@ -835,8 +835,8 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
 
 /*
  * The guessed basis of a warm start (z_i basic where basis_guess[i], else w_i), solved by LU,
- * feasible to rounding and certified; 1 (info filled) if it solves the LCP. Always inlined, so that the guess is
- * instantiated per small n like the cold solve (lemke_solve_core).
+ * feasible to rounding and certified; 1 (info filled) if it solves the LCP. Always inlined, so
+ * that the guess is instantiated per small n like the cold solve (lemke_solve_core).
  */
 LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const double *d,
                                  const unsigned char *basis_guess, double cert_tol,
