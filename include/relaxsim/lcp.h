@@ -65,7 +65,7 @@ typedef struct rs_lcp_certificate {
  * @param w     optional output n-vector receiving M z + q (may be NULL)
  * @param cert  output certificate
  * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING, RS_ERR_NONFINITE (M or q
- *         not finite), or RS_ERR_NOMEM (n > 64: 3 n doubles of scratch could not be allocated);
+ *         not finite), or RS_ERR_NOMEM (n > 64: 4 n doubles of scratch could not be allocated);
  *         nothing written on an error.
  *         Non-finite entries in z are not an error: they give finite = 0 and passed = 0.
  */
@@ -172,7 +172,7 @@ typedef struct rs_lemke_info {
 /**
  * Workspace in bytes that rs_lemke_solve needs for a problem of size n (0 if n < 1 or too large).
  * It grows as 3 n^2 doubles: the basis inverse, the LU factors of the final re-solve and the
- * balanced M of the second attempt (3 n^2 + 15 n doubles and 4 n ints).
+ * balanced M of the second attempt (3 n^2 + 16 n doubles and 4 n ints).
  */
 RS_API size_t rs_lemke_workspace_size(int n);
 

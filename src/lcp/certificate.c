@@ -20,13 +20,13 @@ rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, con
         return RS_ERR_BAD_SETTING;
     if (!rs_all_finite(M, (size_t)n * (size_t)n) || !rs_all_finite(q, (size_t)n))
         return RS_ERR_NONFINITE; /* (z may be anything: a non-finite z fails its certificate) */
-    /* w (the caller's buffer, or ours) and the equilibration's 2 n doubles: on the stack for
+    /* w (the caller's buffer, or ours) and the equilibration's 3 n doubles: on the stack for
      * small n, allocated otherwise */
-    double small[3 * 64];
-    double *buf = n <= 64 ? small : malloc(sizeof(double) * 3 * (size_t)n);
+    double small[4 * 64];
+    double *buf = n <= 64 ? small : malloc(sizeof(double) * 4 * (size_t)n);
     if (!buf)
         return RS_ERR_NOMEM;
-    double *wv = w ? w : buf + 2 * (size_t)n;
+    double *wv = w ? w : buf + 3 * (size_t)n;
     rs_lcp_residual(n, M, q, z, wv);
     rs_lcp_certificate_of(n, M, q, z, wv, tol, buf, cert);
     if (buf != small)

@@ -8,6 +8,7 @@
 #ifndef RS_LCP_INTERNAL_H
 #define RS_LCP_INTERNAL_H
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -105,17 +106,33 @@ typedef struct rs_lcp_extent {
     double min; /* the smallest nonzero |M_ij|, INFINITY if M = 0 */
 } rs_lcp_extent;
 
+/* The power of two f that a Ruiz step multiplies a factor by: about 1 / sqrt of the norm
+ * (factor times the norm of its row or column), 0 when that is already in [0.5, 2), when the
+ * norm is 0, or when the factor would leave [DBL_MIN, 1 / DBL_MIN] (a zero pattern that cannot
+ * be balanced drives factors apart without end: they stop there, finite and nonzero). */
+static inline int rs_ruiz_step(double norm, double factor)
+{
+    if (!(norm > 0.0))
+        return 0;
+    const int f = -rs_floor_half(rs_unit_exponent(norm * factor)); /* norm in [2^(e-1), 2^e) */
+    const double next = factor * rs_power_of_two(f);
+    return f != 0 && next >= DBL_MIN && next <= 1.0 / DBL_MIN ? f : 0;
+}
+
 /*
  * Ruiz equilibration of M in powers of two: row factors D and column factors C with every
  * nonzero row and column of D M C of inf-norm in [0.5, 2) (at most 32 sweeps; rows and columns
- * of zeros keep 1); returns the largest |entry| of D M C. Powers of two make D M C exact; for a
- * rescaled D0 M C0 the result is D M C again up to factors of 2 to 4 per row and column (every
- * matrix with its norms in [0.5, 2) is a fixed point): the units the certificate measures an LCP
- * in, whatever units its rows and columns came in. extent (may be NULL) receives the largest
- * and smallest nonzero |M_ij|, which the first pass reads anyway.
+ * of zeros keep 1, and no factor leaves [DBL_MIN, 1 / DBL_MIN]); returns the largest |entry| of
+ * D M C. Powers of two make D M C exact; for a rescaled D0 M C0 the result is D M C again up to
+ * factors of 2 to 4 per row and column (every matrix with its norms in [0.5, 2) is a fixed
+ * point): the units the certificate measures an LCP in, whatever units its rows and columns
+ * came in. extent (may be NULL) receives the largest and smallest nonzero |M_ij|, which the
+ * first pass reads anyway. row (n doubles, or NULL): scratch in which, above n = 8, the row
+ * norms are accumulated column by column, reading M in its storage order (a row of a large M
+ * is one entry per cache line; the same maxima).
  */
 RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, double *C,
-                                        rs_lcp_extent *extent)
+                                        double *restrict row, rs_lcp_extent *extent)
 {
     const size_t nn = (size_t)n;
     for (int i = 0; i < n; i++)
@@ -129,9 +146,24 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
          * column pass below changes no C, the next sweep would change nothing: stop now
          * rather than run it to find out (the same D, C and m_inf). */
         int rows_settled = 1;
+        const int by_columns = row && n > 8;
+        if (by_columns) {
+            for (int i = 0; i < n; i++)
+                row[i] = 0.0;
+            for (size_t j = 0; j < nn; j++) {
+                const double *Mj = M + j * nn, cj = C[j];
+                for (size_t i = 0; i < nn; i++) {
+                    const double m = fabs(Mj[i]);
+                    row[i] = rs_max2(row[i], m * cj);
+                    m_min = sweep == 0 && m > 0.0 && m < m_min ? m : m_min;
+                }
+            }
+        }
         for (int i = 0; i < n; i++) {
             double r = 0.0;
-            if (sweep == 0) /* C = 1: |M|'s row maxima, and the extent of M */
+            if (by_columns)
+                r = row[i];
+            else if (sweep == 0) /* C = 1: |M|'s row maxima, and the extent of M */
                 for (int j = 0; j < n; j++) {
                     const double m = fabs(M[(size_t)i + (size_t)j * nn]);
                     r = rs_max2(r, m);
@@ -141,12 +173,10 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
                 for (int j = 0; j < n; j++)
                     r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
             m_max = sweep == 0 ? rs_max2(m_max, r) : m_max;
-            if (!(r > 0.0))
-                continue;
-            const int f = -rs_floor_half(rs_unit_exponent(r * D[i])); /* norm in [2^(e-1), 2^e) */
+            const int f = rs_ruiz_step(r, D[i]);
             if (f != 0) {
                 D[i] *= rs_power_of_two(f);
-                rows_settled &= rs_floor_half(rs_unit_exponent(r * D[i])) == 0;
+                rows_settled &= rs_ruiz_step(r, D[i]) == 0;
             }
         }
         changed = !rows_settled;
@@ -156,9 +186,8 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
             double col = 0.0;
             for (int i = 0; i < n; i++)
                 col = rs_max2(col, D[i] * fabs(Mj[i]));
-            const int e = rs_unit_exponent(col * C[j]);
-            const int f = -rs_floor_half(e);
-            if (col > 0.0 && f != 0) {
+            const int f = rs_ruiz_step(col, C[j]);
+            if (f != 0) {
                 C[j] *= rs_power_of_two(f);
                 changed = 1;
             }
@@ -259,13 +288,13 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
 }
 
 /* The certificate of (z, w) for LCP(M, q) (rs_lcp_certificate_in), equilibrating M first.
- * scratch: 2 n doubles. */
+ * scratch: 3 n doubles. */
 RS_LCP_INLINE void rs_lcp_certificate_of(int n, const double *M, const double *q, const double *z,
                                          const double *w, double tol, double *scratch,
                                          rs_lcp_certificate *cert)
 {
     double *D = scratch, *C = scratch + n;
-    const double m_inf = rs_lcp_equilibrate(n, M, D, C, NULL);
+    const double m_inf = rs_lcp_equilibrate(n, M, D, C, scratch + 2 * n, NULL);
     rs_lcp_certificate_in(n, M, q, z, w, tol, D, C, m_inf, cert);
 }
 

@@ -109,6 +109,7 @@ typedef struct lemke_work {
     double *zs;    /* n: its z */
     double *ws;    /* n: its w */
     double *ratio; /* n: the ratio test's ratios */
+    double *rows;  /* n: the equilibration's row norms (rs_lcp_equilibrate) */
     int *basis;    /* n: variable number of each basic position */
     int *cand;     /* n: rows tied in the ratio test */
     int *piv;      /* n: LU row interchanges */
@@ -117,7 +118,7 @@ typedef struct lemke_work {
 
 static size_t lemke_doubles(size_t n)
 {
-    return 3 * n * n + 15 * n;
+    return 3 * n * n + 16 * n;
 }
 
 static size_t lemke_ints(size_t n)
@@ -170,6 +171,8 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     d += n;
     wk->ratio = d;
     d += n;
+    wk->rows = d;
+    d += n;
     int *k = (int *)(void *)d; /* ints follow the doubles: alignment only decreases */
     wk->basis = k;
     k += n;
@@ -219,7 +222,7 @@ LEMKE_INLINE lemke_scale lemke_unit_scale(int n, const double *M, const double *
 {
     rs_lcp_extent m; /* the largest and the smallest nonzero |M_ij| */
     const double cert_m_inf =
-        rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, &m);
+        rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, &m);
     double q_max = 0.0, d_max = 0.0;
     for (int i = 0; i < n; i++) {
         q_max = rs_max2(q_max, fabs(q[i]));
@@ -723,6 +726,15 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
          * noisiest LCPs of study noisy-sticking) */
         wk->ds[j] = d ? wk->S[j] * d[j] : 1.0;
     }
+    /* S is bounded, but its products with a caller's extreme entries need not be: a balanced
+     * problem that is not finite (S d overflowing, say) is not tried (its pivots would run on
+     * infinities) */
+    if (!rs_all_finite(wk->Ms, nn * nn) || !rs_all_finite(wk->qs, nn) ||
+        !rs_all_finite(wk->ds, nn))
+        return 0;
+    for (int j = 0; j < n; j++)
+        if (!(wk->ds[j] > 0.0))
+            return 0;
     rs_lemke_info balanced;
     rs_lemke_settings always_refined = *s; /* the pivoted basic values carry the rounding of
                                               the largest row: re-solve the final basis */
@@ -836,7 +848,7 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
 /*
  * The guessed basis of a warm start (z_i basic where basis_guess[i], else w_i), solved by LU,
  * feasible to rounding and certified; 1 (info filled) if it solves the LCP. Always inlined, so
- * that the guess is instantiated per small n like the cold solve (lemke_solve_core).
+ * that the guess is instantiated per small n, n = 1..4, as the cold solve is (lemke_solve_core).
  */
 LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const double *d,
                                  const unsigned char *basis_guess, double cert_tol,

@@ -195,7 +195,7 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
     if (!(cert_tol > 0.0 && cert_tol < 1.0))
         return RS_ERR_BAD_SETTING;
     const size_t nn = (size_t)n;
-    double *x = malloc(sizeof(double) * (nn * nn + 7 * nn)); /* x, M and q scaled, D, C, and
+    double *x = malloc(sizeof(double) * (nn * nn + 8 * nn)); /* x, M and q scaled, D, C, and
                                                                 the certificate's scratch */
     if (!x)
         return RS_ERR_NOMEM;

@@ -421,6 +421,64 @@ static void test_infeasible_is_ray_termination(void **state)
     assert_false(info.cert.passed);
 }
 
+/* Unit scaling that would push an entry below the normal range keeps the problem as given: M = I,
+ * q = (1e300, -1e-300) is solved by z = (0, 1e-300) exactly, in one pivot (scaled to unit size,
+ * 1e-300 / 2^997 would be lost). */
+static void test_scaling_that_would_lose_an_entry_is_skipped(void **state)
+{
+    (void)state;
+    const double M[4] = {1, 0, 0, 1}, q[2] = {1e300, -1e-300};
+    double z[2], w[2];
+    const rs_lemke_info info = solve_checked(2, M, q, NULL, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.pivots, 1);
+    assert_true(z[0] == 0.0 && z[1] == 1e-300);
+}
+
+/* A zero pattern that no diagonal scaling balances, entries 2^-932 to 2^407 apart: the
+ * certificate's equilibration drives its factors apart until they stop at the normal range's
+ * ends (before, D overflowed to inf and C to 0, the certificate came out NaN and the exact answer
+ * z = (0, 2^-406 / 1.5) was a breakdown). */
+static void test_unbalanceable_matrix_is_certified(void **state)
+{
+    (void)state;
+    const double M[4] = {0, 0x1p-544, 0x1p-932, 0x1.8p406}, q[2] = {1, -1};
+    double z[2], w[2];
+    const rs_lemke_info info = solve_checked(2, M, q, NULL, NULL, z, w);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_true(info.cert.finite && info.cert.passed);
+    assert_close(z[1], 0x1p-406 / 1.5, 0.0, 1e-15 * 0x1p-406);
+    assert_true(z[0] == 0.0);
+}
+
+/* rs_lemke_solve_alloc keeps the workspace on the stack up to n = 15 and allocates above: on
+ * either side of that edge it gives what rs_lemke_solve gives on a workspace of exactly the
+ * size rs_lemke_workspace_size asks, bit for bit. */
+static void test_alloc_matches_exact_workspace_at_the_stack_edge(void **state)
+{
+    (void)state;
+    assert_true(rs_lemke_workspace_size(15) <= 8192 && rs_lemke_workspace_size(16) > 8192);
+    for (int n = 15; n <= 16; n++) {
+        rs_lcp *lcp;
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, n, 77, 0, &lcp, NULL, NULL), RS_OK);
+        const size_t bytes = rs_lemke_workspace_size(n);
+        void *work = malloc(bytes);
+        double *z = malloc(sizeof(double) * 4 * (size_t)n), *w = z + n, *z2 = w + n, *w2 = z2 + n;
+        assert_true(work && z);
+        rs_lemke_info a, b;
+        assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &a), RS_OK);
+        assert_int_equal(rs_lemke_solve(n, lcp->M, lcp->q, NULL, NULL, work, bytes, z2, w2, &b),
+                         RS_OK);
+        assert_int_equal(a.status, RS_LEMKE_SOLVED);
+        assert_int_equal(a.pivots, b.pivots);
+        assert_memory_equal(z, z2, sizeof(double) * (size_t)n);
+        assert_memory_equal(w, w2, sizeof(double) * (size_t)n);
+        free(work);
+        free(z);
+        rs_lcp_destroy(lcp);
+    }
+}
+
 /*
  * Scale invariance: LCP(a M, b q) is solved by z b / a. With a, b powers of two Lemke works on
  * the same unit-scale problem, so z must come out bitwise scaled; with other factors (1e-12 to
@@ -579,6 +637,9 @@ int main(void)
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),
+        cmocka_unit_test(test_scaling_that_would_lose_an_entry_is_skipped),
+        cmocka_unit_test(test_unbalanceable_matrix_is_certified),
+        cmocka_unit_test(test_alloc_matches_exact_workspace_at_the_stack_edge),
         cmocka_unit_test(test_certified_end_of_a_ray_is_solved),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),
