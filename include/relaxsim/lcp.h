@@ -29,9 +29,8 @@ extern "C" {
  * no solver's own word is used. The relative measures are taken in the units of the
  * equilibrated problem (D M C, D q, z / C, D w; D and C the powers of two of a Ruiz
  * equilibration of M, which leaves every row and column of D M C of size about 1), with no floor:
- *   w in scale_w, the largest D_i |q_i| over the rows with q_i < 0 (over all rows when q >= 0;
- *     for q = 0, the largest D_i (|M| |z|)_i), each w_i as D_i w_i
- *   z in scale_z = max(||z / C||_inf, scale_w / ||D M C||_max), each z_i as z_i / C_i
+ *   w in scale_w = ||D q||_inf (for q = 0, the largest D_i (|M| |z|)_i), each w_i as D_i w_i
+ *   z in scale_z = ||z / C||_inf, each z_i as z_i / C_i
  * The rows and columns of a contact LCP carry different units (velocity rows and force rows;
  * impulses and a sliding speed): these measures do not depend on them (up to factors of 2 to 4,
  * the equilibration's rounding to powers of two), nor on the scale of the whole problem. A zero

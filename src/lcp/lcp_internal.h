@@ -214,9 +214,8 @@ static inline double rs_cert_relative(double x, double scale)
 /**
  * Certificate of (z, w) for LCP(M, q); w must already be M z + q. The relative measures are
  * taken in the units of the equilibrated problem (rs_lcp_equilibrate: D M C, D q, z / C, D w),
- * w relative to ||D q||_inf over the rows with q_i < 0 (over all rows when q >= 0), z to the
- * larger of ||z / C||_inf and the problem's own scale of z, that norm over ||D M C||_inf (so that
- * a solution z = 0 computed with rounding is certified),
+ * w relative to its ||D q||_inf, z to the larger of ||z / C||_inf and the problem's own scale of
+ * z, ||D q||_inf / ||D M C||_inf (so that a solution z = 0 computed with rounding is certified),
  * with no absolute floor: a contact LCP's rows and columns
  * carry different units (velocities and forces, impulses and a sliding speed), and these measures
  * do not depend on them, nor on the scale of the whole problem. D, C and m_inf are M's
@@ -242,19 +241,11 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
     }
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
-        /* w's unit: the largest D_i |q_i| over the rows that z must push (q_i < 0), or over
-         * all rows when q >= 0. A row that needs no push cannot set it: one whose entries in M
-         * are negligible beside its q_i (1e-152 beside 0.38) gets a huge D_i, and its D_i q_i
-         * would make every other row's violation look like nothing. */
-        double q_inf = 0.0, q_push = 0.0, z_inf = 0.0;
+        double q_inf = 0.0, z_inf = 0.0;
         for (int i = 0; i < n; i++) {
-            const double dq = D[i] * fabs(q[i]);
-            q_inf = rs_max2(q_inf, dq);
-            q_push = q[i] < 0.0 ? rs_max2(q_push, dq) : q_push;
+            q_inf = rs_max2(q_inf, D[i] * fabs(q[i]));
             z_inf = rs_max2(z_inf, fabs(z[i]) * rs_inverse_power_of_two(C[i]));
         }
-        if (q_push > 0.0)
-            q_inf = q_push;
         if (q_inf == 0.0) /* q = 0: w in the size of D M z's terms (0 only if w = 0 exactly) */
             for (int i = 0; i < n; i++) {
                 double t = 0.0;
