@@ -747,7 +747,11 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
         wk->zs[i] *= wk->S[i];
     rs_lcp_residual(n, M, q, wk->zs, wk->ws);
     rs_lcp_certificate cert;
-    rs_lcp_certificate_of(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, &cert);
+    /* judged against the problem as given: its equilibration again (the balanced solve's
+     * replaced it in wk->cert) */
+    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
+    rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
+                          &cert);
     if (!cert.passed)
         return 0;
     memcpy(z, wk->zs, nn * sizeof(double));
