@@ -106,15 +106,15 @@ typedef struct rs_lcp_extent {
     double min; /* the smallest nonzero |M_ij|, INFINITY if M = 0 */
 } rs_lcp_extent;
 
-/* The power of two f that a Ruiz step multiplies a factor by: about 1 / sqrt of the norm
- * (factor times the norm of its row or column), 0 when that is already in [0.5, 2), when the
- * norm is 0, or when the factor would leave [DBL_MIN, 1 / DBL_MIN] (a zero pattern that cannot
- * be balanced drives factors apart without end: they stop there, finite and nonzero). */
+/* The power of two f that a Ruiz step multiplies a scaling factor by: about 1 / sqrt of norm,
+ * the norm of the factor's row or column as scaled now; 0 when that is already in [0.5, 2), when
+ * it is 0, or when the factor would leave [DBL_MIN, 1 / DBL_MIN] (a zero pattern that cannot be
+ * balanced drives factors apart without end: they stop there, finite and nonzero). */
 static inline int rs_ruiz_step(double norm, double factor)
 {
     if (!(norm > 0.0))
         return 0;
-    const int f = -rs_floor_half(rs_unit_exponent(norm * factor)); /* norm in [2^(e-1), 2^e) */
+    const int f = -rs_floor_half(rs_unit_exponent(norm)); /* norm in [2^(e-1), 2^e) */
     const double next = factor * rs_power_of_two(f);
     return f != 0 && next >= DBL_MIN && next <= 1.0 / DBL_MIN ? f : 0;
 }
@@ -173,10 +173,10 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
                 for (int j = 0; j < n; j++)
                     r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]) * C[j]);
             m_max = sweep == 0 ? rs_max2(m_max, r) : m_max;
-            const int f = rs_ruiz_step(r, D[i]);
+            const int f = rs_ruiz_step(r * D[i], D[i]);
             if (f != 0) {
                 D[i] *= rs_power_of_two(f);
-                rows_settled &= rs_ruiz_step(r, D[i]) == 0;
+                rows_settled &= rs_ruiz_step(r * D[i], D[i]) == 0;
             }
         }
         changed = !rows_settled;
@@ -186,7 +186,7 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
             double col = 0.0;
             for (int i = 0; i < n; i++)
                 col = rs_max2(col, D[i] * fabs(Mj[i]));
-            const int f = rs_ruiz_step(col, C[j]);
+            const int f = rs_ruiz_step(col * C[j], C[j]);
             if (f != 0) {
                 C[j] *= rs_power_of_two(f);
                 changed = 1;

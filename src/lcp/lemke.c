@@ -665,9 +665,8 @@ static int lemke_balance(int n, const double *M, double *S)
             r *= S[i];
             c *= S[i];
             const double g = r > 0.0 && c > 0.0 ? sqrt(r) * sqrt(c) : rs_max2(r, c);
-            const int f = g > 0.0 ? -rs_floor_half(rs_unit_exponent(g)) : 0;
-            if (f != 0 && S[i] * rs_power_of_two(f) >= DBL_MIN &&
-                S[i] * rs_power_of_two(f) <= 1.0 / DBL_MIN) {
+            const int f = rs_ruiz_step(g, S[i]);
+            if (f != 0) {
                 S[i] *= rs_power_of_two(f);
                 changed = any = 1;
             }
