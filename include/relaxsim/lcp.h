@@ -28,13 +28,18 @@ extern "C" {
  * Certificate of a candidate solution z of LCP(M, q). All quantities are recomputed from M, q, z;
  * no solver's own word is used. The relative measures are taken in the units of the
  * equilibrated problem (D M C, D q, z / C, D w; D and C the powers of two of a Ruiz
- * equilibration of M, which leaves every row and column of D M C of size about 1), with no floor:
- *   w in scale_w = ||D q||_inf (for q = 0, the largest D_i (|M| |z|)_i), each w_i as D_i w_i
- *   z in scale_z = ||z / C||_inf, each z_i as z_i / C_i
+ * equilibration of M, which leaves every row and column of D M C of size about 1), with no
+ * absolute floor. With S = ||D q||_inf (for q = 0, the largest D_i (|M| |z|)_i), m = ||D M C||_max
+ * and P = max |D_i q_i| over the rows with q_i < 0 (S when q >= 0):
+ *   z in scale_z = max(||z / C||_inf, P / m), each z_i as z_i / C_i (P / m: the problem's own
+ *     scale of z, which does not vanish with z)
+ *   w row by row, each w_i as D_i w_i in scale_w_i = max(|D_i q_i|, min(m scale_z, S)) (its row's
+ *     own data or what z moves it by, never more than S: no row hides another's violation)
  * The rows and columns of a contact LCP carry different units (velocity rows and force rows;
  * impulses and a sliding speed): these measures do not depend on them (up to factors of 2 to 4,
  * the equilibration's rounding to powers of two), nor on the scale of the whole problem. A zero
- * scale comes only with zero quantities, whose measure is 0.
+ * scale comes only with zero quantities, whose measure is 0. docs/certificates.md explains the
+ * choice.
  */
 typedef struct rs_lcp_certificate {
     double min_z;                   /**< min_i z_i (>= 0 for a solution) */
@@ -42,9 +47,9 @@ typedef struct rs_lcp_certificate {
     double max_complementarity;     /**< max_i |z_i w_i| */
     double natural_residual;        /**< ||min(z, w)||_inf, zero exactly at a solution */
     double rel_min_z;               /**< min_i (z_i / C_i) / scale_z */
-    double rel_min_w;               /**< min_i (D_i w_i) / scale_w */
-    double rel_max_complementarity; /**< max_i |z_i / C_i / scale_z * D_i w_i / scale_w| */
-    double rel_natural_residual;    /**< max_i |min(z_i / C_i / scale_z, D_i w_i / scale_w)| */
+    double rel_min_w;               /**< min_i (D_i w_i) / scale_w_i */
+    double rel_max_complementarity; /**< max_i |z_i / C_i / scale_z * D_i w_i / scale_w_i| */
+    double rel_natural_residual;    /**< max_i |min(z_i / C_i / scale_z, D_i w_i / scale_w_i)| */
     int finite;                     /**< 1 if z and w are all finite, 0 otherwise */
     int passed;                     /**< 1 if the certificate passes the tolerance it was judged with */
 } rs_lcp_certificate;

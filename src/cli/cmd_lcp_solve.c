@@ -134,7 +134,7 @@ static void print_text(const solve_options *opt, const rs_lcp *lcp, const double
     printf("status               %s\n", rep->status);
     printf("%-20s %d\n", rep->work_name, rep->work);
     printf("time                 %.3f ms\n", 1e3 * rep->time_s);
-    printf("certificate          %s (tolerance %.3g, whole problem and each row)\n",
+    printf("certificate          %s (tolerance %.3g on the relative measures)\n",
            c->passed ? "passed" : "FAILED", opt->settings.cert_tol);
     printf("  min z              % .6e\n", c->min_z);
     printf("  min w              % .6e\n", c->min_w);

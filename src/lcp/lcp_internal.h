@@ -214,11 +214,17 @@ static inline double rs_cert_relative(double x, double scale)
 /**
  * Certificate of (z, w) for LCP(M, q); w must already be M z + q. The relative measures are
  * taken in the units of the equilibrated problem (rs_lcp_equilibrate: D M C, D q, z / C, D w),
- * w relative to its ||D q||_inf, z to the larger of ||z / C||_inf and the problem's own scale of
- * z, ||D q||_inf / ||D M C||_inf (so that a solution z = 0 computed with rounding is certified),
- * with no absolute floor: a contact LCP's rows and columns
- * carry different units (velocities and forces, impulses and a sliding speed), and these measures
- * do not depend on them, nor on the scale of the whole problem. D, C and m_inf are M's
+ * with no absolute floor: a contact LCP's rows and columns carry different units (velocities and
+ * forces, impulses and a sliding speed), and these measures do not depend on them, nor on the
+ * scale of the whole problem. With S = ||D q||_inf, zeta = ||z / C||_inf and m = ||D M C||_max:
+ *  - each z_i / C_i relative to Z = max(zeta, P / m), P / m the problem's own scale of z, the
+ *    size that moves the rows that z must push (P = max |D_i q_i| over q_i < 0; S when q >= 0):
+ *    a solution z = 0 computed with rounding is then tiny, not 100% of itself;
+ *  - each D_i w_i relative to its row's own unit u_i = max(|D_i q_i|, min(m Z, S)): the size of
+ *    the row's own data, or of what z in its unit moves it by, whichever is larger, never more
+ *    than S. One unit S for all rows let a row whose q_i dwarfs the others (a row of M near
+ *    1e-152 with an ordinary q_i, scaled up by about 1e75) hide every other row's violation.
+ * When q = 0, S is the largest D_i (|M| |z|)_i (0 only when w = 0 exactly). D, C and m are M's
  * equilibration (rs_lcp_equilibrate), computed once for every candidate judged against one M.
  */
 RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q,
@@ -241,9 +247,11 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
     }
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
-        double q_inf = 0.0, z_inf = 0.0;
+        double q_inf = 0.0, q_push = 0.0, z_inf = 0.0;
         for (int i = 0; i < n; i++) {
-            q_inf = rs_max2(q_inf, D[i] * fabs(q[i]));
+            const double qs = D[i] * q[i];
+            q_inf = rs_max2(q_inf, fabs(qs));
+            q_push = rs_max2(q_push, -qs);
             z_inf = rs_max2(z_inf, fabs(z[i]) * rs_inverse_power_of_two(C[i]));
         }
         if (q_inf == 0.0) /* q = 0: w in the size of D M z's terms (0 only if w = 0 exactly) */
@@ -253,20 +261,25 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
                     t += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
                 q_inf = rs_max2(q_inf, D[i] * t);
             }
-        /* z's unit never vanishes with z: at least the problem's own scale of z, the size that
-         * moves w by ||D q|| (||D q|| / ||D M C||): a solution z = 0 computed as 1e-15 is then
-         * 1e-15 of that scale, not 100% of itself */
+        /* z's unit never vanishes with z: at least the size that moves the rows z must push */
         if (m_inf > 0.0)
-            z_inf = rs_max2(z_inf, q_inf / m_inf);
+            z_inf = rs_max2(z_inf, (q_push > 0.0 ? q_push : q_inf) / m_inf);
+        /* what z in its unit moves a row by, at most S: the part of each row's unit that is not
+         * its own q_i */
+        const double moved = rs_min2(m_inf * z_inf, q_inf);
         rel_min_z = rel_min_w = INFINITY;
         /* C is a power of two: z / C exact, as a product by its inverse (read from its bits);
-         * one division per scale (a zero scale comes with zero entries, which stay 0) */
+         * one division for z's unit and one for the rows' common part, the others only for a
+         * row whose own |D_i q_i| is larger (a zero unit comes with zero entries, which stay 0) */
         const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0;
-        const double w_unit = q_inf > 0.0 ? 1.0 / q_inf : 0.0;
+        const double w_unit = moved > 0.0 ? 1.0 / moved : 0.0;
         for (int i = 0; i < n; i++) {
             const double zs = z[i] * rs_inverse_power_of_two(C[i]), ws = D[i] * w[i];
             const double zr = z_inf > 0.0 ? zs * z_unit : rs_cert_relative(zs, 0.0);
-            const double wr = q_inf > 0.0 ? ws * w_unit : rs_cert_relative(ws, 0.0);
+            const double qs = fabs(D[i] * q[i]);
+            const double wr = qs > moved      ? ws / qs
+                              : moved > 0.0 ? ws * w_unit
+                                            : rs_cert_relative(ws, 0.0);
             rel_min_z = rs_min2(rel_min_z, zr);
             rel_min_w = rs_min2(rel_min_w, wr);
             rel_zw = rs_max2(rel_zw, fabs(zr * wr));

@@ -1,6 +1,7 @@
 /* test_certificate.c: the LCP certificate and the index-set classification. */
 #include "test_helpers.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "relaxsim/relaxsim.h"
@@ -37,13 +38,14 @@ static void test_measures_of_a_wrong_point(void **state)
     assert_close(c.min_w, -6.0, 0.0, 0.0);
     assert_close(c.max_complementarity, 3.5, 0.0, 1e-15); /* |1 * -3.5| vs |-0.5 * -6| = 3 */
     assert_close(c.natural_residual, 6.0, 0.0, 0.0);      /* |min(-0.5, -6)| */
-    /* in the equilibrated units (D = 1/2, C = 1: D M C = [[1, 1/2], [1/2, 1]], D q = (-2.5, -3)):
-     * w relative to ||D q|| = 3, z to the larger of ||z|| = 1 and the problem's own scale of z,
-     * ||D q|| / ||D M C|| = 3 */
+    /* in the equilibrated units (D = 1/2, C = 1: D M C = [[1, 1/2], [1/2, 1]], D q = (-2.5, -3),
+     * D w = (-1.75, -3)): z relative to Z = max(||z||, the size that moves the rows z must push,
+     * max |D_i q_i| / ||D M C||) = max(1, 3) = 3, each D_i w_i to its row's unit
+     * max(|D_i q_i|, min(||D M C|| Z, ||D q||)) = 3 */
     assert_close(c.rel_min_z, -0.5 / 3.0, 0.0, 1e-15);
-    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);                      /* -6 / 2 / 3 */
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);                      /* -3 / 3 */
     assert_close(c.rel_natural_residual, 1.0, 0.0, 1e-15);            /* |min(-1/6, -1)| */
-    assert_close(c.rel_max_complementarity, 3.5 / 18.0, 0.0, 1e-15); /* 1/3 * 3.5 / 2 / 3 */
+    assert_close(c.rel_max_complementarity, 3.5 / 18.0, 0.0, 1e-15); /* 1/3 * 1.75 / 3 */
     assert_false(c.passed);
 }
 
@@ -105,6 +107,98 @@ static void test_rows_in_their_own_units(void **state)
     assert_int_equal(rs_lcp_certificate_compute(2, Ms, qs, z, 1e-9, NULL, &d), RS_OK);
     assert_close(d.rel_min_w, c.rel_min_w, 0.0, 1e-15);
     assert_close(d.rel_natural_residual, c.rel_natural_residual, 0.0, 1e-15);
+}
+
+/* A row whose data dwarfs the others' in the equilibrated units hides no other row's violation.
+ * An outside review's example: the fourth row and column of M near 1e-152, q_4 = 0.38. The
+ * equilibration scales that row by about 1e75, and while one unit ||D q|| served every row,
+ * z = 0 passed with w_2 = q_2 = -0.98 (rel_min_w -2e-151). Each row is now measured in its own
+ * unit, and with row 2 in units 1, 1e6 and 1e12 times smaller (the same solution z):
+ *  - z = 0 fails, with rel_min_w = -1;
+ *  - Lemke's answer passes exactly when it is that solution. It is at 1 and 1e6 (rel_natural
+ *    _residual measured 8.7e-17 and 5.9e-13). At 1e12 it returns z = (1.098, 0, 0, 0), with
+ *    z_1 w_1 = 1.9, which the single unit also passed, as solved (rel_natural_residual 9e-155);
+ *    now it is refused (1.2e-4) and reported as the ray termination it ended on. */
+static void test_a_row_of_extreme_data_hides_no_violation(void **state)
+{
+    (void)state;
+    double M[16] = {0x1.584d5da38d4f4p+0,  0x1.ca0cdfe5af41p-1,  0x1.20e7335648b19p+0,
+                    -0x1.916b733e2674p-504, -0x1.b23e4d2162358p-2, 0x0p+0,
+                    -0x1.61a3300fe7388p-2, 0x0p+0,               -0x1.18b6f590a86e8p-3,
+                    0x1.cbd8ba07e4b08p-3,  0x1.b8b7a921c1668p-2, 0x1.21aef3f8704c5p-504,
+                    0x1.6e46a9b4b19d9p-506, 0x1.388f61d7f8bafp-505, 0x1.ac5cbe919984fp-502,
+                    0x0p+0};
+    double q[4] = {0x1.25c62c41bd308p-2, -0x1.f6d75b734a3bp-1, 0x1.8df6ded3661cp-6,
+                   0x1.88abbda235998p-2};
+    const double z0[4] = {0, 0, 0, 0};
+    const double bound[3] = {1e-15, 1e-11, 0.0}; /* rel_natural_residual where it passes */
+    double solution[4];
+    for (int unit = 0; unit < 3; unit++) {
+        rs_lcp_certificate c;
+        assert_int_equal(rs_lcp_certificate_compute(4, M, q, z0, 1e-9, NULL, &c), RS_OK);
+        assert_close(c.rel_min_w, -1.0, 0.0, 1e-15); /* w_2 = q_2 in its own row's unit */
+        assert_false(c.passed);
+        double z[4], w[4];
+        rs_lemke_info info;
+        assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+        if (unit == 0)
+            memcpy(solution, z, sizeof z);
+        double error = 0.0;
+        for (int j = 0; j < 4; j++)
+            error = fmax(error, fabs(z[j] - solution[j]));
+        const int right = error <= 1e-9 * 3.8; /* measured 1.3e-10 at 1e6; 3.8 = ||z|| */
+        assert_int_equal(info.cert.passed, right);
+        assert_int_equal(info.status == RS_LEMKE_SOLVED, right);
+        if (right)
+            assert_true(info.cert.rel_natural_residual < bound[unit]);
+        else
+            assert_true(info.cert.rel_natural_residual > 1e-5); /* measured 1.2e-4 */
+        assert_int_equal(right, unit < 2);
+        for (int j = 0; j < 4; j++) /* row 2 in units 1e6 times smaller */
+            M[1 + 4 * j] *= 1e6;
+        q[1] *= 1e6;
+    }
+}
+
+/* A large z does not buy a row its pass: with M = [[1, 0], [0, 0]] and q = (-1, -1) no z solves
+ * (w_2 = -1 whatever z), and z = (1, 1e12) is refused: what z moves a row by counts in that
+ * row's unit only up to ||D q||, or this z would pass with rel_min_w = -1e-12. */
+static void test_a_large_z_buys_no_pass(void **state)
+{
+    (void)state;
+    const double M[4] = {1.0, 0.0, 0.0, 0.0}, q[2] = {-1.0, -1.0}, z[2] = {1.0, 1e12};
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
+    assert_false(c.passed);
+}
+
+/* A degenerate problem's approximate answer is judged at the problem's own scale, not at its own
+ * size: the generated friction LCP (n = 8, seed 4, degenerate) has q = 2 e_7 and z = 0 among its
+ * solutions, with seven rows of q = 0. IPOPT's answer (`relaxsim lcp solve --solver ipopt`, its
+ * 17 digits) carries z and w up to 4e-6 there; it passes at tol 1e-6 with rel_natural_residual
+ * 4.0e-7, because z's unit is the size that moves the rows (here ||D q|| / ||D M C||, q >= 0), and
+ * a row's unit counts what z in that unit moves it by. Measured against z's own size 4e-6 instead,
+ * the rows of q = 0 would refuse it (8e-6). Ten times that z fails (4.0e-6). */
+static void test_an_approximate_degenerate_answer_passes_at_the_problems_scale(void **state)
+{
+    (void)state;
+    rs_lcp *lcp = NULL;
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 8, 4, 1, &lcp, NULL, NULL), RS_OK);
+    const double z_ipopt[8] = {2.0620884266358657e-07, 2.5008906160180904e-08,
+                               1.9468485730342961e-08, 2.1513728018820922e-08,
+                               1.826414516945639e-08,  4.1228380950646332e-06,
+                               1.2686903314634057e-15, 2.473141491181436e-07};
+    for (int scale = 1; scale <= 10; scale *= 10) {
+        double z[8];
+        for (int i = 0; i < 8; i++)
+            z[i] = z_ipopt[i] * scale;
+        rs_lcp_certificate c;
+        assert_int_equal(rs_lcp_certificate_compute(8, lcp->M, lcp->q, z, 1e-6, NULL, &c), RS_OK);
+        assert_close(c.rel_natural_residual, 3.98449e-7 * scale, 0.0, 1e-5);
+        assert_int_equal(c.passed, scale == 1);
+    }
+    rs_lcp_destroy(lcp);
 }
 
 /* point2d's step LCP: columns (normal impulse, friction impulses, sliding speed gamma), rows
@@ -313,6 +407,9 @@ int main(void)
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_small_problem_is_judged_at_its_own_scale),
         cmocka_unit_test(test_rows_in_their_own_units),
+        cmocka_unit_test(test_a_row_of_extreme_data_hides_no_violation),
+        cmocka_unit_test(test_a_large_z_buys_no_pass),
+        cmocka_unit_test(test_an_approximate_degenerate_answer_passes_at_the_problems_scale),
         cmocka_unit_test(test_units_do_not_matter),
         cmocka_unit_test(test_nonfinite_data_refused),
         cmocka_unit_test(test_zero_q),
