@@ -240,6 +240,14 @@ static void test_run_one_backend(void **state)
     /* a run too short to land fails the landing checks of the contract: exit 1, named */
     assert_int_equal(run("run " SCEN "falling_block.ini --set run.steps=20"), 1);
     assert_non_null(strstr(out_buf, "FAIL first_contact_step = 44"));
+    /* a contract's least number of failed Lemke steps counts the comparison's shadow solves: a
+     * Lemke run alone, which makes none, applies only the most (the corner note's throw fails
+     * one independent step and its shadow: 2 in compare, 1 here) */
+    assert_int_equal(run("run " SCEN "polygon_disc_corner_note.ini --backend lemke -q"), 0);
+    assert_int_equal(run("run " SCEN "polygon_disc_corner_note.ini --backend lemke -q "
+                         "--set expect.lemke_failed_steps_max=0"),
+                     1);
+    assert_non_null(strstr(err_buf, "FAIL lemke_failed_steps_max = 0 (lemke), actual 1"));
     assert_int_equal(run("run " SCEN "falling_block.ini --backend simplex"), 2);
     assert_non_null(strstr(err_buf, "--backend: expected nlp or lemke"));
 }
