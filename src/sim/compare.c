@@ -341,6 +341,8 @@ struct rs_compare_session {
     double *x_nlp, *x_lemke, *x_before; /* the two trajectories; the NLP's before the step */
     int run_nlp, run_lemke, compare;
     rs_stepper_snapshot before; /* the warm start before the step being solved */
+    rs_stepper_lemke_warm lemke_warm; /* the independent Lemke trajectory's own warm start,
+                                         while the stepper holds the shadow solves' */
     int kept_for_verdict;       /* capsules kept for their verdict (not asked for) */
     int agree_modes;
     rs_compare_step cur;        /* the step being solved */
@@ -537,7 +539,13 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
     }
     if (cs->run_lemke) {
+        /* the independent trajectory starts from its own previous step's basis, never from the
+         * shadow solve's at the NLP's state: the same trajectory as a Lemke run alone */
+        if (cs->compare)
+            (void)rs_stepper_swap_lemke_warm(cs->stepper, &cs->lemke_warm); /* (on failure, cold) */
         rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
+        if (cs->compare)
+            (void)rs_stepper_swap_lemke_warm(cs->stepper, &cs->lemke_warm);
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
         rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);
@@ -566,6 +574,7 @@ static void free_session(rs_compare_session *cs)
 {
     rs_stepper_destroy(cs->stepper);
     rs_stepper_snapshot_free(&cs->before);
+    rs_stepper_lemke_warm_free(&cs->lemke_warm);
     rs_compare_step_free(&cs->cur);
     free(cs->x_nlp);
     free(cs);

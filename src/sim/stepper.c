@@ -338,6 +338,41 @@ rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *sn, int n, int m, int nb
     return RS_OK;
 }
 
+rs_error rs_stepper_swap_lemke_warm(rs_stepper *s, rs_stepper_lemke_warm *other)
+{
+    const int cap = s->cap_lcp;
+    if (other->nbasis < cap) {
+        unsigned char *grown = realloc(other->basis, (size_t)cap);
+        if (!grown) {
+            s->have_basis = other->have_basis = 0;
+            return RS_ERR_NOMEM;
+        }
+        memset(grown + other->nbasis, 0, (size_t)(cap - other->nbasis));
+        other->basis = grown;
+        other->nbasis = cap;
+    }
+    const int have = s->have_basis;
+    const unsigned long long key = s->basis_structure;
+    s->have_basis = other->have_basis;
+    s->basis_structure = other->basis_structure;
+    other->have_basis = have;
+    other->basis_structure = key;
+    for (int i = 0; i < cap; i++) {
+        const unsigned char b = s->lemke_basis[i];
+        s->lemke_basis[i] = other->basis[i];
+        other->basis[i] = b;
+    }
+    return RS_OK;
+}
+
+void rs_stepper_lemke_warm_free(rs_stepper_lemke_warm *warm)
+{
+    if (!warm)
+        return;
+    free(warm->basis);
+    memset(warm, 0, sizeof *warm);
+}
+
 void rs_stepper_snapshot_free(rs_stepper_snapshot *sn)
 {
     if (!sn)
