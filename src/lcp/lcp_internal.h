@@ -211,6 +211,20 @@ static inline double rs_cert_relative(double x, double scale)
     return scale > 0.0 ? x / scale : (x == 0.0 ? 0.0 : copysign(INFINITY, x));
 }
 
+/* 1 / scale when that is finite, else 0 (a zero scale, or a subnormal one whose inverse
+ * overflows: x * inf would turn a zero x into NaN). */
+static inline double rs_cert_inverse(double scale)
+{
+    const double inverse = scale > 0.0 ? 1.0 / scale : 0.0;
+    return inverse < INFINITY ? inverse : 0.0;
+}
+
+/* x / scale, as a product by inverse = rs_cert_inverse(scale) where that is not 0. */
+static inline double rs_cert_scaled(double x, double scale, double inverse)
+{
+    return inverse > 0.0 ? x * inverse : rs_cert_relative(x, scale);
+}
+
 /**
  * Certificate of (z, w) for LCP(M, q); w must already be M z + q. The relative measures are
  * taken in the units of the equilibrated problem (rs_lcp_equilibrate: D M C, D q, z / C, D w),
@@ -271,15 +285,12 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
         /* C is a power of two: z / C exact, as a product by its inverse (read from its bits);
          * one division for z's unit and one for the rows' common part, the others only for a
          * row whose own |D_i q_i| is larger (a zero unit comes with zero entries, which stay 0) */
-        const double z_unit = z_inf > 0.0 ? 1.0 / z_inf : 0.0;
-        const double w_unit = moved > 0.0 ? 1.0 / moved : 0.0;
+        const double z_unit = rs_cert_inverse(z_inf), w_unit = rs_cert_inverse(moved);
         for (int i = 0; i < n; i++) {
             const double zs = z[i] * rs_inverse_power_of_two(C[i]), ws = D[i] * w[i];
-            const double zr = z_inf > 0.0 ? zs * z_unit : rs_cert_relative(zs, 0.0);
+            const double zr = rs_cert_scaled(zs, z_inf, z_unit);
             const double qs = fabs(D[i] * q[i]);
-            const double wr = qs > moved      ? ws / qs
-                              : moved > 0.0 ? ws * w_unit
-                                            : rs_cert_relative(ws, 0.0);
+            const double wr = qs > moved ? ws / qs : rs_cert_scaled(ws, moved, w_unit);
             rel_min_z = rs_min2(rel_min_z, zr);
             rel_min_w = rs_min2(rel_min_w, wr);
             rel_zw = rs_max2(rel_zw, fabs(zr * wr));

@@ -10,6 +10,15 @@
 static const double M2[4] = {2.0, 1.0, 1.0, 2.0};
 static const double q2[2] = {-5.0, -6.0};
 
+/* z fails its certificate (tol 1e-9) with rel_min_w = -1: a row left at -1 times its own unit. */
+static void assert_refused_at_minus_one(int n, const double *M, const double *q, const double *z)
+{
+    rs_lcp_certificate c;
+    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
+    assert_false(c.passed);
+}
+
 static void test_exact_solution_passes(void **state)
 {
     (void)state;
@@ -83,10 +92,7 @@ static void test_small_problem_is_judged_at_its_own_scale(void **state)
 {
     (void)state;
     const double q[2] = {1e-12 * q2[0], 1e-12 * q2[1]}, z[2] = {0.0, 0.0};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q, z, 1e-9, NULL, &c), RS_OK);
-    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
-    assert_false(c.passed);
+    assert_refused_at_minus_one(2, M2, q, z);
 }
 
 /* Rows in different units are each judged in their own: in M = [[1e300, 1e-300], [1e-300,
@@ -134,10 +140,7 @@ static void test_a_row_of_extreme_data_hides_no_violation(void **state)
     const double bound[3] = {1e-15, 1e-11, 0.0}; /* rel_natural_residual where it passes */
     double solution[4];
     for (int unit = 0; unit < 3; unit++) {
-        rs_lcp_certificate c;
-        assert_int_equal(rs_lcp_certificate_compute(4, M, q, z0, 1e-9, NULL, &c), RS_OK);
-        assert_close(c.rel_min_w, -1.0, 0.0, 1e-15); /* w_2 = q_2 in its own row's unit */
-        assert_false(c.passed);
+        assert_refused_at_minus_one(4, M, q, z0); /* w_2 = q_2 in its own row's unit */
         double z[4], w[4];
         rs_lemke_info info;
         assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
@@ -167,10 +170,7 @@ static void test_a_large_z_buys_no_pass(void **state)
 {
     (void)state;
     const double M[4] = {1.0, 0.0, 0.0, 0.0}, q[2] = {-1.0, -1.0}, z[2] = {1.0, 1e12};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
-    assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
-    assert_false(c.passed);
+    assert_refused_at_minus_one(2, M, q, z);
 }
 
 /* A degenerate problem's approximate answer is judged at the problem's own scale, not at its own
@@ -199,6 +199,32 @@ static void test_an_approximate_degenerate_answer_passes_at_the_problems_scale(v
         assert_int_equal(c.passed, scale == 1);
     }
     rs_lcp_destroy(lcp);
+}
+
+/* Subnormal data is judged, not turned into NaN: with q_2 = -1e-310 the unit of z is subnormal,
+ * and its inverse, 1 / 1e-310, overflows; z * inf made z_1 = 0 a NaN, and Lemke reported the
+ * exact answer as a breakdown (an outside review's example, also with q all subnormal). */
+static void test_subnormal_data_is_judged(void **state)
+{
+    (void)state;
+    const double I[4] = {1, 0, 0, 1}, M[4] = {2, 1, 1, 2};
+    const double q[2] = {1, -1e-310}, q_sub[2] = {1e-310, -1e-310};
+    const double z[2] = {0, 1e-310}, zm[2] = {0, 5e-311};
+    const struct { const double *M, *q, *z; } cases[3] = {{I, q, z}, {M, q, zm}, {I, q_sub, z}};
+    for (int k = 0; k < 3; k++) {
+        rs_lcp_certificate c;
+        assert_int_equal(rs_lcp_certificate_compute(2, cases[k].M, cases[k].q, cases[k].z, 1e-9,
+                                                    NULL, &c),
+                         RS_OK);
+        assert_true(c.passed);
+        assert_true(c.rel_natural_residual == 0.0 && c.rel_min_z == 0.0);
+        double zl[2], wl[2];
+        rs_lemke_info info;
+        assert_int_equal(rs_lemke_solve_alloc(2, cases[k].M, cases[k].q, NULL, NULL, zl, wl, &info),
+                         RS_OK);
+        assert_int_equal(info.status, RS_LEMKE_SOLVED);
+        assert_true(zl[0] == 0.0 && zl[1] == cases[k].z[1]);
+    }
 }
 
 /* point2d's step LCP: columns (normal impulse, friction impulses, sliding speed gamma), rows
@@ -409,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_rows_in_their_own_units),
         cmocka_unit_test(test_a_row_of_extreme_data_hides_no_violation),
         cmocka_unit_test(test_a_large_z_buys_no_pass),
+        cmocka_unit_test(test_subnormal_data_is_judged),
         cmocka_unit_test(test_an_approximate_degenerate_answer_passes_at_the_problems_scale),
         cmocka_unit_test(test_units_do_not_matter),
         cmocka_unit_test(test_nonfinite_data_refused),
