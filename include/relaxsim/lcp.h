@@ -164,7 +164,10 @@ typedef struct rs_lemke_info {
     int equilibrated;         /**< 1 if the problem as given failed (a ray, or an answer its
                                    certificate refuses) and the answer comes from the same
                                    problem balanced, S M S and S q with S a diagonal of powers
-                                   of two */
+                                   of two; 2 if that and another covering vector failed too and
+                                   the answer comes from its rows scaled, R M and R q with R_i a
+                                   power of two near 1 / max(max_j |M_ij|, |q_i|) (a q whose
+                                   entries span 1e11 or more) */
     int covering_changed;     /**< 1 if both failed and the answer comes from the problem as
                                    given with another covering vector, d_i (1 + frac((i + 1)
                                    phi)), phi = 0.618...: Lemke's path depends on d, and on a
@@ -194,9 +197,10 @@ RS_API size_t rs_lemke_workspace_size(int n);
  * @param q          n-vector, finite (read only)
  * @param d          covering vector, n entries all > 0 and finite, or NULL for e = (1, ..., 1);
  *                   when the path from it ends on a ray, the balanced problem (with S d, or
- *                   with the balanced problem's own e when d is NULL) and then another
- *                   covering vector are tried (rs_lemke_info.equilibrated, covering_changed),
- *                   each answer kept only if its certificate passes
+ *                   with the balanced problem's own e when d is NULL), another covering
+ *                   vector and the problem with its rows scaled are tried
+ *                   (rs_lemke_info.equilibrated, covering_changed), each answer kept only if
+ *                   its certificate passes
  * @param settings   settings, or NULL for the defaults
  * @param work       workspace of at least rs_lemke_workspace_size(n) bytes, aligned for double
  * @param work_bytes size of work in bytes

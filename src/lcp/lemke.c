@@ -791,8 +791,69 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
     return 1;
 }
 
+/*
+ * The fourth attempt, when the others failed: each row of the problem scaled to its own size with
+ * q's entry in it, LCP(R M, R q) with R_i a power of two near 1 / max(max_j |M_ij|, |q_i|): the
+ * same solutions (R > 0 scales w only). A q whose entries span many orders of magnitude (rows
+ * that need no push, q_i 1e12 times their w_i) puts the rows that need one near 1e-12 at unit
+ * scale, where the ratio test's tie tolerance, whose floor is 1, can no longer tell their ratios
+ * apart: the path takes a wrong pivot and its answer fails the certificate. Scaled this way every
+ * row's q_i is at most 1 and a row that needs no push has small entries in M, so it does not
+ * block. Kept only if it passes the certificate of the problem as given (equilibrated = 2).
+ */
+static int lemke_try_rows(int n, const double *M, const double *q, const double *d,
+                          const rs_lemke_settings *s, const lemke_work *wk, double *z, double *w,
+                          rs_lemke_info *info)
+{
+    const size_t nn = (size_t)n;
+    int uniform = 1;
+    for (int i = 0; i < n; i++) {
+        double r = fabs(q[i]);
+        for (int j = 0; j < n; j++)
+            r = rs_max2(r, fabs(M[(size_t)i + (size_t)j * nn]));
+        wk->S[i] = rs_power_of_two(-rs_unit_exponent(r)); /* 1 for a zero row */
+        uniform &= wk->S[i] == wk->S[0];
+    }
+    if (uniform) /* the unit scale does this already */
+        return 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            wk->Ms[(size_t)i + (size_t)j * nn] = wk->S[i] * M[(size_t)i + (size_t)j * nn];
+    for (int i = 0; i < n; i++) {
+        wk->qs[i] = wk->S[i] * q[i];
+        wk->ds[i] = d ? wk->S[i] * d[i] : 1.0; /* e: the scaled problem's own, as balanced */
+    }
+    if (!rs_all_finite(wk->ds, nn))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!(wk->ds[i] > 0.0))
+            return 0;
+    rs_lemke_info scaled;
+    rs_lemke_settings always_refined = *s;
+    always_refined.refine = 2;
+    lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &scaled);
+    info->pivots += scaled.pivots;
+    if (scaled.status != RS_LEMKE_SOLVED)
+        return 0;
+    rs_lcp_residual(n, M, q, wk->zs, wk->ws); /* z is the same; w as given */
+    rs_lcp_certificate cert;
+    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
+    rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
+                          &cert);
+    if (!cert.passed)
+        return 0;
+    memcpy(z, wk->zs, nn * sizeof(double));
+    memcpy(w, wk->ws, nn * sizeof(double));
+    info->status = RS_LEMKE_SOLVED;
+    info->refined = scaled.refined;
+    info->equilibrated = 2;
+    info->cert = cert;
+    return 1;
+}
+
 /* The cold solve, then when the problem as given fails (a ray, or a breakdown), the balanced
- * problem, then another covering vector: the first answer that passes its certificate. */
+ * problem, then another covering vector, then the rows scaled with q: the first answer that
+ * passes its certificate. */
 static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
                                 const rs_lemke_settings *settings, void *work, double *z,
                                 double *w, rs_lemke_info *info)
@@ -811,8 +872,11 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
         return;
     if (lemke_try_balanced(n, M, q, d, &rest, &wk, z, w, info))
         return;
+    if ((rest.max_pivots = budget - info->pivots) > 0 &&
+        lemke_try_covering(n, M, q, d, &rest, &wk, z, w, info))
+        return;
     if ((rest.max_pivots = budget - info->pivots) > 0)
-        lemke_try_covering(n, M, q, d, &rest, &wk, z, w, info);
+        lemke_try_rows(n, M, q, d, &rest, &wk, z, w, info);
 }
 
 rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,

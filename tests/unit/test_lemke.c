@@ -356,6 +356,35 @@ static void test_unbalanced_problem_is_solved(void **state)
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
 }
 
+/* A q whose entries span 1e12 is solved: the generated P-matrix LCP (n = 4, seed 3) with
+ * q_i += (1e12 - 1) w*_i on its two separating rows has the same solution z*, but at unit
+ * scale the rows to push sit near 1e-12, where the ratio test's ties (floor 1) cannot tell their
+ * ratios apart: the problem as given, balanced and with another covering vector all took a
+ * wrong pivot and failed the certificate (breakdown; the single-unit certificate had passed the
+ * first as solved, w_4 = -0.22 of its row). Its rows scaled with q solve it exactly
+ * (equilibrated = 2), as an outside review found. */
+static void test_wide_q_is_solved_with_rows_scaled(void **state)
+{
+    (void)state;
+    const double M[16] = {0x1.75eef17ed9b1fp+3, 0x1.5a3d442b1db65p+0, 0x1.6bd242252f141p-4,
+                          0x1.c9ae00da9ef4p-3,  0x1.50ecde5406063p+2, 0x1.2bbffcae411e2p+1,
+                          0x1.590b89914f646p-2, -0x1.2e08ff2b239bp-1, 0x1.6278c2e48ebc8p+1,
+                          -0x1.d5aa174fd521p-3, 0x1.c613250639ee5p-1, -0x1.61bbe7ca4a3a5p-5,
+                          -0x1.0c3925cf15b22p+0, 0x1.333e0e4f4ed8p+0, 0x1.87767b9136e85p-6,
+                          0x1.481340f921e35p+0};
+    const double q[4] = {-0x1.8d25179664fdcp+3, 0x1.25c7a58bcec21p+38, -0x1.8d49649ab6bebp-1,
+                         0x1.0000d0fc77a6dp+40};
+    const double solution[4] = {0x1.c0421f989e432p-1, 0, 0x1.93128d7e2bbc1p-1, 0};
+    double z[4], w[4];
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.equilibrated, 2);
+    assert_true(info.cert.rel_natural_residual < 1e-15); /* measured 7.2e-17 */
+    for (int i = 0; i < 4; i++)
+        assert_close(z[i], solution[i], 1e-15, 0.0); /* measured: exact */
+}
+
 /* A step LCP of a 64-box pile (tests/data/pile64_step60.dat: the bodies model, Stewart-Trinkle,
  * n = 168, written from step 60 of the 64-box pile of tests/bench/pile_bench.c): its
  * faces on faces make the contact rows dependent, and the path of the covering vector e meets a
@@ -633,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_warm_start_from_a_basis),
         cmocka_unit_test(test_warm_basis_feasible_to_rounding_only),
         cmocka_unit_test(test_unbalanced_problem_is_solved),
+        cmocka_unit_test(test_wide_q_is_solved_with_rows_scaled),
         cmocka_unit_test(test_degenerate_contact_lcp_needs_another_covering_vector),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
