@@ -111,8 +111,9 @@ typedef enum rs_lemke_status {
                                        infeasible or not processable by Lemke's method (a z
                                        that passes its certificate there is reported solved) */
     RS_LEMKE_MAX_PIVOTS = 2,      /**< the pivot limit was reached */
-    RS_LEMKE_BREAKDOWN = 3,       /**< numerical breakdown: a non-finite or vanishing pivot, or a
-                                       terminal basis whose certificate failed */
+    RS_LEMKE_BREAKDOWN = 3,       /**< numerical breakdown: a non-finite or vanishing pivot, a
+                                       terminal basis whose certificate failed, or a path that
+                                       repeats a basis (it cycles on rounding) */
     RS_LEMKE_NOT_CERTIFIED = 4,   /**< set by the time stepper, never by the solver: the LCP was
                                        solved but the step's recomputed physical certificate
                                        failed (the model's LCP admits an unphysical answer) */

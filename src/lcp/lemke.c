@@ -500,9 +500,28 @@ static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *sett
     return s;
 }
 
+/* A 64-bit key of variable v (splitmix64 of v): the XOR of the basic variables' keys names the
+ * basis whatever the order of its rows. */
+static inline uint64_t lemke_key(int v)
+{
+    uint64_t x = (uint64_t)v * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* Pivots after which the path is watched for a repeated basis: a path this long is rare (the
+ * generated LCPs take about n / 2), Murty's exponential one does not repeat, and below it the
+ * watch costs nothing. */
+#define LEMKE_WATCH_AFTER(n) (4 * (n) + 16)
+
 /*
  * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z and
- * *pivots and returns the status.
+ * *pivots and returns the status. In exact arithmetic the lexicographic rule never repeats a
+ * basis; with rounding, the tie tolerance can make a degenerate path cycle (a 64-box pile's step,
+ * n = 680, ran to any pivot limit). From LEMKE_WATCH_AFTER(n) pivots on, Brent's method compares
+ * the basis's key with one saved at doubling intervals: a cycle of length L is caught within
+ * about 2 L pivots of its start, and it is a breakdown, after which the other attempts run.
  */
 LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_factor,
                                             const double *q, int r, const lemke_work *wk,
@@ -527,6 +546,8 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
     wk->basis[r] = 2 * n;
     int z0_row = r;
     int count = 0; /* the complementary pivots after z0 entered (Siconos' count) */
+    uint64_t key = 0, saved = 0; /* the basis's key, and Brent's saved one */
+    int power = 0, lambda = 0;   /* 0: not watching yet */
     for (;;) {
         if (count >= max_pivots) {
             status = RS_LEMKE_MAX_PIVOTS;
@@ -552,6 +573,25 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
             break; /* z0 left: complementary basis */
         if (r == z0_row)
             z0_row = -1;
+        if (count >= LEMKE_WATCH_AFTER(n)) {
+            if (power == 0) {
+                for (int i = 0; i < n; i++)
+                    key ^= lemke_key(wk->basis[i]);
+                saved = key;
+                power = 1;
+            } else {
+                key ^= lemke_key(leaving) ^ lemke_key(entering);
+                if (key == saved) {
+                    status = RS_LEMKE_BREAKDOWN; /* the basis repeats: the path cycles */
+                    break;
+                }
+                if (++lambda == power) {
+                    saved = key;
+                    power *= 2;
+                    lambda = 0;
+                }
+            }
+        }
     }
     lemke_extract_z(n, wk->basis, wk->rhs, z);
     *pivots = count;

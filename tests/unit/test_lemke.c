@@ -461,6 +461,36 @@ static void test_degenerate_contact_lcp_needs_another_covering_vector(void **sta
 }
 
 /* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
+/* A path that cycles is caught and the next attempt runs: step 155 of the 64-box pile above
+ * (tests/data/pile64_step155.dat, n = 680). With the lexicographic rule's tie tolerance the path
+ * of e repeats a basis and ran to the pivot limit, 78,000 pivots, leaving nothing for the other
+ * attempts: the step failed. The repeated basis now ends that path (a breakdown), and another
+ * covering vector solves the step: 3,528 pivots in all. */
+static void test_cycling_path_is_caught(void **state)
+{
+    (void)state;
+    rs_lcp *lcp;
+    rs_error_detail detail;
+    assert_int_equal(rs_lcp_read_file(RS_SOURCE_DIR "/tests/data/pile64_step155.dat", &lcp,
+                                      &detail),
+                     RS_OK);
+    assert_int_equal(lcp->n, 680);
+    double *z = malloc(sizeof(double) * 3 * 680), *w = z + 680, *w2 = w + 680;
+    assert_non_null(z);
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.covering_changed, 1);
+    assert_true(info.pivots < 5000); /* measured 3,528 */
+    rs_lcp_certificate cert;
+    assert_int_equal(rs_lcp_certificate_compute(lcp->n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT,
+                                                w2, &cert),
+                     RS_OK);
+    assert_true(cert.passed);
+    free(z);
+    rs_lcp_destroy(lcp);
+}
+
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
  * z it ends with passes its certificate, and the status says solved. */
 static void test_certified_end_of_a_ray_is_solved(void **state)
@@ -706,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_wide_q_is_solved_with_rows_scaled),
         cmocka_unit_test(test_wide_q_family_is_solved),
         cmocka_unit_test(test_degenerate_contact_lcp_needs_another_covering_vector),
+        cmocka_unit_test(test_cycling_path_is_caught),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),
