@@ -167,8 +167,9 @@ typedef struct rs_lemke_info {
                                    problem balanced, S M S and S q with S a diagonal of powers
                                    of two; 2 if that and another covering vector failed too and
                                    the answer comes from its rows scaled, R M and R q with R_i a
-                                   power of two near 1 / max(max_j |M_ij|, |q_i|) (a q whose
-                                   entries span 1e11 or more) */
+                                   power of two near 1 / max(max_j |M_ij|, |q_i|): tried only when
+                                   a row to push has |q_i| below 1e-9 of q's largest entry, and
+                                   its answer held to each row's own terms as well */
     int covering_changed;     /**< 1 if both failed and the answer comes from the problem as
                                    given with another covering vector, d_i (1 + frac((i + 1)
                                    phi)), phi = 0.618...: Lemke's path depends on d, and on a

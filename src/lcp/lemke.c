@@ -832,6 +832,31 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
 }
 
 /*
+ * A last resort is held to more than the certificate: each row of w against its own terms,
+ * |q_i| + sum_j |M_ij z_j|, within tol: no w_i below -tol of them, and no pair with both z_i
+ * (relative to z's largest) and |w_i| (relative to its terms) above tol. Stricter than the
+ * certificate, which a row that z does not move can pass (certificates.md, known limits); a
+ * rows-scaled answer that fails it is refused rather than reported solved.
+ */
+static int lemke_rows_hold(int n, const double *M, const double *q, const double *z,
+                           const double *w, double tol)
+{
+    double z_max = 0.0;
+    for (int i = 0; i < n; i++)
+        z_max = rs_max2(z_max, fabs(z[i]));
+    for (int i = 0; i < n; i++) {
+        double terms = fabs(q[i]);
+        for (int j = 0; j < n; j++)
+            terms += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
+        if (w[i] < -tol * terms)
+            return 0;
+        if (z[i] > tol * z_max && fabs(w[i]) > tol * terms)
+            return 0;
+    }
+    return 1;
+}
+
+/*
  * The fourth attempt, when the others failed: each row of the problem scaled to its own size with
  * q's entry in it, LCP(R M, R q) with R_i a power of two near 1 / max(max_j |M_ij|, |q_i|): the
  * same solutions (R > 0 scales w only). A q whose entries span many orders of magnitude (rows
@@ -839,13 +864,25 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
  * scale, where the ratio test's tie tolerance, whose floor is 1, can no longer tell their ratios
  * apart: the path takes a wrong pivot and its answer fails the certificate. Scaled this way every
  * row's q_i is at most 1 and a row that needs no push has small entries in M, so it does not
- * block. Kept only if it passes the certificate of the problem as given (equilibrated = 2).
+ * block. Tried only for such a q; kept only if it passes the certificate of the problem as given
+ * (equilibrated = 2).
  */
 static int lemke_try_rows(int n, const double *M, const double *q, const double *d,
                           const rs_lemke_settings *s, const lemke_work *wk, double *z, double *w,
                           rs_lemke_info *info)
 {
     const size_t nn = (size_t)n;
+    /* only for a q as wide as that: a row to push below 1e-9 of q's largest entry. Elsewhere
+     * the scaled rows add answers the certificate cannot refuse: on an infeasible LCP
+     * (M = [[0, -1e4], [-1e-4, 0]], q = (-1e-6, 1)) the scaled problem's refined answer leaves
+     * w_1 = q_1 in a row z does not move, one of its known limits (certificates.md) */
+    double q_max = 0.0, push_min = INFINITY;
+    for (int i = 0; i < n; i++) {
+        q_max = rs_max2(q_max, fabs(q[i]));
+        push_min = q[i] < 0.0 ? rs_min2(push_min, -q[i]) : push_min;
+    }
+    if (!(push_min < 1e-9 * q_max))
+        return 0;
     int uniform = 1;
     for (int i = 0; i < n; i++) {
         double r = fabs(q[i]);
@@ -880,7 +917,7 @@ static int lemke_try_rows(int n, const double *M, const double *q, const double 
     const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
     rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
                           &cert);
-    if (!cert.passed)
+    if (!cert.passed || !lemke_rows_hold(n, M, q, wk->zs, wk->ws, s->cert_tol))
         return 0;
     memcpy(z, wk->zs, nn * sizeof(double));
     memcpy(w, wk->ws, nn * sizeof(double));
