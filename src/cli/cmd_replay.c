@@ -130,11 +130,14 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
     for (int i = 0; i < m->ninput; i++)
         if (!(fabs(input[i]) <= 1e12))
             return "input_exact (beyond 1e12 N)";
-    if (m->check_step) {
+    /* the model's domain: a start's at step 0, a reached state's after it */
+    rs_error (*check)(const rs_step_data *, rs_error_detail *) =
+        step->valuedouble > 0 && m->check_reached ? m->check_reached : m->check_step;
+    if (check) {
         const rs_step_data d = {sc->params,  state,    input,     sc->dt,
                                 sc->variant, &sc->nlp, sc->scene, 0, NULL};
-        if (m->check_step(&d, NULL) != RS_OK)
-            return "state_exact (outside the model's domain: a scenario could not start there)";
+        if (check(&d, NULL) != RS_OK)
+            return "state_exact (outside the model's domain: a run could not reach it)";
     }
     if (!cJSON_IsString(cJSON_GetObjectItem(o, "verdict")))
         return "verdict";

@@ -181,6 +181,9 @@ struct rs_model {
     /* Check a state and input against the model's domain: RS_OK, or RS_ERR_BAD_ARG and what to
      * change in detail (may be NULL); RS_ERR_NOMEM when it could not check. */
     rs_error (*check_step)(const rs_step_data *d, rs_error_detail *detail);
+    /* The same for a state a run reached (a replayed capsule's), which may be allowed what a
+     * start is not (bodies overlapping by the penetration one step leaves); NULL: check_step. */
+    rs_error (*check_reached)(const rs_step_data *d, rs_error_detail *detail);
 
     /* LCP form: size, then (M, q) of the step (M column-major, every entry written). With
      * lcp_size, lcp_n is the largest size and the step's size is lcp_size(d) in [0, lcp_n] (the

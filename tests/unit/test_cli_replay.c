@@ -185,6 +185,42 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(err_buf, "no_such_capsule.json: cannot open: No such file"));
 }
 
+/* Replay the capsule of step k of bodies_box_rest.ini with the box's height z changed to z_m;
+ * returns replay's exit code. */
+static int replay_box_at(int k, double z_m)
+{
+    char path[512];
+    snprintf(path, sizeof path, TMP "box_rest/capsules/step_%d.json", k);
+    cJSON *o = load(path);
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItem(o, "state_exact"), 1, cJSON_CreateNumber(z_m));
+    char *printed = cJSON_Print(o);
+    write_file(TMP "box_edited.json", printed);
+    free(printed);
+    cJSON_Delete(o);
+    return run("replay " TMP "box_edited.json");
+}
+
+/* A state a run reached is replayed even where it could not start: bodies overlap by the
+ * penetration a step leaves (in the shipped pile, 1e-5 to 1.3e-4 m, which replay refused as
+ * "outside the model's domain" from step 141 on), up to one step's length L. The box at rest
+ * (dt = 1e-3 s: L = g dt^2 = 9.8e-6 m) 5e-6 m into the ground is replayed at step 50, refused
+ * at step 0 (a start allows 1e-3 L), and 1 mm into it is refused at both. */
+static void test_reached_states_replay(void **state)
+{
+    (void)state;
+    /* (60 steps fail the contract's final-force checks, which are for the whole run: exit 1) */
+    assert_int_equal(run("compare " SCEN "bodies_box_rest.ini --set run.steps=60 --capsule 0 "
+                         "--capsule 50 -q -o " TMP "box_rest"),
+                     1);
+    assert_int_not_equal(replay_box_at(50, 0.1 - 5e-6), 2); /* replayed (not the recorded) */
+    assert_null(strstr(err_buf, "state_exact"));
+    assert_int_equal(replay_box_at(0, 0.1 - 5e-6), 2);
+    assert_non_null(strstr(err_buf, "state_exact (outside the model's domain"));
+    assert_int_equal(replay_box_at(50, 0.1 - 1e-3), 2);
+    assert_non_null(strstr(err_buf, "state_exact (outside the model's domain"));
+    assert_int_equal(replay_box_at(0, 0.1), 0); /* the capsule as kept replays bitwise */
+}
+
 /* A capsule edited by hand is refused, each field by name, never replayed from a made-up point:
  * no verdict (printed as "(null)" before), a state below the ground, a step beyond the run, its
  * settings or variant changed, its scenario broken (named as the capsule's scenario.text, not as
@@ -238,7 +274,7 @@ int main(void)
         cmocka_unit_test(test_failed_steps),        cmocka_unit_test(test_relaxation_bias),
         cmocka_unit_test(test_continuation),        cmocka_unit_test(test_scene_model),
         cmocka_unit_test(test_requested_and_fixed), cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_edited_capsules),
+        cmocka_unit_test(test_edited_capsules),     cmocka_unit_test(test_reached_states_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
