@@ -741,6 +741,56 @@ static void lemke_solve_sized(int n, const double *M, const double *q, const dou
 }
 
 /*
+ * A last resort is held to more than the certificate: each row of w against its own terms,
+ * |q_i| + sum_j |M_ij z_j|, within tol: no w_i below -tol of them, and no pair with both z_i
+ * (relative to z's largest) and |w_i| (relative to its terms) above tol. Stricter than the
+ * certificate, which a row that z does not move can pass (certificates.md, known limits); a
+ * rows-scaled answer that fails it is refused rather than reported solved.
+ */
+static int lemke_rows_hold(int n, const double *M, const double *q, const double *z,
+                           const double *w, double tol)
+{
+    double z_max = 0.0;
+    for (int i = 0; i < n; i++)
+        z_max = rs_max2(z_max, fabs(z[i]));
+    for (int i = 0; i < n; i++) {
+        double terms = fabs(q[i]);
+        for (int j = 0; j < n; j++)
+            terms += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
+        if (w[i] < -tol * terms)
+            return 0;
+        if (z[i] > tol * z_max && fabs(w[i]) > tol * terms)
+            return 0;
+    }
+    return 1;
+}
+
+/* The answer of a transformed problem (balanced, or its rows scaled), mapped back into wk->zs,
+ * judged against the problem as given: w recomputed, the certificate on M's own equilibration
+ * (the transformed solve replaced it in wk->cert) and, for a last resort (held_to_rows), each
+ * row against its own terms too (lemke_rows_hold). 1 (z, w and info its answer's) if it passes. */
+static int lemke_keep_if_certified(int n, const double *M, const double *q,
+                                   const rs_lemke_settings *s, const lemke_work *wk,
+                                   int held_to_rows, int refined, int equilibrated, double *z,
+                                   double *w, rs_lemke_info *info)
+{
+    rs_lcp_residual(n, M, q, wk->zs, wk->ws);
+    rs_lcp_certificate cert;
+    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
+    rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
+                          &cert);
+    if (!cert.passed || (held_to_rows && !lemke_rows_hold(n, M, q, wk->zs, wk->ws, s->cert_tol)))
+        return 0;
+    memcpy(z, wk->zs, (size_t)n * sizeof(double));
+    memcpy(w, wk->ws, (size_t)n * sizeof(double));
+    info->status = RS_LEMKE_SOLVED;
+    info->refined = refined;
+    info->equilibrated = equilibrated;
+    info->cert = cert;
+    return 1;
+}
+
+/*
  * When the problem as given fails (a ray, or an answer its certificate refuses), the same
  * problem balanced (lemke_balance): an LCP whose rows and columns are of very different sizes
  * can end on a ray after 0 pivots because its one blocking entry falls below the pivot
@@ -784,22 +834,7 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
         return 0;
     for (int i = 0; i < n; i++)
         wk->zs[i] *= wk->S[i];
-    rs_lcp_residual(n, M, q, wk->zs, wk->ws);
-    rs_lcp_certificate cert;
-    /* judged against the problem as given: its equilibration again (the balanced solve's
-     * replaced it in wk->cert) */
-    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
-    rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
-                          &cert);
-    if (!cert.passed)
-        return 0;
-    memcpy(z, wk->zs, nn * sizeof(double));
-    memcpy(w, wk->ws, nn * sizeof(double));
-    info->status = RS_LEMKE_SOLVED;
-    info->refined = balanced.refined;
-    info->equilibrated = 1;
-    info->cert = cert;
-    return 1;
+    return lemke_keep_if_certified(n, M, q, s, wk, 0, balanced.refined, 1, z, w, info);
 }
 
 /*
@@ -831,30 +866,6 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
     return 1;
 }
 
-/*
- * A last resort is held to more than the certificate: each row of w against its own terms,
- * |q_i| + sum_j |M_ij z_j|, within tol: no w_i below -tol of them, and no pair with both z_i
- * (relative to z's largest) and |w_i| (relative to its terms) above tol. Stricter than the
- * certificate, which a row that z does not move can pass (certificates.md, known limits); a
- * rows-scaled answer that fails it is refused rather than reported solved.
- */
-static int lemke_rows_hold(int n, const double *M, const double *q, const double *z,
-                           const double *w, double tol)
-{
-    double z_max = 0.0;
-    for (int i = 0; i < n; i++)
-        z_max = rs_max2(z_max, fabs(z[i]));
-    for (int i = 0; i < n; i++) {
-        double terms = fabs(q[i]);
-        for (int j = 0; j < n; j++)
-            terms += fabs(M[(size_t)i + (size_t)j * (size_t)n] * z[j]);
-        if (w[i] < -tol * terms)
-            return 0;
-        if (z[i] > tol * z_max && fabs(w[i]) > tol * terms)
-            return 0;
-    }
-    return 1;
-}
 
 /*
  * The fourth attempt, when the others failed: each row of the problem scaled to its own size with
@@ -912,20 +923,7 @@ static int lemke_try_rows(int n, const double *M, const double *q, const double 
     info->pivots += scaled.pivots;
     if (scaled.status != RS_LEMKE_SOLVED)
         return 0;
-    rs_lcp_residual(n, M, q, wk->zs, wk->ws); /* z is the same; w as given */
-    rs_lcp_certificate cert;
-    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
-    rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
-                          &cert);
-    if (!cert.passed || !lemke_rows_hold(n, M, q, wk->zs, wk->ws, s->cert_tol))
-        return 0;
-    memcpy(z, wk->zs, nn * sizeof(double));
-    memcpy(w, wk->ws, nn * sizeof(double));
-    info->status = RS_LEMKE_SOLVED;
-    info->refined = scaled.refined;
-    info->equilibrated = 2;
-    info->cert = cert;
-    return 1;
+    return lemke_keep_if_certified(n, M, q, s, wk, 1, scaled.refined, 2, z, w, info); /* same z */
 }
 
 /* The cold solve, then when the problem as given fails (a ray, or a breakdown), the balanced

@@ -426,6 +426,31 @@ static void test_wide_q_family_is_solved(void **state)
                 }
 }
 
+/* Lemke's answer to the pile step in tests/data/NAME (size n), judged here by its certificate
+ * recomputed from (M, q, z) alone, and z >= 0; returns its info. */
+static rs_lemke_info solve_pile_step(const char *name, int n)
+{
+    char path[512];
+    snprintf(path, sizeof path, RS_SOURCE_DIR "/tests/data/%s", name);
+    rs_lcp *lcp;
+    rs_error_detail detail;
+    assert_int_equal(rs_lcp_read_file(path, &lcp, &detail), RS_OK);
+    assert_int_equal(lcp->n, n);
+    double *z = malloc(sizeof(double) * 3 * (size_t)n), *w = z + n, *w2 = w + n;
+    assert_non_null(z);
+    rs_lemke_info info;
+    assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    rs_lcp_certificate cert;
+    assert_int_equal(
+        rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT, w2, &cert), RS_OK);
+    assert_true(cert.passed);
+    for (int i = 0; i < n; i++)
+        assert_true(z[i] >= 0.0);
+    free(z);
+    rs_lcp_destroy(lcp);
+    return info;
+}
+
 /* A step LCP of a 64-box pile (tests/data/pile64_step60.dat: the bodies model, Stewart-Trinkle,
  * n = 168, written from step 60 of the 64-box pile of tests/bench/pile_bench.c): its
  * faces on faces make the contact rows dependent, and the path of the covering vector e meets a
@@ -435,32 +460,12 @@ static void test_wide_q_family_is_solved(void **state)
 static void test_degenerate_contact_lcp_needs_another_covering_vector(void **state)
 {
     (void)state;
-    rs_lcp *lcp;
-    rs_error_detail detail;
-    assert_int_equal(rs_lcp_read_file(RS_SOURCE_DIR "/tests/data/pile64_step60.dat", &lcp,
-                                      &detail),
-                     RS_OK);
-    assert_int_equal(lcp->n, 168);
-    double *z = malloc(sizeof(double) * 2 * 168), *w = z + 168;
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    const rs_lemke_info info = solve_pile_step("pile64_step60.dat", 168);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.covering_changed, 1);
     assert_int_equal(info.equilibrated, 0);
-    rs_lcp_certificate cert;
-    double *w2 = malloc(sizeof(double) * 168);
-    assert_int_equal(rs_lcp_certificate_compute(lcp->n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT,
-                                                w2, &cert),
-                     RS_OK);
-    free(w2);
-    assert_true(cert.passed);
-    for (int i = 0; i < lcp->n; i++)
-        assert_true(z[i] >= 0.0);
-    free(z);
-    rs_lcp_destroy(lcp);
 }
 
-/* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 /* A path that cycles is caught and the next attempt runs: step 155 of the 64-box pile above
  * (tests/data/pile64_step155.dat, n = 680). With the lexicographic rule's tie tolerance the path
  * of e repeats a basis and ran to the pivot limit, 78,000 pivots, leaving nothing for the other
@@ -469,26 +474,10 @@ static void test_degenerate_contact_lcp_needs_another_covering_vector(void **sta
 static void test_cycling_path_is_caught(void **state)
 {
     (void)state;
-    rs_lcp *lcp;
-    rs_error_detail detail;
-    assert_int_equal(rs_lcp_read_file(RS_SOURCE_DIR "/tests/data/pile64_step155.dat", &lcp,
-                                      &detail),
-                     RS_OK);
-    assert_int_equal(lcp->n, 680);
-    double *z = malloc(sizeof(double) * 3 * 680), *w = z + 680, *w2 = w + 680;
-    assert_non_null(z);
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    const rs_lemke_info info = solve_pile_step("pile64_step155.dat", 680);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.covering_changed, 1);
     assert_true(info.pivots < 5000); /* measured 3,528 */
-    rs_lcp_certificate cert;
-    assert_int_equal(rs_lcp_certificate_compute(lcp->n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT,
-                                                w2, &cert),
-                     RS_OK);
-    assert_true(cert.passed);
-    free(z);
-    rs_lcp_destroy(lcp);
 }
 
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
@@ -511,6 +500,7 @@ static void test_certified_end_of_a_ray_is_solved(void **state)
     rs_lcp_destroy(l);
 }
 
+/* No solution: w_1 = -z_2 - z_3 - 1e-4 < 0 for every z >= 0. */
 static void test_infeasible_is_ray_termination(void **state)
 {
     (void)state;
