@@ -866,7 +866,6 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
     return 1;
 }
 
-
 /*
  * The fourth attempt, when the others failed: each row of the problem scaled to its own size with
  * q's entry in it, LCP(R M, R q) with R_i a power of two near 1 / max(max_j |M_ij|, |q_i|): the
