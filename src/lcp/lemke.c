@@ -790,6 +790,34 @@ static int lemke_keep_if_certified(int n, const double *M, const double *q,
     return 1;
 }
 
+/* Solve a transformed problem, wk->Ms and wk->qs with its row factors in wk->S, into wk->zs: its
+ * covering vector is the caller's d mapped (S d), or without one e, the transformed problem's
+ * own (for the balanced problem a good one: S e solves 775 fewer of the 100,000 noisiest LCPs of
+ * study noisy-sticking). S is bounded, but its products with a caller's extreme entries need
+ * not be: a problem that is not finite (S d overflowing, say) is not tried (its pivots would run
+ * on infinities). The pivoted basic values carry the rounding of the largest row: the final
+ * basis is always re-solved. Its pivots count in info; 1 (and *refined) if it solved. */
+static int lemke_solve_transformed(int n, const double *d, const rs_lemke_settings *s,
+                                   const lemke_work *wk, rs_lemke_info *info, int *refined)
+{
+    const size_t nn = (size_t)n;
+    for (int i = 0; i < n; i++)
+        wk->ds[i] = d ? wk->S[i] * d[i] : 1.0;
+    if (!rs_all_finite(wk->Ms, nn * nn) || !rs_all_finite(wk->qs, nn) ||
+        !rs_all_finite(wk->ds, nn))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!(wk->ds[i] > 0.0))
+            return 0;
+    rs_lemke_info solved;
+    rs_lemke_settings always_refined = *s;
+    always_refined.refine = 2;
+    lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &solved);
+    info->pivots += solved.pivots;
+    *refined = solved.refined;
+    return solved.status == RS_LEMKE_SOLVED;
+}
+
 /*
  * When the problem as given fails (a ray, or an answer its certificate refuses), the same
  * problem balanced (lemke_balance): an LCP whose rows and columns are of very different sizes
@@ -810,31 +838,13 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
             wk->Ms[(size_t)i + (size_t)j * nn] =
                 wk->S[i] * M[(size_t)i + (size_t)j * nn] * wk->S[j];
         wk->qs[j] = wk->S[j] * q[j];
-        /* the caller's d, mapped; without one, e of the balanced problem: its own covering
-         * vector, which balancing makes a good one (S e solves 775 fewer of the 100,000
-         * noisiest LCPs of study noisy-sticking) */
-        wk->ds[j] = d ? wk->S[j] * d[j] : 1.0;
     }
-    /* S is bounded, but its products with a caller's extreme entries need not be: a balanced
-     * problem that is not finite (S d overflowing, say) is not tried (its pivots would run on
-     * infinities) */
-    if (!rs_all_finite(wk->Ms, nn * nn) || !rs_all_finite(wk->qs, nn) ||
-        !rs_all_finite(wk->ds, nn))
-        return 0;
-    for (int j = 0; j < n; j++)
-        if (!(wk->ds[j] > 0.0))
-            return 0;
-    rs_lemke_info balanced;
-    rs_lemke_settings always_refined = *s; /* the pivoted basic values carry the rounding of
-                                              the largest row: re-solve the final basis */
-    always_refined.refine = 2;
-    lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &balanced);
-    info->pivots += balanced.pivots;
-    if (balanced.status != RS_LEMKE_SOLVED)
+    int refined;
+    if (!lemke_solve_transformed(n, d, s, wk, info, &refined))
         return 0;
     for (int i = 0; i < n; i++)
         wk->zs[i] *= wk->S[i];
-    return lemke_keep_if_certified(n, M, q, s, wk, 0, balanced.refined, 1, z, w, info);
+    return lemke_keep_if_certified(n, M, q, s, wk, 0, refined, 1, z, w, info);
 }
 
 /*
@@ -906,23 +916,12 @@ static int lemke_try_rows(int n, const double *M, const double *q, const double 
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             wk->Ms[(size_t)i + (size_t)j * nn] = wk->S[i] * M[(size_t)i + (size_t)j * nn];
-    for (int i = 0; i < n; i++) {
-        wk->qs[i] = wk->S[i] * q[i];
-        wk->ds[i] = d ? wk->S[i] * d[i] : 1.0; /* e: the scaled problem's own, as balanced */
-    }
-    if (!rs_all_finite(wk->ds, nn))
-        return 0;
     for (int i = 0; i < n; i++)
-        if (!(wk->ds[i] > 0.0))
-            return 0;
-    rs_lemke_info scaled;
-    rs_lemke_settings always_refined = *s;
-    always_refined.refine = 2;
-    lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &scaled);
-    info->pivots += scaled.pivots;
-    if (scaled.status != RS_LEMKE_SOLVED)
+        wk->qs[i] = wk->S[i] * q[i];
+    int refined;
+    if (!lemke_solve_transformed(n, d, s, wk, info, &refined))
         return 0;
-    return lemke_keep_if_certified(n, M, q, s, wk, 1, scaled.refined, 2, z, w, info); /* same z */
+    return lemke_keep_if_certified(n, M, q, s, wk, 1, refined, 2, z, w, info); /* same z */
 }
 
 /* The cold solve, then when the problem as given fails (a ray, or a breakdown), the balanced

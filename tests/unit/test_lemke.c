@@ -404,11 +404,11 @@ static void test_wide_q_family_is_solved(void **state)
                     double zstar[8], wstar[8], z[8], w[8];
                     const rs_lcp_class cls = c ? RS_LCP_CLASS_PMATRIX : RS_LCP_CLASS_SPD;
                     assert_int_equal(rs_lcp_generate(cls, n, seed, 0, &lcp, zstar, NULL), RS_OK);
-                    for (int i = 0; i < n; i++) { /* w* = M z* + q */
-                        wstar[i] = lcp->q[i];
-                        for (int j = 0; j < n; j++)
-                            wstar[i] += lcp->M[i + j * n] * zstar[j];
-                    }
+                    rs_lcp_certificate star; /* (for w* = M z* + q) */
+                    assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, zstar,
+                                                                RS_LCP_CERT_TOL_DEFAULT, wstar,
+                                                                &star),
+                                     RS_OK);
                     for (int i = 0; i < n; i++)
                         if (zstar[i] == 0.0 && wstar[i] > 1e-6)
                             lcp->q[i] += (factors[f] - 1.0) * wstar[i];
