@@ -779,6 +779,17 @@ static int agrees(double a, double b, double rtol, double floor)
     return rel_diff(a, b, floor) <= rtol;
 }
 
+/* *max = the largest of the measured values so far, a NaN among them kept (an infinite tangent
+ * gives a NaN difference: it fails a check, it is not dropped); *count counts them. */
+static void max_measured(double *max, int *count, double value)
+{
+    if (*count == 0 || isnan(value))
+        *max = value; /* the first, or a NaN, which stays */
+    else if (!isnan(*max))
+        *max = fmax(*max, value);
+    ++*count;
+}
+
 static void judge(rs_grad_entry *e, double rtol, double floor, int have_fd)
 {
     if (isnan(e->lcp) || isnan(e->nlp) || (have_fd && isnan(e->fd)))
@@ -974,6 +985,7 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
         rs_grad_free(out);
         return err;
     }
+    int measured[2] = {0, 0}; /* the pairs in lcp_fd_max_rel and nlp_fd_max_rel */
     for (int o = 0; o < cfg->noutputs; o++) {
         const rs_grad_output *go = &cfg->outputs[o];
         const size_t at = (size_t)(go->step - 1) * ncol + go->column;
@@ -1013,14 +1025,23 @@ rs_error rs_grad_run(const rs_scenario *sc, const rs_grad_config *cfg, rs_progre
             e->rel_nlp = rel_diff(e->nlp, e->fd, floor);
             judge(e, cfg->rtol, floor, !cfg->skip_fd);
             out->verdicts[e->verdict]++;
-            if (e->verdict != RS_GRAD_NON_SMOOTH && e->verdict != RS_GRAD_FAILED && !cfg->skip_fd) {
-                out->lcp_fd_max_rel = fmax(out->lcp_fd_max_rel, e->rel_lcp);
-                out->nlp_fd_max_rel = fmax(out->nlp_fd_max_rel, e->rel_nlp);
+            /* each method against the differences wherever both were computed and the output
+             * is smooth: a failed NLP tangent (counted by grad_failed_max) does not take the
+             * LCP's pair out of the LCP's measure */
+            if (e->verdict != RS_GRAD_NON_SMOOTH && e->switch_step < 0 && !cfg->skip_fd &&
+                !isnan(e->fd)) {
+                if (!isnan(e->lcp))
+                    max_measured(&out->lcp_fd_max_rel, &measured[0], e->rel_lcp);
+                if (!isnan(e->nlp))
+                    max_measured(&out->nlp_fd_max_rel, &measured[1], e->rel_nlp);
             }
         }
     }
-    if (cfg->skip_fd) /* not measured: a check that names them cannot pass */
-        out->lcp_fd_max_rel = out->nlp_fd_max_rel = NAN;
+    /* no pair measured (or --no-fd): nothing to bound, and a check that names them cannot pass */
+    if (!measured[0])
+        out->lcp_fd_max_rel = NAN;
+    if (!measured[1])
+        out->nlp_fd_max_rel = NAN;
     evaluate_contract(sc, out);
     return RS_OK;
 }

@@ -146,7 +146,10 @@ typedef struct rs_grad_result {
     int lcp_singular_steps, floating_steps; /* minimum-norm answers; one-sided ones */
     int tiebreak_steps;                     /* floating, where the exact rule's clamping block
                                                was singular: the clamping tie-break */
-    double lcp_fd_max_rel, nlp_fd_max_rel;  /* over the entries that are not non_smooth/failed */
+    double lcp_fd_max_rel, nlp_fd_max_rel;  /* the largest relative difference to FD over the
+                                               smooth entries where both were computed; NaN if
+                                               there is none, or one is NaN (an infinite
+                                               tangent) */
     double max_sens_residual;
     double lcp_time_s, nlp_time_s, fd_time_s; /* trajectory and derivatives, per method */
     int nchecks;

@@ -163,8 +163,9 @@ static void test_switch_is_non_smooth(void **state)
     (void)state;
     char v0[64];
     snprintf(v0, sizeof v0, "initial.xd=%.17g", 20 * 0.01 * (0.5 * 9.81 - 1.0));
-    const char *sets[] = {"run.steps=30", v0};
-    load("sliding_block_forward", sets, 2);
+    const char *sets[] = {"run.steps=30", v0, "expect.grad_lcp_fd_max_rel=1",
+                          "expect.grad_nlp_fd_max_rel=1"};
+    load("sliding_block_forward", sets, 4);
     rs_grad_config cfg;
     configure(&cfg, "mu", "x");
     rs_grad_result r;
@@ -172,6 +173,41 @@ static void test_switch_is_non_smooth(void **state)
     assert_int_equal(r.entries[0].verdict, RS_GRAD_NON_SMOOTH);
     assert_int_equal(r.entries[0].switch_step, 19);
     assert_true(r.floating_steps >= 1);
+    /* the only pair is non-smooth: nothing was measured against the differences, and a bound on
+     * the largest difference cannot pass on an empty set (it read 0 and passed) */
+    assert_true(isnan(r.lcp_fd_max_rel) && isnan(r.nlp_fd_max_rel));
+    assert_false(r.contract_passed);
+    rs_grad_free(&r);
+}
+
+/* The sliding block with IPOPT stopped after one iteration: every NLP tangent fails (the pair
+ * is `failed`, which grad_failed_max counts), but the LCP's tangent and the difference were both
+ * computed, and the LCP's measure holds their difference (the NLP's failure hid it: it read 0);
+ * the NLP's has nothing measured (NaN). And a landing block whose only pairs straddle the switch
+ * has nothing measured either: NaN, which fails grad_lcp_fd_max_rel (it read 0 and passed). */
+static void test_nlp_failure_leaves_the_lcp_measured(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=30", "nlp.max_iter=1", "nlp.check_start=no"};
+    load("sliding_block_forward", sets, 3);
+    rs_grad_config cfg;
+    configure(&cfg, "mu", "x");
+    rs_grad_result r;
+    run(&cfg, &r);
+    assert_int_equal(r.entries[0].verdict, RS_GRAD_FAILED);
+    assert_true(isnan(r.entries[0].nlp) && isfinite(r.entries[0].lcp));
+    assert_true(r.lcp_fd_max_rel == r.entries[0].rel_lcp && r.lcp_fd_max_rel < 1e-7);
+    assert_true(isnan(r.nlp_fd_max_rel));
+    rs_grad_free(&r);
+
+    const char *landing[] = {"initial.x=0.97119", "expect.grad_failed_max=3",
+                             "expect.grad_lcp_fd_max_rel=1"};
+    load("falling_block", landing, 3);
+    configure(&cfg, "x", "xd@44,fn@44");
+    run(&cfg, &r);
+    assert_true(r.entries[0].switch_step >= 0 && r.entries[1].switch_step >= 0);
+    assert_true(isnan(r.lcp_fd_max_rel));
+    assert_false(r.contract_passed);
     rs_grad_free(&r);
 }
 
@@ -234,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_stuck_block_has_zero_mu_gradient),
         cmocka_unit_test(test_point2d_three_methods),
         cmocka_unit_test(test_switch_is_non_smooth),
+        cmocka_unit_test(test_nlp_failure_leaves_the_lcp_measured),
         cmocka_unit_test(test_disc_in_valley),
         cmocka_unit_test(test_keys_and_outputs_are_checked),
     };
