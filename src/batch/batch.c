@@ -87,6 +87,7 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
             cJSON_AddItemToArray(failed, cJSON_CreateString(text));
         }
     cJSON_AddNumberToObject(o, "declared_checks", r->declared_checks);
+    cJSON_AddNumberToObject(o, "applied_checks", r->applied_checks);
     cJSON_AddNumberToObject(o, "nlp_failed_steps", r->nlp.failed_steps);
     cJSON_AddNumberToObject(o, "lemke_failed_steps", r->lemke.failed_steps + r->shadow_failed_steps);
     cJSON_AddNumberToObject(o, "mode_agreement", r->mode_agreement);

@@ -15,7 +15,9 @@ const char *rs_check_outcome_name(rs_check_outcome o)
     return (int)o >= 0 && o < RS_CHECK_OUTCOMES ? names[o] : "unknown";
 }
 
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one: the shortest
+ * encoding of a code point that XML 1.0 allows (not a surrogate, U+FFFE, U+FFFF or above
+ * U+10FFFF; the control characters are the caller's). */
 static int utf8_length(const unsigned char *s)
 {
     const int n = s[0] < 0x80         ? 1
@@ -23,9 +25,19 @@ static int utf8_length(const unsigned char *s)
                   : (s[0] >> 4) == 14 ? 3
                   : (s[0] >> 3) == 30 ? 4
                                       : 0;
-    for (int i = 1; i < n; i++)
+    static const unsigned long lead_bits[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    static const unsigned long smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (n == 0)
+        return 0;
+    unsigned long cp = s[0] & lead_bits[n];
+    for (int i = 1; i < n; i++) {
         if ((s[i] >> 6) != 2)
             return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < smallest[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff ||
+        cp > 0x10ffff)
+        return 0;
     return n;
 }
 

@@ -138,6 +138,11 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
         return;
     }
     rs_cli_print_checks(f, r->checks, r->nchecks);
+    if (r->nskipped > 0)
+        fprintf(f, "  not checked by this command (%d of the contract's %d checks):\n", r->nskipped,
+                r->declared_checks);
+    for (int i = 0; i < r->nskipped; i++)
+        fprintf(f, "    %-4s %-46s %s\n", "skip", r->skipped[i].check->text, r->skipped[i].reason);
 }
 
 void rs_cli_name_failed_checks(FILE *f, const char *command, const char *scenario,

@@ -202,21 +202,54 @@ static int add_case(rs_check_file *cf, const char *name, const char *failure, in
     return 1;
 }
 
+/* The checks a contract states that the comparison did not evaluate (grad_*), as one line in
+ * cf->message (the first few named). */
+static void note_skipped(const cJSON *skipped, rs_check_file *cf)
+{
+    const int n = cJSON_GetArraySize(skipped);
+    if (n == 0 || cf->message)
+        return;
+    char msg[1024];
+    int len = snprintf(msg, sizeof msg, "%d stated %s not evaluated by check:", n,
+                       n == 1 ? "check" : "checks");
+    const cJSON *e;
+    int shown = 0;
+    cJSON_ArrayForEach(e, skipped)
+    {
+        const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(e, "check"));
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(e, "reason"));
+        if (shown++ == 3 || len >= (int)sizeof msg - 1) {
+            snprintf(msg + len, sizeof msg - (size_t)len, " ...");
+            break;
+        }
+        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s %s (%s)", shown > 1 ? ";" : "",
+                        text ? text : "?", why ? why : "?");
+    }
+    cf->message = strdup(msg);
+}
+
 /* A scenario's cases: its contract's checks from summary.json; 0 if the file is missing or
- * malformed (the child did not finish as it should). *declared: the checks its [expect] states. */
-static int scenario_cases(const char *work, int index, rs_check_file *cf, int *declared)
+ * malformed (the child did not finish as it should). *declared: the checks its [expect] states
+ * that the comparison evaluated (grad_* keys are relaxsim grad's). */
+static int scenario_cases(const char *work, int index, rs_check_file *cf, int *declared,
+                          int *stated)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%d/summary.json", work, index);
     cJSON *s = rs_read_json_file(path);
     const cJSON *contract = cJSON_GetObjectItem(s, "contract");
     const cJSON *checks = cJSON_GetObjectItem(contract, "checks");
-    const cJSON *stated = cJSON_GetObjectItem(contract, "declared_checks");
-    if (!cJSON_IsArray(checks) || !cJSON_IsNumber(stated)) {
+    const cJSON *applied = cJSON_GetObjectItem(contract, "applied_checks");
+    const cJSON *all = cJSON_GetObjectItem(contract, "declared_checks");
+    const cJSON *skipped = cJSON_GetObjectItem(contract, "skipped");
+    if (!cJSON_IsArray(checks) || !cJSON_IsNumber(applied) || !cJSON_IsNumber(all) ||
+        !cJSON_IsArray(skipped)) {
         cJSON_Delete(s);
         return 0;
     }
-    *declared = stated->valueint;
+    *declared = applied->valueint;
+    *stated = all->valueint;
+    note_skipped(skipped, cf);
     const int n = cJSON_GetArraySize(checks);
     const cJSON *c;
     cJSON_ArrayForEach(c, checks)
@@ -242,8 +275,9 @@ static int scenario_cases(const char *work, int index, rs_check_file *cf, int *d
 }
 
 /* A sweep's cases: its runs from results.jsonl; 0 if the file is missing. *declared: the most
- * checks any of its runs' contracts states. */
-static int sweep_cases(const char *work, int index, rs_check_file *cf, int *declared)
+ * checks of its runs' contracts that a run evaluated. */
+static int sweep_cases(const char *work, int index, rs_check_file *cf, int *declared,
+                       int *stated)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%d/results.jsonl", work, index);
@@ -284,9 +318,12 @@ static int sweep_cases(const char *work, int index, rs_check_file *cf, int *decl
                 snprintf(failure + fl, sizeof failure - (size_t)fl, "; %s", x->valuestring);
         }
         const cJSON *t = cJSON_GetObjectItem(o, "time_s");
-        const cJSON *stated = cJSON_GetObjectItem(o, "declared_checks");
-        if (cJSON_IsNumber(stated) && stated->valueint > *declared)
-            *declared = stated->valueint;
+        const cJSON *applied = cJSON_GetObjectItem(o, "applied_checks");
+        const cJSON *all = cJSON_GetObjectItem(o, "declared_checks");
+        if (cJSON_IsNumber(applied) && applied->valueint > *declared)
+            *declared = applied->valueint;
+        if (cJSON_IsNumber(all) && all->valueint > *stated)
+            *stated = all->valueint;
         add_case(cf, name, failure[0] ? failure : NULL, error,
                  cJSON_IsNumber(t) ? t->valuedouble : 0.0);
         cJSON_Delete(o);
@@ -305,10 +342,10 @@ static void collect(const char *work, int index, int status, rs_check_file *cf)
         add_case(cf, "load", cf->message ? cf->message : "refused", 1, cf->time_s);
         return;
     }
-    int declared = 0;
+    int declared = 0, stated = 0; /* the contract's checks evaluated, and all it states */
     const int read = (code == 0 || code == 1) &&
-                     (cf->is_sweep ? sweep_cases(work, index, cf, &declared)
-                                   : scenario_cases(work, index, cf, &declared));
+                     (cf->is_sweep ? sweep_cases(work, index, cf, &declared, &stated)
+                                   : scenario_cases(work, index, cf, &declared, &stated));
     if (!read) {
         char msg[512], *said = first_error_line(work, index);
         if (WIFSIGNALED(status))
@@ -328,8 +365,13 @@ static void collect(const char *work, int index, int status, rs_check_file *cf)
     cf->outcome = code == 0 && cf->failures + cf->errors == 0 ? RS_CHECK_PASSED : RS_CHECK_FAILED;
     if (cf->outcome == RS_CHECK_PASSED && declared == 0) { /* nothing stated, nothing passed */
         cf->outcome = RS_CHECK_NO_CONTRACT;
-        cf->message = strdup("no [expect] contract: only the implied gates (no failed step) "
-                             "were checked; state what the run must show");
+        free(cf->message); /* the skipped checks: said below */
+        cf->message = strdup(stated > 0
+                                 ? "no check of its [expect] contract applies to a comparison "
+                                   "(grad_* keys are checked by relaxsim grad): only the implied "
+                                   "gates (no failed step) were checked"
+                                 : "no [expect] contract: only the implied gates (no failed step) "
+                                   "were checked; state what the run must show");
         add_case(cf, "contract", cf->message, 0, 0.0); /* a failure in the JUnit report */
     }
 }

@@ -327,6 +327,14 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     cJSON *ct = cJSON_AddObjectToObject(o, "contract");
     cJSON_AddBoolToObject(ct, "passed", r->contract_passed);
     cJSON_AddNumberToObject(ct, "declared_checks", r->declared_checks);
+    cJSON_AddNumberToObject(ct, "applied_checks", r->applied_checks);
+    cJSON *skipped = cJSON_AddArrayToObject(ct, "skipped");
+    for (int i = 0; i < r->nskipped; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "check", r->skipped[i].check->text);
+        cJSON_AddStringToObject(e, "reason", r->skipped[i].reason);
+        cJSON_AddItemToArray(skipped, e);
+    }
     cJSON *checks = cJSON_AddArrayToObject(ct, "checks");
     cJSON *failed = cJSON_AddArrayToObject(ct, "failed");
     for (int i = 0; i < r->nchecks; i++) {

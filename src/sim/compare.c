@@ -272,12 +272,28 @@ static int names_check(const rs_scenario *sc, const char *key)
     return 0;
 }
 
+/* Why a run of this mode did not evaluate check key: the command that does. */
+static const char *skip_reason(const char *key, int has_nlp, int has_lemke)
+{
+    if (strncmp(key, "grad_", 5) == 0)
+        return "checked by relaxsim grad";
+    if (!has_nlp && (strncmp(key, "nlp_", 4) == 0 || strstr(key, "_nlp.")))
+        return "needs the NLP trajectory (compare, or run --backend nlp)";
+    if (!has_lemke && (strncmp(key, "lemke_", 6) == 0 || strstr(key, "_lemke.")))
+        return "needs the Lemke trajectory (compare, or run --backend lemke)";
+    return "needs both trajectories (compare)";
+}
+
 /* The [expect] contract. Checks on a trajectory apply to both trajectories that were run. A
- * contract that does not bound the failed steps of a backend it ran gets the implied bound 0. */
+ * contract that does not bound the failed steps of a backend it ran gets the implied bound 0.
+ * A check this mode cannot evaluate (grad_*, or one on a trajectory or comparison it did not run)
+ * is listed as skipped, with the command that checks it, and not counted as applied: a contract
+ * none of whose checks applied has checked nothing it states (relaxsim check: NONE). */
 static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
 {
     r->contract_passed = 1;
     r->declared_checks = sc->ncheck;
+    r->applied_checks = r->nskipped = 0;
     const int has_nlp = r->mode != RS_RUN_LEMKE, has_lemke = r->mode != RS_RUN_NLP;
     const int compare = r->mode == RS_RUN_COMPARE;
     if (has_nlp && !names_check(sc, "nlp_failed_steps_max"))
@@ -288,6 +304,7 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         const rs_check *ck = &sc->checks[i];
         const char *key = ck->key, *dot = strchr(key, '.');
         const int col = dot ? column_of(r, dot + 1) : -1;
+        const int results_before = r->nchecks + r->checks_unrecorded;
         if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
             if (has_nlp)
                 add_check(r, ck, "nlp", r->nlp.failed_steps);
@@ -330,6 +347,10 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
             if (compare)
                 add_final_diff_check(r, ck, r->nlp.final[col], r->lemke.final[col]);
         }
+        if (r->nchecks + r->checks_unrecorded > results_before)
+            r->applied_checks++;
+        else
+            r->skipped[r->nskipped++] = (rs_skipped_check){ck, skip_reason(key, has_nlp, has_lemke)};
     }
 }
 

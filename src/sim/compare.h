@@ -93,6 +93,12 @@ typedef struct rs_check_result {
     char which[16];              /* "nlp" / "lemke" when a check applies to both */
 } rs_check_result;
 
+/* A check of the contract that a run did not evaluate, and why (which command does). */
+typedef struct rs_skipped_check {
+    const rs_check *check;
+    const char *reason;          /* e.g. "checked by relaxsim grad" */
+} rs_skipped_check;
+
 /* A step kept for replay (io/capsule.h writes it, relaxsim replay re-solves it): every step that
  * failed or got a verdict other than agree, and the steps the scenario asks for
  * (rs_scenario.capsule_steps, always kept), the first RS_COMPARE_MAX_CAPSULES of the former
@@ -133,6 +139,9 @@ typedef struct rs_compare_result {
     int checks_unrecorded;       /* results that found no room (never; each fails the contract) */
     int declared_checks;         /* the checks the scenario's [expect] states (0: no contract,
                                     only the implied gates) */
+    int applied_checks;          /* those this run evaluated (0: nothing stated was checked) */
+    int nskipped;                /* those it could not: another command checks them */
+    rs_skipped_check skipped[RS_SCENARIO_MAX_CHECKS];
     int contract_passed;
     double wall_time_s;
     rs_capsule *capsules; /* ncapsules entries, owned */

@@ -143,6 +143,51 @@ static void test_check(void **state)
     remove(DIR "none.ini");
     remove(DIR "none_sweep.ini");
 
+    /* a contract that states only what relaxsim grad checks, alone and as a sweep's: the
+     * comparison evaluates none of it, so nothing stated was checked (NONE, exit 1); in a
+     * mixed contract the grad_* check is named as not evaluated, beside the PASS */
+    write_file(DIR "grad_only.ini", "[model]\nname = falling_block\n[run]\nsteps = 10\n"
+                                    "[expect]\ngrad_lcp_fd_max_rel = 0\ngrad_failed_max = 0\n");
+    write_file(DIR "grad_sweep.ini", "[sweep]\nscenario = grad_only.ini\n[vary]\nmodel.m = 1, 2\n");
+    write_file(DIR "grad_mixed.ini", "[model]\nname = falling_block\n[run]\nsteps = 10\n"
+                                     "[expect]\nnlp_failed_steps_max = 0\n"
+                                     "grad_lcp_fd_max_rel = 0\n");
+    assert_int_equal(run("check " DIR "grad_only.ini " DIR "grad_sweep.ini -j 1 --json " TMP
+                         "grad.json"),
+                     1);
+    assert_non_null(strstr(out_buf, "NONE  " DIR "grad_only.ini"));
+    assert_non_null(strstr(out_buf, "NONE  " DIR "grad_sweep.ini"));
+    assert_non_null(strstr(out_buf, "no check of its [expect] contract applies to a comparison"));
+    assert_true(slurp(TMP "grad.json", text, sizeof text) > 0);
+    assert_non_null(strstr(text, "\"no_contract\":\t2"));
+    assert_int_equal(run("check " DIR "grad_mixed.ini"), 0);
+    assert_non_null(strstr(out_buf, "PASS  " DIR "grad_mixed.ini"));
+    assert_non_null(strstr(out_buf, "1 stated check not evaluated by check: grad_lcp_fd_max_rel = "
+                                    "0 (checked by relaxsim grad)"));
+    remove(DIR "grad_only.ini");
+    remove(DIR "grad_sweep.ini");
+    remove(DIR "grad_mixed.ini");
+
+    /* a file name that is not UTF-8 XML allows (a surrogate, U+FFFE, an overlong '/', a lead
+     * byte above U+10FFFF): the JUnit report stays well-formed */
+    sh("rm -rf '" TMP "check_utf8' && mkdir -p '" TMP "check_utf8'");
+    snprintf(content, sizeof content, block, "9.81");
+    write_file(TMP "check_utf8/s\xed\xa0\x80x\xef\xbf\xbey\xc0\xafz\xf5\x80\x80\x80.ini",
+               content);
+    assert_int_equal(run("check '" TMP "check_utf8' --junit " TMP "utf8.xml --json " TMP
+                         "utf8.json"),
+                     0);
+    assert_true(xml_valid(TMP "utf8.xml"));
+    assert_true(slurp(TMP "utf8.json", text, sizeof text) > 0);
+    cJSON *u = cJSON_Parse(text);
+    assert_non_null(u);
+    const char *path = cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(u, "files"), 0), "path"));
+    assert_non_null(path);
+    assert_null(strstr(path, "\xed\xa0\x80"));
+    assert_null(strstr(path, "\xef\xbf\xbe"));
+    cJSON_Delete(u);
+
     /* usage: nothing selected, a missing path, an unknown option */
     assert_int_equal(run("check " DIR " --filter '*.none'"), 2);
     assert_non_null(strstr(err_buf, "no scenario or sweep"));

@@ -314,6 +314,41 @@ static void test_falling_block_rests_with_weight(void **state)
     rs_compare_free(&r);
 }
 
+/* A check a run cannot evaluate is listed as skipped, with the command that does, and is not
+ * counted as applied: a Lemke run skips a bound on the NLP's trajectory (one it would fail), a
+ * comparison's drift bound and a gradient bound (it said nothing of them). */
+static void test_checks_a_run_cannot_evaluate_are_skipped(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=60", "expect.max_nlp.x_m=0.5", "expect.drift_max_abs.x_m=0",
+                          "expect.grad_lcp_fd_max_rel=0", "expect.max_lemke.x_m=1"};
+    rs_compare_result r, base;
+    load("falling_block", sets, 1); /* the scenario's own contract */
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &base), RS_OK);
+    const int declared = base.declared_checks, applied = base.applied_checks;
+    const int skipped = base.nskipped;
+    rs_compare_free(&base);
+    load("falling_block", sets, 5); /* and four more */
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.declared_checks, declared + 4);
+    assert_int_equal(r.applied_checks, applied + 1); /* max_lemke.x_m */
+    assert_int_equal(r.nskipped, skipped + 3);
+    const rs_skipped_check *mine = r.skipped + skipped;
+    assert_string_equal(mine[0].check->key, "max_nlp.x_m");
+    assert_non_null(strstr(mine[0].reason, "NLP trajectory"));
+    assert_string_equal(mine[1].check->key, "drift_max_abs.x_m");
+    assert_non_null(strstr(mine[1].reason, "compare"));
+    assert_string_equal(mine[2].check->key, "grad_lcp_fd_max_rel");
+    assert_non_null(strstr(mine[2].reason, "relaxsim grad"));
+    assert_true(r.contract_passed);
+    rs_compare_free(&r);
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.applied_checks, r.declared_checks - 1); /* all but the gradient bound */
+    assert_int_equal(r.nskipped, 1);
+    assert_false(r.contract_passed); /* the block starts at x = 1 m, above 0.5 m */
+    rs_compare_free(&r);
+}
+
 /* Lemma 2.1 of note 000: v+ v- = 0 at every step of the direct formulation, 30,000 random-force
  * steps with Lemke (exact up to rounding), and 300 with the NLP (to its complementarity). */
 static void test_lemma_2_1(void **state)
@@ -764,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_one_d_models_agree_per_step),
         cmocka_unit_test(test_sliding_block_stops_where_analysis_says),
         cmocka_unit_test(test_falling_block_rests_with_weight),
+        cmocka_unit_test(test_checks_a_run_cannot_evaluate_are_skipped),
         cmocka_unit_test(test_lemma_2_1),
         cmocka_unit_test(test_lemke_warm_start_keeps_the_trajectory),
         cmocka_unit_test(test_deterministic),
