@@ -34,7 +34,9 @@ extern "C" {
  *   z in scale_z = max(||z / C||_inf, P / m), each z_i as z_i / C_i (P / m: the problem's own
  *     scale of z, which does not vanish with z)
  *   w row by row, each w_i as D_i w_i in scale_w_i = max(|D_i q_i|, min(m scale_z, S)) (its row's
- *     own data or what z moves it by, never more than S: no row hides another's violation)
+ *     own data or what z moves it by, never more than S: a row of extreme data does not
+ *     hide the others' violations; a row whose data is below tol of min(m scale_z, S) is
+ *     judged at that resolution, see docs/certificates.md, known limits)
  * The rows and columns of a contact LCP carry different units (velocity rows and force rows;
  * impulses and a sliding speed): these measures do not depend on them (up to factors of 2 to 4,
  * the equilibration's rounding to powers of two), nor on the scale of the whole problem. A zero
