@@ -522,6 +522,26 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets): inside an obstacle by up to one step's length L, the
+ * penetration a step can leave, which the next step's gap term throws out; deeper is refused. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    const double pos[2] = {d->state[S_X], d->state[S_Z]};
+    rs_step_scales sc;
+    dp_step_scales(d, &sc);
+    const double depth = scene_penetration(d->scene, pos, d->params[P_R]);
+    if (depth > sc.length)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "the body is %.3g m inside an obstacle (closer than r to it), more "
+                             "than one step's length (%.3g m), which no step leaves",
+                             depth, sc.length);
+    active_set a;
+    if (!dp_find_active(d, &a))
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "more active contacts than the model's largest LCP (64 unknowns)");
+    return RS_OK;
+}
+
 /*
  * The deepest the straight path p + t (p' - p), t in [0, 1], goes into a group whose contact
  * distances are d0 at p and d1 at p': max over t of D(t) = min_i -d_i(t), d_i linear in t. D is
@@ -713,6 +733,7 @@ const rs_model rs_model_disc_polygons = {
     .force_scale = force_scale,
     .step_scales = dp_step_scales,
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = MAX_UNKNOWNS,
     .lcp_size = lcp_size,
     .lcp_build = lcp_build,

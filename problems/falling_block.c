@@ -76,6 +76,20 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets): x down to one step's length below the surface, more
+ * than a step leaves; deeper is refused. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    if (d->state[S_X] < -sc.length)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "x = %.6g m: below the surface by more than one step's length (%.3g "
+                             "m), which no step leaves (contact is at position level)",
+                             d->state[S_X], sc.length);
+    return RS_OK;
+}
+
 static void integrate(const rs_step_data *d, double lambda, double *sn)
 {
     sn[S_XD] = free_velocity(d) + d->dt * lambda / d->params[P_M];
@@ -297,6 +311,7 @@ const rs_model rs_model_falling_block = {
     .force_scale = force_scale,
     .step_scales = step_scales,
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = 1,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,

@@ -147,6 +147,21 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets, rs_sim_set_state): z down to one step's length below
+ * the ground, far more than a step's rounding or the NLP's tolerance leaves (the next step's gap
+ * term lifts it); deeper is no state a run reaches. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    if (d->state[S_Z] < -sc.length)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "z = %.6g m: below the ground by more than one step's length (%.3g m), "
+                             "which no step leaves (contact is at position level)",
+                             d->state[S_Z], sc.length);
+    return RS_OK;
+}
+
 /* The next state from the forces by the integrator (D1)-(D4). */
 static void integrate(const rs_step_data *d, const double *forces, double *state_next)
 {
@@ -477,6 +492,7 @@ const rs_model rs_model_point2d_friction = {
     .force_scale = force_scale,
     .step_scales = step_scales,
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = 4,
     .lcp_build = lcp_build,
     .lcp_recover = lcp_recover,

@@ -147,6 +147,20 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets): z down to one step's length below the ground, more
+ * than a step leaves; deeper is refused. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    rs_step_scales sc;
+    step_scales(d, &sc);
+    if (d->state[S_Z] < -sc.length)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "z = %.6g m: below the ground by more than one step's length (%.3g m), "
+                             "which no step leaves (contact is at position level)",
+                             d->state[S_Z], sc.length);
+    return RS_OK;
+}
+
 /* The next state from the forces by the integrator (D1), (D2). */
 static void integrate(const rs_step_data *d, const double *f, double *sn)
 {
@@ -651,6 +665,7 @@ const rs_model rs_model_point3d_friction = {
     .force_scale = force_scale,
     .step_scales = step_scales,
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = MAX_DIRECTIONS + 2,
     .lcp_size = lcp_size,
     .lcp_build = lcp_build,

@@ -34,6 +34,19 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets): xdp and xdm down to -1e-6 of the step's speed V, the
+ * NLP's tolerance on their bounds. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    rs_step_scales sc;
+    sliding_block_scales(d, 2, &sc);
+    if (d->state[S_VP] < -1e-6 * sc.speed || d->state[S_VM] < -1e-6 * sc.speed)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "xdp = %.6g, xdm = %.6g m/s: sliding_block_direct needs xdp >= 0 and "
+                             "xdm >= 0 (v = xdp - xdm)", d->state[S_VP], d->state[S_VM]);
+    return RS_OK;
+}
+
 static void lcp_build(const rs_step_data *d, double *M, double *q)
 {
     const double k = d->params[SB_M] / d->dt;
@@ -126,6 +139,7 @@ const rs_model rs_model_sliding_block_direct = {
     .summary = "1-D bidirectional sliding block, direct 2x2 LCP (v = v+ - v-)",
     .source = "note 000 section 2.2",
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = 2,
     .lcp_units = lcp_units,
     .lcp_z_names = lcp_z_names,

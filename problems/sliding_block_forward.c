@@ -33,6 +33,22 @@ static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
     return RS_OK;
 }
 
+/* A state a run reached (or a caller sets): xd down to -1e-6 of the step's speed V, the NLP's
+ * tolerance on its bound (Lemke's xd is >= 0 exactly); the push must still be forward. */
+static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
+{
+    rs_step_scales sc;
+    sliding_block_scales(d, 1, &sc);
+    if (d->state[S_V] < -1e-6 * sc.speed)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "xd = %.6g m/s: sliding_block_forward needs xd >= 0 (it models "
+                             "forward motion only)", d->state[S_V]);
+    if (d->input[0] < 0.0)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "sliding_block_forward needs u >= 0 (it models forward motion only)");
+    return RS_OK;
+}
+
 static void lcp_build(const rs_step_data *d, double *M, double *q)
 {
     const double m = d->params[SB_M], mu_mg = d->params[SB_MU] * m * d->params[SB_G];
@@ -88,6 +104,7 @@ const rs_model rs_model_sliding_block_forward = {
     .summary = "1-D block sliding forwards, LCP in the velocity",
     .source = "note 000 section 2.1",
     .check_step = check_step,
+    .check_reached = check_reached,
     .lcp_n = 1,
     .lcp_units = lcp_units,
     .lcp_z_names = lcp_z_names,

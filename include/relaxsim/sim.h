@@ -161,7 +161,9 @@ typedef struct rs_sim_step_info {
  * of this step. The state then moves to the step's answer, as the command's runs do: also when
  * the step failed (info->ok = 0, counted in rs_sim_failed_steps) if that answer is finite, else it
  * stays. A failed step is a status, not an error. Errors: RS_ERR_NULL_ARG, RS_ERR_NONFINITE (an
- * input that is not finite: no step is taken). info may be NULL.
+ * input that is not finite), RS_ERR_BAD_ARG (an input outside the model's domain from this state,
+ * such as a backward push of sliding_block_forward: rs_sim_check_input says why); no step is
+ * taken. info may be NULL.
  */
 RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info);
 
@@ -177,6 +179,21 @@ RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *sta
                            double *forces, int stop_on_failure, int *done,
                            rs_sim_step_info *info);
 
+/**
+ * Whether state (nstate values) is in the model's domain, as a state a run can reach with the
+ * scenario's next input: finite, and within what the model allows (a body below the ground or
+ * inside an obstacle by at most one step's length, the penetration a step can leave; bodies that
+ * overlap by at most that; velocities a one-way model allows). RS_OK; RS_ERR_NONFINITE or
+ * RS_ERR_BAD_ARG with what is wrong in detail (may be NULL); RS_ERR_NULL_ARG.
+ */
+RS_API rs_error rs_sim_check_state(const rs_sim *sim, const double *state,
+                                   rs_error_detail *detail);
+
+/** Whether input (ninput values) is a step's input the model allows from the current state (as
+ *  rs_sim_check_state); what rs_sim_step checks before a step with an input of its own. */
+RS_API rs_error rs_sim_check_input(const rs_sim *sim, const double *input,
+                                   rs_error_detail *detail);
+
 /** The current state (nstate values). */
 RS_API rs_error rs_sim_state(const rs_sim *sim, double *state);
 
@@ -184,8 +201,10 @@ RS_API rs_error rs_sim_state(const rs_sim *sim, double *state);
  *  rs_sim_set_state). */
 RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces);
 
-/** Set the current state (nstate finite values; RS_ERR_NONFINITE otherwise). The step counter
- *  stays; the solver's warm start is forgotten. */
+/** Set the current state (nstate values): RS_ERR_NONFINITE or RS_ERR_BAD_ARG, and the state
+ *  stays, when rs_sim_check_state refuses it (a body set below the ground would be thrown out at
+ *  the speed that closes the gap in one step). The step counter stays; the solver's warm start is
+ *  forgotten. */
 RS_API rs_error rs_sim_set_state(rs_sim *sim, const double *state);
 
 /** The steps taken (the next step's index), and the time, steps x dt. */

@@ -304,14 +304,65 @@ static void info_of(const rs_step_result *r, int lemke, int k, rs_sim_step_info 
     };
 }
 
+/* The model's domain for a state a run can reach with an input: its check_reached (overlaps and
+ * penetrations up to a step's length), else its check_step; RS_ERR_BAD_ARG and what is wrong in
+ * detail, RS_ERR_NOMEM if it could not check. */
+static rs_error sim_domain(const rs_sim *sim, const double *state, const double *input,
+                           rs_error_detail *detail)
+{
+    const rs_scenario *sc = sim->sc;
+    const rs_model *m = sc->model;
+    rs_error (*check)(const rs_step_data *, rs_error_detail *) =
+        m->check_reached ? m->check_reached : m->check_step;
+    if (!check)
+        return RS_OK;
+    const rs_step_data d = {sc->params, state, input, sc->dt, sc->variant, &sc->nlp, sc->scene,
+                            0, NULL};
+    return check(&d, detail);
+}
+
+rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_detail *detail)
+{
+    if (!sim || !state)
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "state: NULL");
+    const rs_model *m = sim->sc->model;
+    for (int i = 0; i < m->nstate; i++)
+        if (!isfinite(state[i]))
+            return rs_detail_set(detail, RS_ERR_NONFINITE, "state: %s = %g is not finite",
+                                 m->state_names[i], state[i]);
+    double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
+    if (!u)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
+    rs_scenario_input(sim->sc, sim->k, u); /* the next step's input */
+    rs_error_detail why;
+    const rs_error err = sim_domain(sim, state, u, &why);
+    free(u);
+    return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "state: %s", why.message);
+}
+
+rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_detail *detail)
+{
+    if (!sim || (!input && sim->sc->model->ninput > 0))
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "input: NULL");
+    const rs_model *m = sim->sc->model;
+    for (int i = 0; i < m->ninput; i++)
+        if (!isfinite(input[i]))
+            return rs_detail_set(detail, RS_ERR_NONFINITE, "input: %s = %g is not finite",
+                                 m->input_names[i], input[i]);
+    rs_error_detail why;
+    const rs_error err = sim_domain(sim, sim->x, input, &why);
+    return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "input: %s", why.message);
+}
+
 rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info)
 {
     if (!sim)
         return RS_ERR_NULL_ARG;
     const rs_model *m = sim->sc->model;
     if (input) {
-        if (!all_finite(input, m->ninput))
-            return RS_ERR_NONFINITE;
+        const rs_error err = rs_sim_check_input(sim, input, NULL);
+        if (err != RS_OK)
+            return err; /* no step taken */
         memcpy(sim->u, input, sizeof(double) * (size_t)m->ninput);
     } else {
         rs_scenario_input(sim->sc, sim->k, sim->u);
@@ -403,8 +454,9 @@ rs_error rs_sim_set_state(rs_sim *sim, const double *state)
     if (!sim || !state)
         return RS_ERR_NULL_ARG;
     const int n = sim->sc->model->nstate;
-    if (!all_finite(state, n))
-        return RS_ERR_NONFINITE;
+    const rs_error err = rs_sim_check_state(sim, state, NULL);
+    if (err != RS_OK)
+        return err; /* the state stays */
     memcpy(sim->x, state, sizeof(double) * (size_t)n);
     memset(sim->f, 0, sizeof(double) * (size_t)sim->sc->model->nforce); /* no step from it yet */
     rs_stepper_reset(sim->stepper); /* a warm start belongs to the state it came from */

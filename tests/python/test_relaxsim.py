@@ -111,6 +111,26 @@ class SimulationTest(unittest.TestCase):
         self.assertEqual(sim.steps_taken, before)  # no step taken
         self.assertEqual(len(sim.run(0).t), 0)
 
+    def test_states_and_inputs_outside_the_domain(self):
+        # a body set 1000 m below the ground, and a backward push of a forward-only block, are
+        # refused with the model's reason (and nothing changes); a state the run reached is not
+        sim = relaxsim.Simulation(relaxsim.Scenario(POINT2D), "lemke")
+        sim.run(500)
+        x = sim.state
+        sim.state = x  # a reached state round-trips
+        below = x.copy()
+        below[sim.scenario.state_names.index("z_m")] = -1000.0
+        with self.assertRaisesRegex(relaxsim.Error, "below the ground"):
+            sim.state = below
+        np.testing.assert_array_equal(sim.state, x)
+        block = relaxsim.Simulation(
+            relaxsim.Scenario(os.path.join(SCEN, "sliding_block_forward.ini")), "lemke")
+        with self.assertRaisesRegex(relaxsim.Error, "needs u >= 0"):
+            block.step([-1.0])
+        with self.assertRaisesRegex(relaxsim.Error, "needs u >= 0"):
+            block.run(3, inputs=[[1.0], [-1.0], [1.0]])
+        self.assertEqual(block.steps_taken, 1)  # the first row's step, then the refusal
+
     def test_lifetimes_and_numpy_scalars(self):
         # a scenario dropped (and collected) before its simulation and its snapshot; overrides
         # given as numpy scalars

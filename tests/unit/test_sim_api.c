@@ -213,6 +213,60 @@ static void test_caller_inputs(void **state)
     rs_sim_scenario_free(sc);
 }
 
+/* States and inputs outside a model's domain are refused as the command refuses them in a file,
+ * with the model's reason: point2d set 1000 m below the ground (it was accepted, and the NLP's
+ * "solved" step threw the body out at 1e6 m/s), a push backwards on sliding_block_forward (it
+ * models forward motion only). Every state a run reaches is accepted back (a round trip of each
+ * state of both backends' trajectories, penetrations of the NLP's tolerance included). */
+static void test_states_and_inputs_outside_the_domain(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = load(SCEN "point2d_friction.ini", NULL, 0);
+    const int iz = column(sc, RS_SIM_STATE, "z_m");
+    for (int b = 0; b < 2; b++) {
+        rs_sim_settings set;
+        rs_sim_settings_default(&set);
+        set.backend = b ? RS_SIM_LEMKE : RS_SIM_NLP;
+        rs_sim *sim = NULL;
+        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        double x[4], x0[4];
+        for (int k = 0; k < 700; k++) { /* lands at step 451 and slides to rest */
+            assert_int_equal(rs_sim_step(sim, NULL, NULL), RS_OK);
+            rs_sim_state(sim, x);
+            assert_int_equal(rs_sim_check_state(sim, x, NULL), RS_OK);
+            assert_int_equal(rs_sim_set_state(sim, x), RS_OK);
+        }
+        rs_sim_state(sim, x0);
+        memcpy(x, x0, sizeof x);
+        x[iz] = -1000.0;
+        rs_error_detail d;
+        assert_int_equal(rs_sim_check_state(sim, x, &d), RS_ERR_BAD_ARG);
+        assert_non_null(strstr(d.message, "state: z = -1000 m: below the ground"));
+        assert_int_equal(rs_sim_set_state(sim, x), RS_ERR_BAD_ARG);
+        rs_sim_state(sim, x);
+        assert_memory_equal(x, x0, sizeof x); /* the state stays */
+        x[iz] = NAN;
+        assert_int_equal(rs_sim_check_state(sim, x, &d), RS_ERR_NONFINITE);
+        assert_non_null(strstr(d.message, "state: z_m = nan is not finite"));
+        rs_sim_destroy(sim);
+    }
+    rs_sim_scenario_free(sc);
+
+    sc = load(SCEN "sliding_block_forward.ini", NULL, 0);
+    rs_sim *sim = NULL;
+    assert_int_equal(rs_sim_create(sc, NULL, &sim, NULL), RS_OK);
+    const double back = -1.0, ahead = 1.0;
+    rs_error_detail d;
+    assert_int_equal(rs_sim_check_input(sim, &back, &d), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(d.message, "input: sliding_block_forward needs u >= 0"));
+    assert_int_equal(rs_sim_step(sim, &back, NULL), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_sim_step_count(sim), 0); /* no step taken */
+    assert_int_equal(rs_sim_step(sim, &ahead, NULL), RS_OK);
+    assert_int_equal(rs_sim_step_count(sim), 1);
+    rs_sim_destroy(sim);
+    rs_sim_scenario_free(sc);
+}
+
 typedef struct tally {
     int steps, last, verdicts[RS_SIM_VERDICT_COUNT];
     double max_x_diff;
@@ -520,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_step_to_the_closed_form),
         cmocka_unit_test(test_save_and_restore),
         cmocka_unit_test(test_caller_inputs),
+        cmocka_unit_test(test_states_and_inputs_outside_the_domain),
         cmocka_unit_test(test_compare_with_callback),
         cmocka_unit_test(test_from_text_and_bad_input),
         cmocka_unit_test(test_models),
