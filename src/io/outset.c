@@ -412,6 +412,19 @@ rs_error rs_outset_commit(rs_outset *s, const char *const *owned, int nowned,
 
 /* ---- single files -------------------------------------------------------------------------- */
 
+/* The standard stream a path names (/dev/stdout, /dev/stderr, /dev/fd/1, /dev/fd/2: links to the
+ * process's own descriptors, the one kind of link relaxsim writes through), or -1. Its
+ * descriptor is duplicated, so that the output goes where the shell sent the stream (appended to
+ * a file, into a pipe) rather than reopened at offset 0. */
+static int standard_stream(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0 || strcmp(path, "/dev/fd/2") == 0)
+        return STDERR_FILENO;
+    return -1;
+}
+
 rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *detail)
 {
     *out = NULL;
@@ -419,7 +432,10 @@ rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *d
         return rs_detail_set(detail, RS_ERR_BAD_ARG, "'%.60s': not a usable file name", path);
     struct stat st;
     int stream = 0;
-    if (lstat(path, &st) == 0) {
+    const int standard = standard_stream(path); /* a link, followed by name only */
+    if (standard >= 0) {
+        stream = 1; /* the process's own stream, wherever the shell sent it (a file, a pipe) */
+    } else if (lstat(path, &st) == 0) {
         if (S_ISLNK(st.st_mode))
             return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: is a symbolic link; relaxsim does "
                                  "not write through links (give the file it points to)", path);
@@ -439,8 +455,10 @@ rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *d
     o->dirfd = -1;
     rs_error err = RS_OK;
     if (stream) { /* written into, never replaced; a FIFO nobody reads is an error, not a hang */
-        const int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-        if (fd >= 0)
+        const int fd = standard >= 0
+                           ? fcntl(standard, F_DUPFD_CLOEXEC, 0) /* its flags are the shell's */
+                           : open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0 && standard < 0)
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
             err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path,

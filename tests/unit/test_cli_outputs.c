@@ -315,6 +315,11 @@ static void test_devices_fifos_and_held_directories(void **state)
     assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/full", "-q"), 2);
     assert_non_null(strstr(err_buf, "/dev/full"));
     assert_true(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+    /* the process's own stream (/dev/stdout, a link into /proc: it was refused as a link),
+     * written where the shell sent it, here the file this test reads */
+    assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/stdout", "-q"), 0);
+    assert_true(strncmp(out_buf, "step,t_s,", 9) == 0);
+    assert_non_null(strstr(out_buf, "\n99,"));
     char dir[400], fifo[600];
     fresh_dir("s5", dir, sizeof dir);
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
