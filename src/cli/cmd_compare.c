@@ -100,9 +100,20 @@ static rs_error write_ends(rs_outset *set, const rs_scenario *sc, const rs_cli_s
         FILE *f = rs_outset_create(set, name, detail);
         if (!f)
             return RS_ERR_IO;
-        const rs_error e = rs_write_capsule(f, sc, a->sets, a->nsets, r, &r->capsules[i], &d);
+        rs_error e = rs_write_capsule(f, sc, a->sets, a->nsets, r, &r->capsules[i], &d);
         if (rs_outset_close(set, f, name, detail) != RS_OK)
             return RS_ERR_IO;
+        char dat[64]; /* beside it, its step LCP as a file `lcp solve` reads */
+        snprintf(dat, sizeof dat, "capsules/step_%d.dat", r->capsules[i].step);
+        if (e == RS_OK && r->capsules[i].lcp_n > 0) {
+            if (!(f = rs_outset_create(set, dat, detail)))
+                return RS_ERR_IO;
+            e = rs_write_capsule_dat(f, &r->capsules[i], &d);
+            if (rs_outset_close(set, f, dat, detail) != RS_OK)
+                return RS_ERR_IO;
+            if (e != RS_OK)
+                rs_outset_drop(set, dat);
+        }
         if (e == RS_OK) {
             r->capsules[kept++] = r->capsules[i];
             continue;

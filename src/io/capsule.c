@@ -211,3 +211,15 @@ rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *ove
     free(json);
     return err;
 }
+
+rs_error rs_write_capsule_dat(FILE *f, const rs_capsule *c, rs_error_detail *detail)
+{
+    if (c->lcp_n <= 0)
+        return RS_OK;
+    const locale_t caller = rs_c_locale_enter();
+    rs_lcp lcp = {.n = c->lcp_n, .M = c->M, .q = c->q};
+    const rs_error err = rs_lcp_write_stream(f, "lcp_dat", &lcp, RS_LCP_STORAGE_DENSE, 0, NULL,
+                                             detail);
+    rs_c_locale_leave(caller);
+    return err;
+}

@@ -30,6 +30,10 @@ rs_error rs_write_capsule(FILE *f, const rs_scenario *sc, const char *const *ove
                           int noverrides, const rs_compare_result *r, const rs_capsule *c,
                           rs_error_detail *detail);
 
+/* The capsule's step LCP (M, q) as a Siconos .dat file into f (the text of its lcp_dat), in the C
+ * locale; RS_OK when it has none (lcp_n = 0: nothing written). */
+rs_error rs_write_capsule_dat(FILE *f, const rs_capsule *c, rs_error_detail *detail);
+
 /* Read an exact array of exactly n numbers (null: NaN) into v; 0 otherwise. */
 int rs_capsule_read_array(const cJSON *a, double *v, int n);
 

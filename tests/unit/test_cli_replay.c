@@ -160,6 +160,14 @@ static void test_requested_and_fixed(void **state)
     assert_int_equal(
         run("compare " SCEN "point2d_friction.ini --capsule 100 -q -o " TMP "cap_asked"), 0);
     replay(TMP "cap_asked", "capsules/step_100.json", "", 0, "agree", 1);
+    /* beside the capsule, its step LCP as a .dat file (the capsule's lcp_dat text; it was
+     * documented but not written), which lcp solve reads */
+    static char dat[1 << 14];
+    cJSON *c = load(TMP "cap_asked/capsules/step_100.json");
+    assert_true(slurp(TMP "cap_asked/capsules/step_100.dat", dat, sizeof dat) > 0);
+    assert_string_equal(dat, cJSON_GetStringValue(cJSON_GetObjectItem(c, "lcp_dat")));
+    cJSON_Delete(c);
+    assert_int_equal(run("lcp solve " TMP "cap_asked/capsules/step_100.dat"), 0);
     /* the landing fails with eps = 1e-3; its capsule replayed with eps = 1e-10 agrees */
     assert_int_equal(
         run("compare " SCEN "point2d_friction.ini --set nlp.eps=1e-3 -q -o " TMP "cap_eps"), 1);
