@@ -695,8 +695,36 @@ static rs_error check_inputs(parse_ctx *c, rs_scenario *sc, const entry *entries
     return RS_OK;
 }
 
-/* The model's domain (e.g. forward-only motion): the initial state with every input extreme. */
-static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
+/* 1 if word occurs in text as a whole word (not inside a longer name). */
+static int has_word(const char *text, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = strstr(text, word); n > 0 && p; p = strstr(p + 1, word)) {
+        const int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The [initial] or [input] entry a domain message is about: the last one (a --set after the
+ * file's line) whose key the message names ("z < 0: ..." is initial.z's), or NULL. */
+static const entry *entry_named_in(const char *message, const entry *entries, int count)
+{
+    const entry *found = NULL;
+    for (int i = 0; i < count; i++)
+        if ((strcmp(entries[i].section, "initial") == 0 ||
+             strcmp(entries[i].section, "input") == 0) &&
+            has_word(message, entries[i].key))
+            found = &entries[i];
+    return found;
+}
+
+/* The model's domain (e.g. forward-only motion): the initial state with every input extreme. A
+ * refusal names the line (or the --set) of the value the model's message is about, when it names
+ * one; else the initial state and input as a whole. */
+static rs_error check_domain(parse_ctx *c, const rs_scenario *sc, const entry *entries, int count)
 {
     const rs_model *m = sc->model;
     if (!m->check_step)
@@ -720,6 +748,9 @@ static rs_error check_domain(const parse_ctx *c, const rs_scenario *sc)
         rs_error_detail why;
         if (m->check_step(&d, &why) != RS_OK) {
             free(u);
+            const entry *named = entry_named_in(why.message, entries, count);
+            if (named)
+                c->e = named;
             return fail(c, "%s", why.message);
         }
     }
@@ -829,7 +860,7 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
     TRY(check_inputs(&c, sc, entries, count));
     static const entry initial_section = {"initial state and input", "", "", -1};
     c.e = &initial_section;
-    TRY(check_domain(&c, sc));
+    TRY(check_domain(&c, sc, entries, count));
     return RS_OK;
 }
 

@@ -194,7 +194,13 @@ static void test_model_domain(void **state)
     rs_error_detail d;
     write_file(TMP "fw.ini", "[model]\nname = sliding_block_forward\n[input]\nu = -1\n");
     assert_int_not_equal(load_fresh(TMP "fw.ini", NULL, 0, &sc, &d), RS_OK);
-    assert_non_null(strstr(d.message, "fw.ini: initial state and input: sliding_block_forward needs u >= 0"));
+    /* the line of the value the model's message names (it said "initial state and input") */
+    assert_non_null(strstr(d.message, "fw.ini:4: input.u: sliding_block_forward needs u >= 0"));
+    /* and the --set that gave it */
+    write_file(TMP "fw.ini", "[model]\nname = sliding_block_forward\n[input]\nu = 1\n");
+    const char *sets[] = {"input.u=-2"};
+    assert_int_not_equal(load_fresh(TMP "fw.ini", sets, 1, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "--set input.u: sliding_block_forward needs u >= 0"));
 }
 
 static void test_set_overrides(void **state)
@@ -324,7 +330,7 @@ static void test_input_is_read_whole_and_strictly(void **state)
     assert_int_equal(load_fresh(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
     assert_non_null(strstr(d.message, "problems: is a directory, not a file"));
     expect_file_error("below.ini", "[model]\nname = point2d_friction\n[initial]\nz = -1\n",
-                      RS_ERR_PARSE, "below.ini: initial state and input: z < 0: the body starts "
+                      RS_ERR_PARSE, "below.ini:4: initial.z: z < 0: the body starts "
                                     "below the ground");
     expect_file_error("below.ini", "[model]\nname = falling_block\n[initial]\nx = -0.5\n",
                       RS_ERR_PARSE, "x < 0: the block starts below the surface");
