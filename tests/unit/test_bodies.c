@@ -564,6 +564,12 @@ static void test_bad_input(void **state)
     REFUSED("body a disc r=0.1 m=1e12\n", NULL, "bad.scene:1", "m = 1e+12 is beyond 1e+09");
     REFUSED("body a disc r=0.1\nfriction a ghost 0.3\n", NULL, "bad.scene:2",
             "no body named 'ghost'");
+    /* a pair's friction given twice (in either order) is refused like any other repeat (the
+     * last one won) */
+    REFUSED("body a disc r=0.1\nbody b disc r=0.1 x=1\nfriction a b 0.3\nfriction b a 0.5\n", NULL,
+            "bad.scene:4", "the pair b a has its friction on line 3 already");
+    REFUSED("body a disc r=0.1\nfriction a static 0.3\nfriction a static 0.5\n", NULL,
+            "bad.scene:3", "the pair a static has its friction on line 2 already");
     REFUSED("body a disc r=0.1\n", "model.ghost.m=1", "--set model.ghost.m", "unknown key",
             "a.m");
     REFUSED("body a disc r=0.1\n", "initial.ghost.x=1", "--set initial.ghost.x",
