@@ -872,6 +872,9 @@ int rs_cmd_plot(int argc, char **argv)
     const int batch = cJSON_GetObjectItem(summary, "sweep") != NULL;
     const cJSON *name = cJSON_GetObjectItem(summary, "model");
     const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
+    if (!summary && !grad_sweep && access(path, F_OK) == 0)
+        return rs_cli_usage_error("plot: %s: not valid JSON (a file cut short, or not written by "
+                                  "relaxsim)", path);
     if (!grad_sweep && !batch && (!m || !cJSON_GetObjectItem(summary, "shadow"))) {
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
