@@ -43,6 +43,7 @@
  * in natural units: lengths in L, an angle in L / R (R the body's extent), speeds in V, an
  * angular speed in V / R, a body's forces in m_b V / dt and its torque in that times R.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -668,17 +669,38 @@ static rs_error check_overlaps(const rs_step_data *d, double overlap, rs_error_d
     return err;
 }
 
+/* Every free body's moment of inertia a positive normal number: a disc of r = 1e-300 has
+ * m r^2 / 2 = 0, and a step would divide by it (theta came out NaN). */
+static rs_error check_inertia(const rs_step_data *d, rs_error_detail *detail)
+{
+    const rs_scene *sc = d->scene;
+    for (int b = 0; b < sc->nbodies; b++) {
+        const rs_body *bd = &sc->bodies[b];
+        const double m = d->params[BP_MASS0 + b], I = rs_body_inertia(bd, m);
+        const char *base = strrchr(sc->name, '/') ? strrchr(sc->name, '/') + 1 : sc->name;
+        if (!bd->locked && !(I >= DBL_MIN && I < INFINITY))
+            return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                 "body %s (%.60s line %d): its moment of inertia is %g kg m^2 "
+                                 "(mass %g kg), which no torque can turn (give the body a size, "
+                                 "or inertia = ...)",
+                                 bd->name, base, bd->line, I, m);
+    }
+    return RS_OK;
+}
+
 /* The start: overlaps no larger than the rounding of a position (1e-3 L). */
 static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
-    return check_overlaps(d, 1e-3, detail);
+    const rs_error err = check_inertia(d, detail);
+    return err != RS_OK ? err : check_overlaps(d, 1e-3, detail);
 }
 
 /* A state a run reached: overlaps up to one step's length, the penetration a step leaves (a disc
  * on a box's edge, 1e-4 m in the shipped pile), which the next step's gap term throws apart. */
 static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
 {
-    return check_overlaps(d, 1.0, detail);
+    const rs_error err = check_inertia(d, detail);
+    return err != RS_OK ? err : check_overlaps(d, 1.0, detail);
 }
 
 /* ---- the model of a scene --------------------------------------------------------------------- */

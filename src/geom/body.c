@@ -39,26 +39,30 @@ rs_error rs_body_set_disc(rs_body *b, double r, rs_error_detail *why)
  * triangles (0, v_i, v_i+1) with c_i = v_i x v_i+1:
  *     A = sum c_i / 2,   C = sum (v_i + v_i+1) c_i / (6 A),
  *     J_0 = sum c_i (v_i . v_i + v_i . v_i+1 + v_i+1 . v_i+1) / 12   (about the origin),
- * and per unit mass about the centroid J_0 / A - |C|^2 (parallel axes).
+ * and per unit mass J_0 / A. A and C are summed with the vertices relative to the first, J_0 with
+ * them relative to C, so that J_0 / A is the moment about the centroid itself, with no
+ * parallel-axis difference J_0 / A - |C|^2 to cancel.
  */
 rs_error rs_body_set_polygon(rs_body *b, int nv, const double *xy, rs_error_detail *why)
 {
     rs_error err = rs_polygon_validate(nv, xy, why);
     if (err != RS_OK)
         return err;
-    double area2 = 0.0, cx = 0.0, cz = 0.0, j0 = 0.0;
+    /* area and centroid from the vertices relative to the first (sums of products of
+     * coordinates far from the origin, 1e6 m, lose the polygon's own size to rounding) */
+    const double ox = xy[0], oz = xy[1];
+    double area2 = 0.0, cx = 0.0, cz = 0.0;
     for (int i = 0; i < nv; i++) {
         const double *p = xy + 2 * i, *q = xy + 2 * ((i + 1) % nv);
-        const double c = p[0] * q[1] - q[0] * p[1];
+        const double px = p[0] - ox, pz = p[1] - oz, qx = q[0] - ox, qz = q[1] - oz;
+        const double c = px * qz - qx * pz;
         area2 += c;
-        cx += (p[0] + q[0]) * c;
-        cz += (p[1] + q[1]) * c;
-        j0 += c * (p[0] * p[0] + p[1] * p[1] + p[0] * q[0] + p[1] * q[1] + q[0] * q[0] +
-                   q[1] * q[1]);
+        cx += (px + qx) * c;
+        cz += (pz + qz) * c;
     }
     const double area = 0.5 * area2;
-    cx /= 3.0 * area2;
-    cz /= 3.0 * area2;
+    cx = ox + cx / (3.0 * area2);
+    cz = oz + cz / (3.0 * area2);
     double *v = malloc(sizeof(double) * 2 * (size_t)nv);
     if (!v)
         return RS_ERR_NOMEM;
@@ -68,13 +72,22 @@ rs_error rs_body_set_polygon(rs_body *b, int nv, const double *xy, rs_error_deta
         v[2 * i + 1] = xy[2 * i + 1] - cz;
         extent = fmax(extent, hypot(v[2 * i], v[2 * i + 1]));
     }
+    /* the second moment about the centroid directly, from the centred vertices: the parallel
+     * axes J_0 / A - |C|^2 about the origin cancelled (a unit square at 1e6 m came out -21.8) */
+    double j0 = 0.0;
+    for (int i = 0; i < nv; i++) {
+        const double *p = v + 2 * i, *q = v + 2 * ((i + 1) % nv);
+        const double c = p[0] * q[1] - q[0] * p[1];
+        j0 += c * (p[0] * p[0] + p[1] * p[1] + p[0] * q[0] + p[1] * q[1] + q[0] * q[0] +
+                   q[1] * q[1]);
+    }
     rs_body_free(b);
     b->shape = RS_BODY_POLYGON;
     b->nvert = nv;
     b->v = v;
     b->shift[0] = -cx;
     b->shift[1] = -cz;
-    b->inertia_per_kg = j0 / 12.0 / area - (cx * cx + cz * cz);
+    b->inertia_per_kg = j0 / 12.0 / area;
     b->extent = extent;
     b->is_box = 0;
     return RS_OK;

@@ -540,6 +540,28 @@ static void expect_refused(const char *scene, const char *set, const char *const
 
 #define REFUSED(scene, set, ...) expect_refused(scene, set, (const char *const[]){__VA_ARGS__, NULL})
 
+/* A polygon's moment of inertia does not depend on where its vertices are written: a unit
+ * square's is 1/6 per kg (a^2 / 6) with its corner at the origin and at 1e6 and 1e11 m (the
+ * parallel-axis difference about the origin made it -21.8 at 1e6), to 1e-15 relative (these
+ * coordinates are exact doubles, and the moment is measured exact at each). Its centroid
+ * likewise. */
+static void test_polygon_inertia_anywhere(void **state)
+{
+    (void)state;
+    const double offsets[3] = {0.0, 1e6, 1e11};
+    for (int k = 0; k < 3; k++) {
+        const double o = offsets[k];
+        const double xy[8] = {o, 0, o + 1, 0, o + 1, 1, o, 1};
+        rs_body b;
+        memset(&b, 0, sizeof b);
+        assert_int_equal(rs_body_set_polygon(&b, 4, xy, NULL), RS_OK);
+        assert_close(b.inertia_per_kg, 1.0 / 6.0, 0.0, 1e-15);
+        assert_close(b.shift[0], -(o + 0.5), 0.0, 1e-15);
+        assert_close(b.shift[1], -0.5, 0.0, 1e-15);
+        rs_body_free(&b);
+    }
+}
+
 /* Each bad input is refused with the file, the line and what to change. */
 static void test_bad_input(void **state)
 {
@@ -576,6 +598,9 @@ static void test_bad_input(void **state)
             "unknown state component");
     REFUSED("body a disc r=0.1\n", "model.a.m=-1", "--set model.a.m", "out of range");
     REFUSED("# nothing\n", NULL, "bad.scene", "no obstacle and no body");
+    /* a moment of inertia that underflows to 0 (theta came out NaN) */
+    REFUSED("halfplane 0 0, 0 1\nbody a disc r=1e-300 z=1\n", NULL,
+            "body a (bad.scene line 2): its moment of inertia is 0 kg m^2");
 }
 
 int main(void)
@@ -587,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
         cmocka_unit_test(test_nlp_derivatives),
         cmocka_unit_test(test_step_tangents),
+        cmocka_unit_test(test_polygon_inertia_anywhere),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
