@@ -528,14 +528,35 @@ static uint64_t text_hash(const char *text)
     return h;
 }
 
+/* The hash of the scene the base scenario has with the sweep's [set] overrides and one more
+ * override (NULL: none), or 0 when that does not load (its runs are bad input, whatever the
+ * scene holds). */
+static uint64_t scene_hash_with(const rs_sweep *sw, const char *extra)
+{
+    const char *sets[RS_SWEEP_MAX_SETS + 1];
+    int n = 0;
+    for (int i = 0; i < sw->nsets; i++)
+        sets[n++] = sw->sets[i];
+    if (extra)
+        sets[n++] = extra;
+    static rs_scenario sc;
+    rs_error_detail ignored;
+    uint64_t h = 0;
+    if (rs_scenario_load(sw->scenario, sets, n, &sc, &ignored) == RS_OK)
+        h = text_hash(sc.scene_text);
+    rs_scenario_release(&sc);
+    return h;
+}
+
 /* What a sweep is, one line per item; every run's parameters follow from it. Its scenario and
- * scene are named by their contents, not their paths: the same sweep named by another path
- * (./problems/..., absolute) is the same sweep. */
+ * scenes are named by their contents, not their paths: the same sweep named by another path
+ * (./problems/..., absolute) is the same sweep, and a scene edited since (the base's, one named
+ * by [set] model.scene, or each of a [vary] model.scene) makes another. */
 static char *sweep_description(const rs_sweep *sw)
 {
     size_t cap = 4096, len = 0;
     for (int k = 0; k < sw->nkeys; k++)
-        cap += 32 * (size_t)sw->keys[k].nvalues + 128;
+        cap += 64 * (size_t)sw->keys[k].nvalues + 128;
     char *text = malloc(cap);
     if (!text)
         return NULL;
@@ -545,7 +566,7 @@ static char *sweep_description(const rs_sweep *sw)
     const int loaded = rs_scenario_load(sw->scenario, NULL, 0, &base, &ignored) == RS_OK;
     char *scenario_text = loaded ? NULL : rs_read_text_file(sw->scenario);
     len += (size_t)snprintf(text + len, cap - len,
-                            "relaxsim sweep 2\nscenario bytes fnv1a %016llx\n"
+                            "relaxsim sweep 3\nscenario bytes fnv1a %016llx\n"
                             "scene bytes fnv1a %016llx\ncombine %s\n",
                             (unsigned long long)text_hash(loaded ? base.text : scenario_text),
                             (unsigned long long)text_hash(loaded ? base.scene_text : NULL),
@@ -566,6 +587,17 @@ static char *sweep_description(const rs_sweep *sw)
         }
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
+    len += (size_t)snprintf(text + len, cap - len, "scene with the sets bytes fnv1a %016llx\n",
+                            (unsigned long long)scene_hash_with(sw, NULL));
+    for (int k = 0; k < sw->nkeys; k++)
+        for (int v = 0; sw->keys[k].words && strcmp(sw->keys[k].name, "model.scene") == 0 &&
+                        v < sw->keys[k].nvalues;
+             v++) {
+            char set[RS_SWEEP_WORD_LEN + 32];
+            snprintf(set, sizeof set, "model.scene=%s", sw->keys[k].words[v]);
+            len += (size_t)snprintf(text + len, cap - len, "scene %d bytes fnv1a %016llx\n", v,
+                                    (unsigned long long)scene_hash_with(sw, set));
+        }
     rs_c_locale_leave(caller);
     return text;
 }

@@ -512,6 +512,31 @@ static void test_resume_is_safe(void **state)
         check_results(TMP "fp/results.jsonl", 3, &crashed);
         assert_int_equal(crashed, 0); /* run 2 ran again */
     }
+    /* a scene the runs use, named by [set] or [vary], edited before the resume: another sweep
+     * (it resumed, and mixed runs of the two scenes in one results.jsonl) */
+    write_file(TMP "fp_g.scene", "halfplane 0 0, 0 1\nbody box box w=0.2 h=0.2 z=0.1 xd=1\n");
+    write_file(TMP "fp_h.scene", "halfplane 0 0, 0 1\nbody box box w=0.2 h=0.2 z=0.1 xd=1\n");
+    write_file(TMP "fp_scene.ini", "[model]\nname = bodies\nscene = fp_g.scene\nmu = 0.3\n"
+                                   "[run]\nsteps = 20\n[expect]\nnlp_failed_steps_max = 0\n");
+    write_file(TMP "fp_set.ini", "[sweep]\nscenario = fp_scene.ini\n[set]\nmodel.scene = "
+                                 "fp_h.scene\n[vary]\nmodel.mu = 0.1, 0.2\n");
+    write_file(TMP "fp_vary.ini", "[sweep]\nscenario = fp_scene.ini\n[vary]\nmodel.scene = "
+                                  "fp_g.scene, fp_h.scene\n");
+    for (int which = 0; which < 2; which++) {
+        const char *sweep = which ? "fp_vary.ini" : "fp_set.ini";
+        char cmd[512];
+        system("rm -rf '" TMP "fp_sc'");
+        write_file(TMP "fp_h.scene", "halfplane 0 0, 0 1\nbody box box w=0.2 h=0.2 z=0.1 xd=1\n");
+        snprintf(cmd, sizeof cmd, "batch " TMP "%s -q -o " TMP "fp_sc", sweep);
+        assert_int_equal(relaxsim(cmd), 0);
+        snprintf(cmd, sizeof cmd, "batch " TMP "%s -q --resume -o " TMP "fp_sc", sweep);
+        assert_int_equal(relaxsim(cmd), 0); /* unchanged: resumes (nothing left to run) */
+        write_file(TMP "fp_h.scene", "halfplane 0 0, 0 1\nbody box box w=0.2 h=0.2 z=0.1 xd=5\n");
+        assert_int_equal(relaxsim(cmd), 2);
+        slurp(TMP "batch_err.txt", err, sizeof err);
+        assert_non_null(strstr(err, "written by a different sweep"));
+        assert_non_null(strstr(err, which ? "'scene 1 bytes fnv1a" : "'scene with the sets"));
+    }
     /* the same sweep named by another path (relative, through "..") resumes: its record is
      * its content, not its path */
     assert_int_equal(relaxsim("batch " TMP "../unit/fp.ini -q --resume -o " TMP "fp"), 1);
