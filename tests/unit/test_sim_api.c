@@ -248,6 +248,11 @@ static void test_states_and_inputs_outside_the_domain(void **state)
         x[iz] = NAN;
         assert_int_equal(rs_sim_check_state(sim, x, &d), RS_ERR_NONFINITE);
         assert_non_null(strstr(d.message, "state: z_m = nan is not finite"));
+        /* beyond a scenario's range (a push of -1e300 N was "solved", z came out 1.5e277 m) */
+        const double huge[2] = {0.0, -1e300};
+        assert_int_equal(rs_sim_check_input(sim, huge, &d), RS_ERR_BAD_ARG);
+        assert_non_null(strstr(d.message, "input: uz_N = -1e+300 is beyond 1e+12"));
+        assert_int_equal(rs_sim_step(sim, huge, NULL), RS_ERR_BAD_ARG);
         rs_sim_destroy(sim);
     }
     rs_sim_scenario_free(sc);
