@@ -213,7 +213,7 @@ int rs_cmd_compare(int argc, char **argv)
     }
     static const char *const owned[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
                                         "shadow.csv", "steps.jsonl", "summary.json",
-                                        "capsules/step_*"};
+                                        "capsules/step_*", RS_PLOT_OUTPUTS};
     if (err != RS_OK) {
         rs_outset_abort(set);
         fprintf(stderr, "relaxsim: %s; nothing written, the previous outputs in %s are "
@@ -222,7 +222,7 @@ int rs_cmd_compare(int argc, char **argv)
         rs_scenario_release(&sc);
         return RS_EXIT_USAGE;
     }
-    if (rs_outset_commit(set, owned, 6, &detail) != RS_OK) {
+    if (rs_outset_commit(set, owned, (int)(sizeof owned / sizeof owned[0]), &detail) != RS_OK) {
         rs_compare_free(&r);
         rs_scenario_release(&sc);
         return rs_cli_usage_error("%s", detail.message);

@@ -914,10 +914,7 @@ int rs_cmd_plot(int argc, char **argv)
         return code;
     }
     /* the files plot writes: those the new pictures lack are removed with the old set */
-    static const char *const owned[] = {"plot.gp", "plot.log", "positions.png", "velocities.png",
-                                        "forces.png", "differences.png", "scene.png", "scene.dat",
-                                        "scene_lines.dat", "batch_*.png", "grad_sweep.png",
-                                        "bodies.png", "bodies.gif", "bodies_*.dat"};
+    static const char *const owned[] = {RS_PLOT_OUTPUTS};
     const int nowned = code == RS_EXIT_OK ? (int)(sizeof owned / sizeof owned[0]) : 2;
     if (rs_outset_commit(set, owned, nowned, &detail) != RS_OK) /* gnuplot failed: its script and
                                                                    log, the old pictures stay */

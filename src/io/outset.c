@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,8 +277,9 @@ static int in_set(const rs_outset *s, const char *name)
     return 0;
 }
 
-/* Remove the files of dir matching one owned pattern ("name", "sub/name", "prefix*",
- * "sub/prefix*") that the new set does not have. */
+/* Remove the files of dir matching one owned pattern ("name", "sub/name", or a shell pattern of
+ * names with '*', "prefix*", "bodies_*.dat", "sub/prefix*"; a hidden name matches only a
+ * pattern that starts with '.') that the new set does not have. */
 static void remove_stale(rs_outset *s, const char *pattern)
 {
     const char *slash = strchr(pattern, '/');
@@ -285,10 +287,11 @@ static void remove_stale(rs_outset *s, const char *pattern)
     if (slash)
         snprintf(sub, sizeof sub, "%.*s", (int)(slash - pattern), pattern);
     const char *leaf = slash ? slash + 1 : pattern;
-    const size_t len = strlen(leaf);
-    const int wildcard = len > 0 && leaf[len - 1] == '*';
-    const int fd = sub[0] ? openat(s->dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                          : dup(s->dirfd);
+    const int wildcard = strchr(leaf, '*') != NULL;
+    /* a descriptor of its own (a dup would share the directory's read position: after one
+     * pattern's listing, the next one's would start at the end and find nothing) */
+    const int fd = openat(s->dirfd, sub[0] ? sub : ".",
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
     if (!wildcard) {
@@ -307,7 +310,7 @@ static void remove_stale(rs_outset *s, const char *pattern)
     int nv = 0, cap = 0;
     for (struct dirent *e; (e = readdir(d));) {
         char full[2 * NAME_LEN + 8];
-        if (strncmp(e->d_name, leaf, len - 1) != 0 || strlen(e->d_name) >= NAME_LEN)
+        if (fnmatch(leaf, e->d_name, FNM_PERIOD) != 0 || strlen(e->d_name) >= NAME_LEN)
             continue;
         snprintf(full, sizeof full, "%s%s%.*s", sub, sub[0] ? "/" : "", NAME_LEN - 1, e->d_name);
         if (in_set(s, full))

@@ -529,6 +529,32 @@ static void test_interrupt_keeps_previous_outputs(void **state)
     assert_false(exists(path));
 }
 
+/* A new comparison into a plotted directory takes the old pictures and their data with the old
+ * set: a bodies comparison plotted, then a falling block compared into the same directory (its
+ * bodies_*.dat stayed, and the PNGs of the bodies beside the block's data). And a second
+ * pattern's listing sees the directory too (the patterns' listings shared one read position). */
+static void test_a_new_set_takes_the_old_plots(void **state)
+{
+    (void)state;
+    char dir[400], path[600];
+    fresh_dir("replot", dir, sizeof dir);
+    assert_int_equal(RUN("compare", SCEN "bodies_box_rest.ini", "-o", dir, "-q"), 0);
+    assert_int_equal(RUN("plot", dir), 0);
+    static const char *const plotted[] = {"bodies_nlp.dat", "bodies_lemke_paths.dat",
+                                          "positions.png", "plot.gp"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, plotted[i]);
+        assert_true(exists(path));
+    }
+    assert_int_equal(RUN("compare", SCEN "falling_block.ini", "-o", dir, "-q"), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, plotted[i]);
+        assert_false(exists(path));
+    }
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    assert_true(exists(path));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_full_disk_keeps_every_set_whole),
         cmocka_unit_test(test_unwritable_paths_said_before_the_work),
         cmocka_unit_test(test_interrupt_keeps_previous_outputs),
+        cmocka_unit_test(test_a_new_set_takes_the_old_plots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
