@@ -199,6 +199,11 @@ static rs_error load_scene(const parse_ctx *c, rs_scenario *sc)
     char *text = rs_read_text_file(sc->scene_path);
     if (!text)
         return fail(c, "%s: cannot read the scene file", sc->scene_path);
+    const size_t read = strlen(text);
+    if (read < (size_t)st.st_size) { /* the text would end there, the rest unread */
+        free(text);
+        return fail(c, "%s: a NUL byte at byte %zu (not a text file?)", sc->scene_path, read + 1);
+    }
     return parse_scene(c, sc, text);
 }
 

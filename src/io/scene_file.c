@@ -278,9 +278,20 @@ static rs_error read_stream(FILE *f, const char *path, rs_scene *scene, rs_error
     rs_error_detail reason;
     rs_error err = RS_OK;
     int lineno = 0;
-    while (err == RS_OK && fgets(line, sizeof line, f)) {
+    for (;;) {
+        memset(line, 0, sizeof line); /* so that bytes after a NUL inside the line show */
+        if (err != RS_OK || !fgets(line, sizeof line, f))
+            break;
         lineno++;
         const size_t len = strlen(line);
+        int after_nul = 0;
+        for (size_t k = len + 1; k < sizeof line; k++)
+            after_nul |= line[k] != '\0';
+        if (after_nul) { /* the rest of the line would be dropped unread */
+            err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: a NUL byte in the line (not a text "
+                                "file?)", path, lineno);
+            break;
+        }
         if (len > LINE_MAX_CHARS && line[len - 1] != '\n') {
             err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: the line is longer than %d "
                                 "characters", path, lineno, LINE_MAX_CHARS);

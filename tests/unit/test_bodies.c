@@ -598,6 +598,25 @@ static void test_bad_input(void **state)
             "unknown state component");
     REFUSED("body a disc r=0.1\n", "model.a.m=-1", "--set model.a.m", "out of range");
     REFUSED("# nothing\n", NULL, "bad.scene", "no obstacle and no body");
+    /* a NUL byte: the rest of the file was dropped unread (here a mass and an unknown key) */
+    {
+        static const char nul[] = "halfplane 0 0, 0 1\nbody a disc r=0.1 z=1\0 m=5 foo=bar\n";
+        FILE *f = fopen(RS_TEST_TMPDIR "/nul.scene", "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
+        fclose(f);
+        write_file(RS_TEST_TMPDIR "/nul.ini", "[model]\nname = bodies\nscene = nul.scene\n");
+        rs_scenario sc;
+        rs_error_detail d;
+        assert_int_equal(rs_scenario_load(RS_TEST_TMPDIR "/nul.ini", NULL, 0, &sc, &d),
+                         RS_ERR_PARSE);
+        assert_non_null(strstr(d.message, "nul.ini:3: model.scene"));
+        assert_non_null(strstr(d.message, "a NUL byte at byte 41"));
+        rs_scene scene;
+        assert_int_equal(rs_scene_read(RS_TEST_TMPDIR "/nul.scene", &scene, &d), RS_ERR_PARSE);
+        assert_non_null(strstr(d.message, "nul.scene:2: a NUL byte in the line"));
+        rs_scene_free(&scene);
+    }
     /* a moment of inertia that underflows to 0 (theta came out NaN) */
     REFUSED("halfplane 0 0, 0 1\nbody a disc r=1e-300 z=1\n", NULL,
             "body a (bad.scene line 2): its moment of inertia is 0 kg m^2");
