@@ -131,6 +131,15 @@ class SimulationTest(unittest.TestCase):
             block.run(3, inputs=[[1.0], [-1.0], [1.0]])
         self.assertEqual(block.steps_taken, 1)  # the first row's step, then the refusal
 
+    def test_set_forms(self):
+        # a dict, a list of "key=value", or one such string alone (it raised a bare unpacking
+        # error); anything else is a ValueError that says what is expected
+        for form in ({"model.mu": 0.3}, ["model.mu=0.3"], "model.mu=0.3"):
+            sc = relaxsim.Scenario(POINT2D, set=form)
+            self.assertEqual(sc.params["mu"], 0.3)
+        with self.assertRaisesRegex(ValueError, "section.key=value"):
+            relaxsim.Scenario(POINT2D, set=["model.mu"])
+
     def test_lifetimes_and_numpy_scalars(self):
         # a scenario dropped (and collected) before its simulation and its snapshot; overrides
         # given as numpy scalars
