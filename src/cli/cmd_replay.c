@@ -144,6 +144,19 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
     if (!cJSON_IsObject(cJSON_GetObjectItem(o, "nlp")) ||
         !cJSON_IsObject(cJSON_GetObjectItem(o, "lemke")))
         return "nlp or lemke (the recorded answers)";
+    for (int b = 0; b < 2; b++) { /* each recorded answer whole: a replay compares with it */
+        const cJSON *rec = cJSON_GetObjectItem(o, b ? "lemke" : "nlp");
+        double *v = malloc(sizeof(double) * ((size_t)m->nstate + (size_t)m->nforce + 1));
+        const int whole =
+            v && cJSON_IsString(cJSON_GetObjectItem(rec, "status")) &&
+            rs_capsule_read_array(cJSON_GetObjectItem(rec, "state_exact"), v, m->nstate) &&
+            rs_capsule_read_array(cJSON_GetObjectItem(rec, "forces_exact"), v + m->nstate,
+                                  m->nforce);
+        free(v);
+        if (!whole)
+            return b ? "lemke (status, state_exact, forces_exact)"
+                     : "nlp (status, state_exact, forces_exact)";
+    }
     cJSON *settings = rs_capsule_settings_json(recorded);
     const int same = settings && cJSON_Compare(settings, cJSON_GetObjectItem(o, "settings"), 1);
     cJSON_Delete(settings);
@@ -240,7 +253,7 @@ int rs_cmd_replay(int argc, char **argv)
     const char *bad =
         !snap || !state ? "out of memory" : capsule_problem(o, &sc, &recorded, state, input);
     if (!bad && !rs_capsule_read_start(cJSON_GetObjectItem(o, "start"), snap))
-        bad = "start";
+        bad = "start (its sizes, keys and a finite point within 1e12)";
     rs_scenario_release(&recorded);
     rs_stepper *st = NULL;
     rs_stepper_config cfg = rs_scenario_stepper_config(&sc);

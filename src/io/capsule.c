@@ -112,6 +112,14 @@ int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_l"), s->x_l, s->n) ||
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_u"), s->x_u, s->n))
         return 0;
+    /* a point an IPOPT run left: finite, and within what a step's natural units hold (null, a
+     * NaN, or 1e300 was accepted and replayed) */
+    const double *arrays[4] = {s->x, s->g, s->x_l, s->x_u};
+    const int sizes[4] = {s->n, s->m, s->n, s->n};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < sizes[k]; i++)
+            if (!(fabs(arrays[k][i]) <= 1e12))
+                return 0;
     double *basis = malloc(sizeof(double) * ((size_t)s->nbasis + 1));
     const int ok = basis && rs_capsule_read_array(cJSON_GetObjectItem(o, "basis"), basis,
                                                   s->nbasis);

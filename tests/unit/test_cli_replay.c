@@ -191,6 +191,25 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(err_buf, "--capsule 5000"));
     assert_int_equal(run("replay " TMP "no_such_capsule.json"), 2);
     assert_non_null(strstr(err_buf, "no_such_capsule.json: cannot open: No such file"));
+    /* a capsule edited where the checks did not look: its warm start's point (1e300, or null)
+     * and a recorded answer without its state (they replayed, exit 0 and "same: no") */
+    assert_int_equal(run("compare " SCEN "point2d_friction.ini --capsule 500 -q -o " TMP "cap_t"),
+                     0);
+    for (int k = 0; k < 3; k++) {
+        cJSON *o = load(TMP "cap_t/capsules/step_500.json");
+        cJSON *start = cJSON_GetObjectItem(o, "start");
+        if (k < 2)
+            cJSON_ReplaceItemInArray(cJSON_GetObjectItem(start, "x"), 0,
+                                     k ? cJSON_CreateNull() : cJSON_CreateNumber(1e300));
+        else
+            cJSON_DeleteItemFromObject(cJSON_GetObjectItem(o, "nlp"), "state_exact");
+        char *printed = cJSON_Print(o);
+        write_file(TMP "cap_t_edited.json", printed);
+        free(printed);
+        cJSON_Delete(o);
+        assert_int_equal(run("replay " TMP "cap_t_edited.json"), 2);
+        assert_non_null(strstr(err_buf, k < 2 ? "start (" : "nlp (status, state_exact"));
+    }
 }
 
 /* Replay the capsule of step k of bodies_box_rest.ini with the box's height z changed to z_m;
