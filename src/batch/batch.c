@@ -61,10 +61,36 @@ static char *print_line(cJSON *o)
     return line;
 }
 
+/* A run's refusal as the sweep file states it: the scenario says "--set KEY: why" of the
+ * overrides the run was loaded with, which come from the sweep's [vary] or [set] lines. */
+static void sweep_reason(const rs_sweep *sw, const char *reason, char *buf, size_t size)
+{
+    const char *colon = strncmp(reason, "--set ", 6) == 0 ? strstr(reason, ": ") : NULL;
+    snprintf(buf, size, "%s", reason);
+    if (!colon)
+        return;
+    const char *key = reason + 6;
+    const int len = (int)(colon - key);
+    for (int k = 0; k < sw->nkeys; k++)
+        if ((int)strlen(sw->keys[k].name) == len && strncmp(sw->keys[k].name, key, len) == 0) {
+            snprintf(buf, size, "%s:%d: vary.%.*s: %s", sw->path, sw->keys[k].line, len, key,
+                     colon + 2);
+            return;
+        }
+    for (int i = 0; i < sw->nsets; i++)
+        if ((int)strcspn(sw->sets[i], "=") == len && strncmp(sw->sets[i], key, len) == 0) {
+            snprintf(buf, size, "%s:%d: set.%.*s: %s", sw->path, sw->set_line[i], len, key,
+                     colon + 2);
+            return;
+        }
+}
+
 static char *bad_input_line(const rs_sweep *sw, long run, const char *reason)
 {
     cJSON *o = run_object(sw, run, "bad_input");
-    cJSON_AddStringToObject(o, "reason", reason);
+    char said[1024];
+    sweep_reason(sw, reason, said, sizeof said);
+    cJSON_AddStringToObject(o, "reason", said);
     cJSON_AddNumberToObject(o, "time_s", 0.0);
     return print_line(o);
 }

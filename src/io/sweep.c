@@ -268,6 +268,7 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
                                      "%s:%d: set.%s: expected a scenario key section.key "
                                      "(e.g. nlp.check_start) and a value of at most 66 "
                                      "characters", path, e->line, e->key);
+            sw->set_line[sw->nsets] = e->line;
             snprintf(sw->sets[sw->nsets++], 128, "%.60s=%.66s", e->key, e->value);
         } else {
             return rs_detail_set(detail, RS_ERR_PARSE,
@@ -322,8 +323,14 @@ static rs_error sweep_load(const char *path, rs_sweep *out, rs_error_detail *det
         for (int i = 0; err == RS_OK && i < out->nsets; i++) { /* fixed keys: valid as given */
             const char *set = out->sets[i];
             rs_scenario_release(sc);
-            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK)
-                err = rs_detail_set(detail, RS_ERR_PARSE, "%s: set: %s", path, d.message);
+            if (rs_scenario_load(out->scenario, &set, 1, sc, &d) != RS_OK) {
+                /* the sweep's line, and the scenario's words without its "--set KEY: " */
+                const char *why =
+                    strncmp(d.message, "--set ", 6) == 0 ? strstr(d.message, ": ") : NULL;
+                err = rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: set.%.*s: %s", path,
+                                    out->set_line[i], (int)strcspn(set, "="), set,
+                                    why ? why + 2 : d.message);
+            }
         }
         /* every varied key must be one of the scenario's keys, checked with its first value; a
          * key of words with each word (a misspelt choice is an error of the sweep) */

@@ -47,6 +47,7 @@ typedef struct rs_sweep {
     rs_sweep_key keys[RS_SWEEP_MAX_KEYS];
     int nsets;                              /* [set]: "section.key=value" for every run */
     char sets[RS_SWEEP_MAX_SETS][128];
+    int set_line[RS_SWEEP_MAX_SETS];        /* each [set] line's number, for messages */
     long nruns;
 } rs_sweep;
 

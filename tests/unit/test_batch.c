@@ -109,7 +109,7 @@ static void test_bad_sweeps(void **state)
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
                        "model.m = 0x10, 2\n", "vary.model.m: expected a list");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[set]\nnlp.warm = 2\n"
-                       "[vary]\nmodel.m = 1\n", "set: --set nlp.warm: unknown key");
+                       "[vary]\nmodel.m = 1\n", ":4: set.nlp.warm: unknown key");
     /* a list of words is a choice key: each word must be one of the scenario's choices */
     expect_sweep_error("[sweep]\nscenario = " SCEN "polygon_valley.ini\n[vary]\n"
                        "model.formulation = egan_simple, egan_acurate\n",
@@ -299,8 +299,9 @@ static void test_jobs_do_not_change_results(void **state)
     assert_int_equal(cJSON_GetObjectItem(counts, "bad_input")->valueint, 6);
     assert_int_equal(cJSON_GetObjectItem(counts, "passed")->valueint, 1); /* m = 1, x = 1 */
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "results"), 0);
+    /* named as the sweep file states it (the reason said "--set run.dt") */
     assert_non_null(strstr(cJSON_GetObjectItem(first, "reason")->valuestring,
-                           "run.dt: the time step must be in [1e-12, 10] s"));
+                           "small.ini:5: vary.run.dt: the time step must be in [1e-12, 10] s"));
     assert_null(cJSON_GetObjectItem(first, "time_s")); /* timings stay out of the summary */
     cJSON_Delete(s);
 }
