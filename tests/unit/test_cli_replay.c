@@ -136,6 +136,13 @@ static void test_continuation(void **state)
                      1);
     assert_int_equal(run("replay " TMP "cap_cont_blog/capsules/step_3.json --continuation"), 1);
     assert_non_null(strstr(out_buf, "FLAG"));
+    /* a stack at rest: IPOPT's warm start meets every tol r at once and the distance, 7e-11 of
+     * the natural units, stays; the step agrees, and is not flagged (it was, exit 1) */
+    assert_int_equal(run("compare " SCEN "bodies_stack.ini --set run.steps=12 --capsule 10 -q -o "
+                         TMP "cap_cont_rest"),
+                     0);
+    assert_int_equal(run("replay " TMP "cap_cont_rest/capsules/step_10.json --continuation"), 0);
+    assert_non_null(strstr(out_buf, "agrees with Lemke's at every relaxation"));
 }
 
 /* A model with obstacles: the capsule carries its scene file, and the steps asked for replay
