@@ -82,12 +82,7 @@ static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
 {
     rs_step_scales sc;
     step_scales(d, &sc);
-    if (d->state[S_X] < -sc.length)
-        return rs_detail_set(detail, RS_ERR_BAD_ARG,
-                             "x = %.6g m: below the surface by more than one step's length (%.3g "
-                             "m), which no step leaves (contact is at position level)",
-                             d->state[S_X], sc.length);
-    return RS_OK;
+    return rs_check_reached_height(d->state[S_X], "x", "surface", &sc, detail);
 }
 
 static void integrate(const rs_step_data *d, double lambda, double *sn)

@@ -153,12 +153,7 @@ static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
 {
     rs_step_scales sc;
     step_scales(d, &sc);
-    if (d->state[S_Z] < -sc.length)
-        return rs_detail_set(detail, RS_ERR_BAD_ARG,
-                             "z = %.6g m: below the ground by more than one step's length (%.3g m), "
-                             "which no step leaves (contact is at position level)",
-                             d->state[S_Z], sc.length);
-    return RS_OK;
+    return rs_check_reached_height(d->state[S_Z], "z", "ground", &sc, detail);
 }
 
 /* The next state from the forces by the integrator (D1), (D2). */

@@ -308,6 +308,22 @@ static void info_of(const rs_step_result *r, int lemke, int k, rs_sim_step_info 
  * step's natural units leave double precision's reach). */
 #define RS_SIM_VALUE_MAX 1e12
 
+/* Each of the n values finite (RS_ERR_NONFINITE) and within RS_SIM_VALUE_MAX (RS_ERR_BAD_ARG),
+ * the offending one named in detail as "what: name = value". */
+static rs_error values_in_range(const char *what, const char *const *names, const double *v,
+                                int n, rs_error_detail *detail)
+{
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            return rs_detail_set(detail, RS_ERR_NONFINITE, "%s: %s = %g is not finite", what,
+                                 names[i], v[i]);
+        if (!(fabs(v[i]) <= RS_SIM_VALUE_MAX))
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: %s = %g is beyond %g (a "
+                                 "scenario's range)", what, names[i], v[i], RS_SIM_VALUE_MAX);
+    }
+    return RS_OK;
+}
+
 /* The model's domain for a state a run can reach with an input: its check_reached (overlaps and
  * penetrations up to a step's length), else its check_step; RS_ERR_BAD_ARG and what is wrong in
  * detail, RS_ERR_NOMEM if it could not check. */
@@ -330,15 +346,9 @@ rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_det
     if (!sim || !state)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "state: NULL");
     const rs_model *m = sim->sc->model;
-    for (int i = 0; i < m->nstate; i++) {
-        if (!isfinite(state[i]))
-            return rs_detail_set(detail, RS_ERR_NONFINITE, "state: %s = %g is not finite",
-                                 m->state_names[i], state[i]);
-        if (!(fabs(state[i]) <= RS_SIM_VALUE_MAX))
-            return rs_detail_set(detail, RS_ERR_BAD_ARG, "state: %s = %g is beyond %g (a "
-                                 "scenario's range)", m->state_names[i], state[i],
-                                 RS_SIM_VALUE_MAX);
-    }
+    const rs_error range = values_in_range("state", m->state_names, state, m->nstate, detail);
+    if (range != RS_OK)
+        return range;
     double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
     if (!u)
         return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
@@ -354,15 +364,9 @@ rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_det
     if (!sim || (!input && sim->sc->model->ninput > 0))
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "input: NULL");
     const rs_model *m = sim->sc->model;
-    for (int i = 0; i < m->ninput; i++) {
-        if (!isfinite(input[i]))
-            return rs_detail_set(detail, RS_ERR_NONFINITE, "input: %s = %g is not finite",
-                                 m->input_names[i], input[i]);
-        if (!(fabs(input[i]) <= RS_SIM_VALUE_MAX))
-            return rs_detail_set(detail, RS_ERR_BAD_ARG, "input: %s = %g is beyond %g (a "
-                                 "scenario's range)", m->input_names[i], input[i],
-                                 RS_SIM_VALUE_MAX);
-    }
+    const rs_error range = values_in_range("input", m->input_names, input, m->ninput, detail);
+    if (range != RS_OK)
+        return range;
     rs_error_detail why;
     const rs_error err = sim_domain(sim, sim->x, input, &why);
     return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "input: %s", why.message);

@@ -93,6 +93,13 @@ static inline double rs_length_unit(const rs_step_scales *sc, double x)
     return sc->length > rounding ? sc->length : rounding;
 }
 
+/* The domain of a state a run reached, for a body whose contact is at position level: its
+ * height above the surface (name, e.g. "z") down to one step's length below it, far more than a
+ * step's rounding or the NLP's tolerance leaves (the next step's gap term lifts it); deeper is no
+ * state a run reaches. RS_ERR_BAD_ARG with why in detail (may be NULL), else RS_OK. */
+rs_error rs_check_reached_height(double height, const char *name, const char *surface,
+                                 const rs_step_scales *sc, rs_error_detail *detail);
+
 /* Generic NLP starting points a model can produce (none solves the contact problem). */
 typedef enum rs_nlp_start {
     RS_NLP_START_CURRENT = 0,      /* the next state = the current one, no contact forces */
