@@ -28,9 +28,11 @@ SLIDING_BLOCK_STEP_SCALES
 
 static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
-    if (d->state[S_VP] < 0.0 || d->state[S_VM] < 0.0)
+    const int bad = d->state[S_VP] < 0.0 ? S_VP : d->state[S_VM] < 0.0 ? S_VM : -1;
+    if (bad >= 0) /* the offending one named first */
         return rs_detail_set(detail, RS_ERR_BAD_ARG,
-                             "sliding_block_direct needs xdp >= 0 and xdm >= 0 (v = xdp - xdm)");
+                             "%s = %g: sliding_block_direct needs xdp >= 0 and xdm >= 0 (v = xdp - "
+                             "xdm)", bad == S_VP ? "xdp" : "xdm", d->state[bad]);
     return RS_OK;
 }
 
@@ -40,10 +42,12 @@ static rs_error check_reached(const rs_step_data *d, rs_error_detail *detail)
 {
     rs_step_scales sc;
     sliding_block_scales(d, 2, &sc);
-    if (d->state[S_VP] < -1e-6 * sc.speed || d->state[S_VM] < -1e-6 * sc.speed)
+    const double lowest = -1e-6 * sc.speed;
+    const int bad = d->state[S_VP] < lowest ? S_VP : d->state[S_VM] < lowest ? S_VM : -1;
+    if (bad >= 0)
         return rs_detail_set(detail, RS_ERR_BAD_ARG,
-                             "xdp = %.6g, xdm = %.6g m/s: sliding_block_direct needs xdp >= 0 and "
-                             "xdm >= 0 (v = xdp - xdm)", d->state[S_VP], d->state[S_VM]);
+                             "%s = %.6g m/s: sliding_block_direct needs xdp >= 0 and xdm >= 0 (v "
+                             "= xdp - xdm)", bad == S_VP ? "xdp" : "xdm", d->state[bad]);
     return RS_OK;
 }
 

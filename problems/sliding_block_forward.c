@@ -105,6 +105,7 @@ const rs_model rs_model_sliding_block_forward = {
     .source = "note 000 section 2.1",
     .check_step = check_step,
     .check_reached = check_reached,
+    .check_reads_input = 1,
     .lcp_n = 1,
     .lcp_units = lcp_units,
     .lcp_z_names = lcp_z_names,

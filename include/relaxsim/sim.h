@@ -161,15 +161,17 @@ typedef struct rs_sim_step_info {
  * of this step. The state then moves to the step's answer, as the command's runs do: also when
  * the step failed (info->ok = 0, counted in rs_sim_failed_steps) if that answer is finite, else it
  * stays. A failed step is a status, not an error. Errors: RS_ERR_NULL_ARG, RS_ERR_NONFINITE (an
- * input that is not finite), RS_ERR_BAD_ARG (an input outside the model's domain from this state,
- * such as a backward push of sliding_block_forward: rs_sim_check_input says why); no step is
- * taken. info may be NULL.
+ * input that is not finite), RS_ERR_BAD_ARG (an input beyond 1e12, or outside the model's domain
+ * on its own, such as a backward push of sliding_block_forward: rs_sim_check_input says why); no
+ * step is taken. info may be NULL.
  */
 RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info);
 
 /**
  * Take up to n steps. inputs: n x ninput values (row k: step k's input), or NULL for the
- * scenario's; every row is checked before the first step (RS_ERR_NONFINITE: none taken).
+ * scenario's; every row is checked to be finite and within 1e12 before the first step
+ * (RS_ERR_NONFINITE, RS_ERR_BAD_ARG: none taken), and against the model's domain before its own
+ * step (as rs_sim_step: RS_ERR_BAD_ARG, the steps before it taken, *done says how many).
  * states, forces (may be NULL): n x nstate and n x nforce values, row k the state after step k
  * and its forces. Stops after the first step that fails when stop_on_failure is 1. *done (may be
  * NULL): the steps taken. info (may be NULL): the last step's record (n = 0: step -1, status
@@ -180,8 +182,8 @@ RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *sta
                            rs_sim_step_info *info);
 
 /**
- * Whether state (nstate values) is in the model's domain, as a state a run can reach with the
- * scenario's next input: finite, each within 1e12 as in a scenario file, and within what the
+ * Whether state (nstate values) is in the model's domain, as a state a successful run can reach
+ * with the scenario's next input (a failed step can leave one outside it): finite, each within 1e12 as in a scenario file, and within what the
  * model allows (a body below the ground or
  * inside an obstacle by at most one step's length, the penetration a step can leave; bodies that
  * overlap by at most that; velocities a one-way model allows). RS_OK; RS_ERR_NONFINITE or
@@ -190,8 +192,11 @@ RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *sta
 RS_API rs_error rs_sim_check_state(const rs_sim *sim, const double *state,
                                    rs_error_detail *detail);
 
-/** Whether input (ninput values) is a step's input the model allows from the current state (as
- *  rs_sim_check_state); what rs_sim_step checks before a step with an input of its own. */
+/** Whether input (ninput values) is a step's input the model allows: finite and within 1e12,
+ *  and, for a model whose domain depends on its input (sliding_block_forward's forward push),
+ *  allowed from the current state. A state outside the domain (a failed step can leave one) is
+ *  not the input's fault: the step reports it as a failed status. What rs_sim_step checks before
+ *  a step with an input of its own. */
 RS_API rs_error rs_sim_check_input(const rs_sim *sim, const double *input,
                                    rs_error_detail *detail);
 

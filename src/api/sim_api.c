@@ -365,10 +365,19 @@ rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_det
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "input: NULL");
     const rs_model *m = sim->sc->model;
     const rs_error range = values_in_range("input", m->input_names, input, m->ninput, detail);
-    if (range != RS_OK)
-        return range;
+    if (range != RS_OK || !m->check_reads_input)
+        return range; /* the model's domain is the state's alone */
+    /* The input's own part of the domain: refused only where the current state passes with the
+     * scenario's input of this step. A state outside the domain (left by a failed step) is the
+     * step's to report, as a failed status, not the input's. */
+    double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
+    if (!u)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
+    rs_scenario_input(sim->sc, sim->k, u);
     rs_error_detail why;
-    const rs_error err = sim_domain(sim, sim->x, input, &why);
+    rs_error err = sim_domain(sim, sim->x, u, NULL) == RS_OK ? sim_domain(sim, sim->x, input, &why)
+                                                             : RS_OK;
+    free(u);
     return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "input: %s", why.message);
 }
 
@@ -428,9 +437,12 @@ rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, do
         return RS_ERR_DIMENSION;
     const rs_model *m = sim->sc->model;
     const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
-    for (int k = 0; inputs && k < n; k++) /* every row before the first step: nothing taken */
-        if (!all_finite(inputs + (size_t)k * nu, (int)nu))
-            return RS_ERR_NONFINITE;
+    for (int k = 0; inputs && k < n; k++) { /* every row before the first step: nothing taken */
+        const rs_error range =
+            values_in_range("inputs", m->input_names, inputs + (size_t)k * nu, (int)nu, NULL);
+        if (range != RS_OK)
+            return range;
+    }
     rs_sim_step_info last;
     memset(&last, 0, sizeof last);
     for (int k = 0; k < n; k++) {

@@ -320,6 +320,7 @@ static int sweep_cases(const char *work, int index, rs_check_file *cf, int *decl
         const cJSON *t = cJSON_GetObjectItem(o, "time_s");
         const cJSON *applied = cJSON_GetObjectItem(o, "applied_checks");
         const cJSON *all = cJSON_GetObjectItem(o, "declared_checks");
+        note_skipped(cJSON_GetObjectItem(o, "skipped"), cf); /* (the first run's; one contract) */
         if (cJSON_IsNumber(applied) && applied->valueint > *declared)
             *declared = applied->valueint;
         if (cJSON_IsNumber(all) && all->valueint > *stated)

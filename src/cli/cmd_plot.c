@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -872,9 +873,14 @@ int rs_cmd_plot(int argc, char **argv)
     const int batch = cJSON_GetObjectItem(summary, "sweep") != NULL;
     const cJSON *name = cJSON_GetObjectItem(summary, "model");
     const rs_model *m = cJSON_IsString(name) ? rs_model_find(name->valuestring) : NULL;
-    if (!summary && !grad_sweep && access(path, F_OK) == 0)
-        return rs_cli_usage_error("plot: %s: not valid JSON (a file cut short, or not written by "
-                                  "relaxsim)", path);
+    struct stat st;
+    if (!summary && !grad_sweep && stat(path, &st) == 0)
+        return rs_cli_usage_error(
+            "plot: %s: %s", path,
+            !S_ISREG(st.st_mode)     ? "not a file"
+            : access(path, R_OK) != 0 ? "cannot be read"
+                                      : "not valid JSON (a file cut short, or not written by "
+                                        "relaxsim)");
     if (!grad_sweep && !batch && (!m || !cJSON_GetObjectItem(summary, "shadow"))) {
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "

@@ -461,6 +461,13 @@ rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *d
         const int fd = standard >= 0
                            ? fcntl(standard, F_DUPFD_CLOEXEC, 0) /* its flags are the shell's */
                            : open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0 && standard == STDOUT_FILENO) {
+            /* standard output is the output now: what the command says goes to stderr, so that
+             * stdout carries the file alone (a JSON report followed by check's totals is not
+             * JSON) */
+            fflush(stdout);
+            dup2(STDERR_FILENO, STDOUT_FILENO);
+        }
         if (fd >= 0 && standard < 0)
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         if (fd < 0 || !(o->f = fdopen(fd, "w"))) {

@@ -700,29 +700,35 @@ static rs_error check_inputs(parse_ctx *c, rs_scenario *sc, const entry *entries
     return RS_OK;
 }
 
-/* 1 if word occurs in text as a whole word (not inside a longer name). */
-static int has_word(const char *text, const char *word)
+/* Where word first occurs in text as a whole word (not inside a longer name), or -1. */
+static long word_at(const char *text, const char *word)
 {
     const size_t n = strlen(word);
     for (const char *p = strstr(text, word); n > 0 && p; p = strstr(p + 1, word)) {
         const int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
         const int after = isalnum((unsigned char)p[n]) || p[n] == '_';
         if (!before && !after)
-            return 1;
+            return (long)(p - text);
     }
-    return 0;
+    return -1;
 }
 
-/* The [initial] or [input] entry a domain message is about: the last one (a --set after the
- * file's line) whose key the message names ("z < 0: ..." is initial.z's), or NULL. */
+/* The [initial] or [input] entry a domain message is about: the key it names first ("xdm = -1:
+ * ... needs xdp >= 0 and xdm >= 0" is initial.xdm's), the last entry of that key (a --set after
+ * the file's line); NULL if it names none. */
 static const entry *entry_named_in(const char *message, const entry *entries, int count)
 {
     const entry *found = NULL;
-    for (int i = 0; i < count; i++)
-        if ((strcmp(entries[i].section, "initial") == 0 ||
-             strcmp(entries[i].section, "input") == 0) &&
-            has_word(message, entries[i].key))
+    long first = -1;
+    for (int i = 0; i < count; i++) {
+        if (strcmp(entries[i].section, "initial") != 0 && strcmp(entries[i].section, "input") != 0)
+            continue;
+        const long at = word_at(message, entries[i].key);
+        if (at >= 0 && (first < 0 || at <= first)) {
+            first = at;
             found = &entries[i];
+        }
+    }
     return found;
 }
 

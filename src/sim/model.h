@@ -191,6 +191,10 @@ struct rs_model {
     /* The same for a state a run reached (a replayed capsule's), which may be allowed what a
      * start is not (bodies overlapping by the penetration one step leaves); NULL: check_step. */
     rs_error (*check_reached)(const rs_step_data *d, rs_error_detail *detail);
+    /* 1 if those checks look at the input (a forward-only push): the library's rs_sim_step then
+     * checks a caller's input with them; 0: they look at the state alone, which the run reached
+     * or rs_sim_set_state checked, and a step's input needs only its range. */
+    int check_reads_input;
 
     /* LCP form: size, then (M, q) of the step (M column-major, every entry written). With
      * lcp_size, lcp_n is the largest size and the step's size is lcp_size(d) in [0, lcp_n] (the

@@ -160,10 +160,17 @@ static void test_check(void **state)
     assert_non_null(strstr(out_buf, "no check of its [expect] contract applies to a comparison"));
     assert_true(slurp(TMP "grad.json", text, sizeof text) > 0);
     assert_non_null(strstr(text, "\"no_contract\":\t2"));
-    assert_int_equal(run("check " DIR "grad_mixed.ini"), 0);
+    write_file(DIR "grad_mixed_sweep.ini",
+               "[sweep]\nscenario = grad_mixed.ini\n[vary]\nmodel.m = 1, 2\n");
+    assert_int_equal(run("check " DIR "grad_mixed.ini " DIR "grad_mixed_sweep.ini -j 1"), 0);
     assert_non_null(strstr(out_buf, "PASS  " DIR "grad_mixed.ini"));
-    assert_non_null(strstr(out_buf, "1 stated check not evaluated by check: grad_lcp_fd_max_rel = "
-                                    "0 (checked by relaxsim grad)"));
+    assert_non_null(strstr(out_buf, "PASS  " DIR "grad_mixed_sweep.ini"));
+    /* named under each file, the sweep's too (a sweep printed a bare PASS) */
+    const char *said = strstr(out_buf, "1 stated check not evaluated by check: grad_lcp_fd_max_rel "
+                                       "= 0 (checked by relaxsim grad)");
+    assert_non_null(said);
+    assert_non_null(strstr(said + 1, "1 stated check not evaluated by check"));
+    remove(DIR "grad_mixed_sweep.ini");
     remove(DIR "grad_only.ini");
     remove(DIR "grad_sweep.ini");
     remove(DIR "grad_mixed.ini");

@@ -320,6 +320,17 @@ static void test_devices_fifos_and_held_directories(void **state)
     assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/stdout", "-q"), 0);
     assert_true(strncmp(out_buf, "step,t_s,", 9) == 0);
     assert_non_null(strstr(out_buf, "\n99,"));
+    /* what the command says goes to stderr then: stdout is the file alone (check's totals
+     * followed its JSON report) */
+    assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/stdout"), 0);
+    assert_true(strncmp(out_buf, "step,t_s,", 9) == 0);
+    assert_null(strstr(out_buf, "contract"));
+    assert_non_null(strstr(err_buf, "contract: passed"));
+    assert_int_equal(RUN("check", SCEN "falling_block.ini", "--json", "/dev/stdout"), 0);
+    cJSON *report = cJSON_Parse(out_buf);
+    assert_non_null(report);
+    cJSON_Delete(report);
+    assert_non_null(strstr(err_buf, "1 passed"));
     char dir[400], fifo[600];
     fresh_dir("s5", dir, sizeof dir);
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);

@@ -201,6 +201,12 @@ static void test_model_domain(void **state)
     const char *sets[] = {"input.u=-2"};
     assert_int_not_equal(load_fresh(TMP "fw.ini", sets, 1, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "--set input.u: sliding_block_forward needs u >= 0"));
+    /* a message that names two keys: the one it names first, the offending one (it named the
+     * last key it mentioned, on another line) */
+    write_file(TMP "sbd.ini", "[model]\nname = sliding_block_direct\n[initial]\nxdm = -1\n"
+                              "xdp = 1\n");
+    assert_int_not_equal(load_fresh(TMP "sbd.ini", NULL, 0, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "sbd.ini:4: initial.xdm: xdm = -1: sliding_block_direct"));
 }
 
 static void test_set_overrides(void **state)

@@ -257,6 +257,36 @@ static void test_states_and_inputs_outside_the_domain(void **state)
     }
     rs_sim_scenario_free(sc);
 
+    /* a state a failed step left outside the domain (IPOPT stopped after two iterations: the
+     * body ends below the ground by more than a step's length) is the step's failure, not the
+     * next input's: a step with the scenario's input given by the caller is taken (it was
+     * refused, "input: z = ... below the ground") */
+    const char *starved[] = {"nlp.max_iter=2", "nlp.check_start=no"};
+    sc = load(SCEN "point2d_friction.ini", starved, 2);
+    rs_sim *nlp = NULL;
+    assert_int_equal(rs_sim_create(sc, NULL, &nlp, NULL), RS_OK);
+    double x[4], u[2];
+    int outside = 0;
+    for (int k = 0; k < 700 && !outside; k++) {
+        assert_int_equal(rs_sim_scenario_input(sc, k, u), RS_OK);
+        assert_int_equal(rs_sim_step(nlp, u, NULL), RS_OK);
+        rs_sim_state(nlp, x);
+        outside = rs_sim_check_state(nlp, x, NULL) == RS_ERR_BAD_ARG;
+    }
+    assert_true(outside); /* the case arises */
+    assert_true(rs_sim_failed_steps(nlp) > 0);
+    assert_int_equal(rs_sim_scenario_input(sc, rs_sim_step_count(nlp), u), RS_OK);
+    assert_int_equal(rs_sim_step(nlp, u, NULL), RS_OK);
+    /* rs_sim_run checks every row's range before the first step */
+    const double rows[6] = {0, 0, 0, 0, 1e13, 0};
+    int done = -1;
+    const int before = rs_sim_step_count(nlp);
+    assert_int_equal(rs_sim_run(nlp, 3, rows, NULL, NULL, 0, &done, NULL), RS_ERR_BAD_ARG);
+    assert_int_equal(done, 0);
+    assert_int_equal(rs_sim_step_count(nlp), before);
+    rs_sim_destroy(nlp);
+    rs_sim_scenario_free(sc);
+
     sc = load(SCEN "sliding_block_forward.ini", NULL, 0);
     rs_sim *sim = NULL;
     assert_int_equal(rs_sim_create(sc, NULL, &sim, NULL), RS_OK);
