@@ -234,7 +234,8 @@ static void test_states_and_inputs_outside_the_domain(void **state)
             assert_int_equal(rs_sim_step(sim, NULL, NULL), RS_OK);
             rs_sim_state(sim, x);
             assert_int_equal(rs_sim_check_state(sim, x, NULL), RS_OK);
-            assert_int_equal(rs_sim_set_state(sim, x), RS_OK);
+            if (k % 50 == 0 || (k > 450 && k < 460)) /* (set_state forgets the warm start) */
+                assert_int_equal(rs_sim_set_state(sim, x), RS_OK);
         }
         rs_sim_state(sim, x0);
         memcpy(x, x0, sizeof x);
