@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -638,17 +639,32 @@ static char *sweep_description(const rs_sweep *sw)
 }
 
 /* What a fresh batch replaces in dir: the previous sweep's summary.json first (the mark of a
- * complete set), its results.csv, the runs kept with --keep; results.jsonl is truncated and
- * sweep.txt replaced next. An interrupted fresh batch then leaves its own partial results, never
- * a mix of two sweeps. */
+ * complete set), its results.csv, the pictures `relaxsim plot` drew of it (their script and log,
+ * batch_*.png), the runs kept with --keep; results.jsonl is truncated and sweep.txt replaced
+ * next. An interrupted fresh batch then leaves its own partial results, never a mix of two
+ * sweeps, nor the old sweep's pictures beside the new one's data. */
 static void remove_previous_batch(const char *dir)
 {
-    static const char *const files[] = {"summary.json", "results.csv"};
+    static const char *const files[] = {"summary.json", "results.csv", "plot.gp", "plot.log"};
     static const char *const kept[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
                                        "summary.json"};
     char path[1300];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    /* the pictures' names first, then the removals (removing while listing may skip entries);
+     * plot draws one per column group, a handful */
+    char pictures[64][208];
+    int npictures = 0;
+    DIR *top = opendir(dir);
+    for (struct dirent *e; top && npictures < 64 && (e = readdir(top));)
+        if (fnmatch("batch_*.png", e->d_name, FNM_PERIOD) == 0 && strlen(e->d_name) < 200)
+            snprintf(pictures[npictures++], sizeof pictures[0], "%.200s", e->d_name);
+    if (top)
+        closedir(top);
+    for (int i = 0; i < npictures; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, pictures[i]);
         unlink(path);
     }
     snprintf(path, sizeof path, "%s/runs", dir);

@@ -96,7 +96,8 @@ int rs_cmd_replay(int argc, char **argv);
 
 /* The files `relaxsim plot DIR` writes into a comparison's or batch's directory: plot owns
  * them, and a new compare into DIR removes them with the old set (pictures of the previous run
- * beside the new data would say what the data no longer does). */
+ * beside the new data would say what the data no longer does); a fresh batch removes its own
+ * (batch.c, remove_previous_batch). */
 #define RS_PLOT_OUTPUTS                                                                            \
     "plot.gp", "plot.log", "positions.png", "velocities.png", "forces.png", "differences.png",     \
         "scene.png", "scene.dat", "scene_lines.dat", "batch_*.png", "grad_sweep.png",             \

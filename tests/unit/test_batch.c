@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -716,6 +717,26 @@ static void test_batch_runs_without_warm_starts(void **state)
     }
 }
 
+/* A fresh batch into a plotted directory takes the old sweep's pictures with it (batch_0.png
+ * and the plot's script stayed beside the new sweep's data); --resume keeps them. */
+static void test_fresh_batch_takes_old_pictures(void **state)
+{
+    (void)state;
+    write_file(TMP "pics.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
+                               "model.m = 1, 2\n[set]\nrun.steps = 20\n");
+    system("rm -rf '" TMP "pics'");
+    assert_int_equal(relaxsim("batch " TMP "pics.ini -q -o " TMP "pics"), 1); /* short runs */
+    assert_int_equal(relaxsim("plot " TMP "pics"), 0);
+    struct stat st;
+    assert_int_equal(stat(TMP "pics/batch_0.png", &st), 0);
+    assert_int_equal(relaxsim("batch " TMP "pics.ini -q --resume -o " TMP "pics"), 1);
+    assert_int_equal(stat(TMP "pics/batch_0.png", &st), 0);
+    assert_int_equal(relaxsim("batch " TMP "pics.ini -q -o " TMP "pics"), 1);
+    assert_int_not_equal(stat(TMP "pics/batch_0.png", &st), 0);
+    assert_int_not_equal(stat(TMP "pics/plot.gp", &st), 0);
+    assert_int_equal(stat(TMP "pics/summary.json", &st), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -733,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_interrupted_batch_says_how_to_resume),
         cmocka_unit_test(test_resume_is_safe),
         cmocka_unit_test(test_one_batch_per_directory),
+        cmocka_unit_test(test_fresh_batch_takes_old_pictures),
         cmocka_unit_test(test_a_crashing_worker_does_not_stop_the_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
