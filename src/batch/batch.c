@@ -115,15 +115,8 @@ static char *result_line(const rs_sweep *sw, long run, const rs_compare_result *
         }
     cJSON_AddNumberToObject(o, "declared_checks", r->declared_checks);
     cJSON_AddNumberToObject(o, "applied_checks", r->applied_checks);
-    if (r->nskipped > 0) { /* the contract's checks a comparison does not evaluate (grad_*) */
-        cJSON *skipped = cJSON_AddArrayToObject(o, "skipped");
-        for (int i = 0; i < r->nskipped; i++) {
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "check", r->skipped[i].check->text);
-            cJSON_AddStringToObject(e, "reason", r->skipped[i].reason);
-            cJSON_AddItemToArray(skipped, e);
-        }
-    }
+    if (r->nskipped > 0) /* the contract's checks a comparison does not evaluate (grad_*) */
+        rs_add_skipped_checks(o, "skipped", r);
     cJSON_AddNumberToObject(o, "nlp_failed_steps", r->nlp.failed_steps);
     cJSON_AddNumberToObject(o, "lemke_failed_steps", r->lemke.failed_steps + r->shadow_failed_steps);
     cJSON_AddNumberToObject(o, "mode_agreement", r->mode_agreement);

@@ -254,6 +254,17 @@ static cJSON *trajectory_json(const rs_compare_result *r, const rs_trajectory_st
     return o;
 }
 
+void rs_add_skipped_checks(cJSON *o, const char *name, const rs_compare_result *r)
+{
+    cJSON *skipped = cJSON_AddArrayToObject(o, name);
+    for (int i = 0; i < r->nskipped; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "check", r->skipped[i].check->text);
+        cJSON_AddStringToObject(e, "reason", r->skipped[i].reason);
+        cJSON_AddItemToArray(skipped, e);
+    }
+}
+
 char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
 {
     const rs_model *m = sc->model;
@@ -328,13 +339,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
     cJSON_AddBoolToObject(ct, "passed", r->contract_passed);
     cJSON_AddNumberToObject(ct, "declared_checks", r->declared_checks);
     cJSON_AddNumberToObject(ct, "applied_checks", r->applied_checks);
-    cJSON *skipped = cJSON_AddArrayToObject(ct, "skipped");
-    for (int i = 0; i < r->nskipped; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "check", r->skipped[i].check->text);
-        cJSON_AddStringToObject(e, "reason", r->skipped[i].reason);
-        cJSON_AddItemToArray(skipped, e);
-    }
+    rs_add_skipped_checks(ct, "skipped", r);
     cJSON *checks = cJSON_AddArrayToObject(ct, "checks");
     cJSON *failed = cJSON_AddArrayToObject(ct, "failed");
     for (int i = 0; i < r->nchecks; i++) {

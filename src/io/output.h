@@ -49,6 +49,9 @@ rs_error rs_write_json_stream(FILE *f, char *text);
 /* The summary as a cJSON-printed string (caller frees), as written to summary.json. */
 char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r);
 
+/* The contract's checks r did not evaluate, [{check, reason}], added to o as name. */
+void rs_add_skipped_checks(cJSON *o, const char *name, const rs_compare_result *r);
+
 /* Create a directory and its parents (like mkdir -p). */
 rs_error rs_make_directory(const char *path, rs_error_detail *detail);
 
