@@ -657,7 +657,7 @@ static void remove_previous_batch(const char *dir)
     if (top)
         closedir(top);
     for (int i = 0; i < npictures; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, pictures[i]);
+        snprintf(path, sizeof path, "%.1000s/%.200s", dir, pictures[i]);
         unlink(path);
     }
     snprintf(path, sizeof path, "%s/runs", dir);
