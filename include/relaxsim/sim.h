@@ -183,8 +183,8 @@ RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *sta
 
 /**
  * Whether state (nstate values) is in the model's domain, as a state a successful run can reach
- * with the scenario's next input (a failed step can leave one outside it): finite, each within 1e12 as in a scenario file, and within what the
- * model allows (a body below the ground or
+ * with the scenario's next input (a failed step can leave one outside it): finite, each within
+ * 1e12 as in a scenario file, and within what the model allows (a body below the ground or
  * inside an obstacle by at most one step's length, the penetration a step can leave; bodies that
  * overlap by at most that; velocities a one-way model allows). RS_OK; RS_ERR_NONFINITE or
  * RS_ERR_BAD_ARG with what is wrong in detail (may be NULL); RS_ERR_NULL_ARG.
