@@ -341,6 +341,20 @@ static rs_error sim_domain(const rs_sim *sim, const double *state, const double 
     return check(&d, detail);
 }
 
+/* sim_domain of state with the scenario's input of the next step (the one a step without a
+ * caller's input takes). */
+static rs_error domain_with_next_input(const rs_sim *sim, const double *state,
+                                       rs_error_detail *detail)
+{
+    double *u = malloc(sizeof(double) * ((size_t)sim->sc->model->ninput + 1));
+    if (!u)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
+    rs_scenario_input(sim->sc, sim->k, u);
+    const rs_error err = sim_domain(sim, state, u, detail);
+    free(u);
+    return err;
+}
+
 rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_detail *detail)
 {
     if (!sim || !state)
@@ -349,13 +363,8 @@ rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_det
     const rs_error range = values_in_range("state", m->state_names, state, m->nstate, detail);
     if (range != RS_OK)
         return range;
-    double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
-    if (!u)
-        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
-    rs_scenario_input(sim->sc, sim->k, u); /* the next step's input */
     rs_error_detail why;
-    const rs_error err = sim_domain(sim, state, u, &why);
-    free(u);
+    const rs_error err = domain_with_next_input(sim, state, &why);
     return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "state: %s", why.message);
 }
 
@@ -370,14 +379,11 @@ rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_det
     /* The input's own part of the domain: refused only where the current state passes with the
      * scenario's input of this step. A state outside the domain (left by a failed step) is the
      * step's to report, as a failed status, not the input's. */
-    double *u = malloc(sizeof(double) * ((size_t)m->ninput + 1));
-    if (!u)
-        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
-    rs_scenario_input(sim->sc, sim->k, u);
     rs_error_detail why;
-    rs_error err = sim_domain(sim, sim->x, u, NULL) == RS_OK ? sim_domain(sim, sim->x, input, &why)
-                                                             : RS_OK;
-    free(u);
+    const rs_error state_err = domain_with_next_input(sim, sim->x, &why);
+    if (state_err == RS_ERR_NOMEM)
+        return rs_detail_set(detail, state_err, "input: %s", why.message);
+    const rs_error err = state_err == RS_OK ? sim_domain(sim, sim->x, input, &why) : RS_OK;
     return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "input: %s", why.message);
 }
 
