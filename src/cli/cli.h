@@ -36,6 +36,12 @@ const char *rs_cli_option_value(int argc, char **argv, int *i);
  * RS_CLI_MAX_OUT_PATH. */
 const char *rs_cli_output_value(int argc, char **argv, int *i);
 
+/* rs_outfile_begin (io/outset.h) for a command's single-file output: when path is standard
+ * output (/dev/stdout), what the command prints goes to stderr from then on, so that stdout
+ * carries the file alone (a JSON report followed by check's totals is not JSON). */
+struct rs_outfile;
+rs_error rs_cli_outfile_begin(const char *path, struct rs_outfile **out, rs_error_detail *detail);
+
 /* A shipped scenario, problems/RELATIVE ("scenarios/x.ini"): below the current directory (the
  * source tree), else where `cmake --install` put it (share/relaxsim/problems), else in the
  * source tree the command was built from; the first that exists, written into buf (the first

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/outset.h"
 
 int rs_cli_usage_error(const char *fmt, ...)
 {
@@ -196,4 +197,14 @@ int rs_cli_steps_kept_fit(const char *command, const rs_scenario *sc)
                               "(they keep nothing per step)",
                               command, sc->path, sc->steps, command, RS_RUN_MAX_STEPS),
            0;
+}
+
+rs_error rs_cli_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *detail)
+{
+    const rs_error err = rs_outfile_begin(path, out, detail);
+    if (err == RS_OK && rs_outfile_is_stdout(*out)) {
+        fflush(stdout);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
+    return err;
 }

@@ -590,11 +590,12 @@ int rs_cmd_check(int argc, char **argv)
     /* the reports' files before the work: a path that cannot be written is said now */
     rs_outfile *junit = NULL, *json = NULL;
     rs_error_detail detail;
-    if ((a.junit && rs_outfile_begin(a.junit, &junit, &detail) != RS_OK) ||
-        (a.json && rs_outfile_begin(a.json, &json, &detail) != RS_OK)) {
+    if ((a.junit && rs_cli_outfile_begin(a.junit, &junit, &detail) != RS_OK) ||
+        (a.json && rs_cli_outfile_begin(a.json, &json, &detail) != RS_OK)) {
         rs_outfile_abort(junit);
         free_files(files, n);
-        return rs_cli_usage_error("check: %s: %s", a.json && junit ? "--json" : "--junit",
+        /* the report that failed: --junit's is begun first */
+        return rs_cli_usage_error("check: %s: %s", a.junit && !junit ? "--junit" : "--json",
                                   detail.message);
     }
     char self[4096];

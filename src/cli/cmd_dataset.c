@@ -51,7 +51,7 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
     if (!a->out)
         return rs_cli_usage_error("dataset: -o FILE.csv is required (usage: %s)", usage);
     rs_outfile *out; /* checked before the run; written whole at its end */
-    if (rs_outfile_begin(a->out, &out, &detail) != RS_OK)
+    if (rs_cli_outfile_begin(a->out, &out, &detail) != RS_OK)
         return rs_cli_usage_error("-o: %s", detail.message);
     char kept[1200];
     snprintf(kept, sizeof kept, "nothing written; %s is unchanged", a->out);

@@ -11,6 +11,8 @@
 
 #include "relaxsim/relaxsim.h"
 #include "cli/cli.h"
+#include "io/outset.h"
+#include "lcp/lcp_internal.h"
 
 typedef struct gen_options {
     rs_lcp_class cls;
@@ -41,7 +43,8 @@ static int parse_gen_options(int argc, char **argv, gen_options *opt)
             rs_cli_usage_error("lcp gen: unknown argument '%s'", a);
             return 0;
         }
-        if (!(v = rs_cli_option_value(argc, argv, &i)))
+        if (!(v = strcmp(a, "-o") == 0 ? rs_cli_output_value(argc, argv, &i)
+                                       : rs_cli_option_value(argc, argv, &i)))
             return 0;
         if (strcmp(a, "--class") == 0) {
             if (rs_lcp_class_parse(v, &opt->cls) != RS_OK) {
@@ -122,10 +125,23 @@ int rs_cmd_lcp_gen(int argc, char **argv)
     }
     char *remark = known_solution_remark(&opt, z);
     rs_error_detail detail;
-    err = rs_lcp_write_file(opt.out, lcp, opt.storage, opt.block_size, remark, &detail);
+    /* as every single-file output: written whole under a temporary name and renamed into place,
+     * never through a link, its directory made; to /dev/stdout, what is printed goes to stderr */
+    rs_outfile *out = NULL;
+    err = remark ? rs_cli_outfile_begin(opt.out, &out, &detail) : RS_ERR_NOMEM;
+    if (err == RS_OK) {
+        err = rs_lcp_write_stream(rs_outfile_stream(out), opt.out, lcp, opt.storage,
+                                  opt.block_size, remark, &detail);
+        if (err != RS_OK)
+            rs_outfile_abort(out);
+        else
+            err = rs_outfile_commit(out, &detail);
+    }
     int code = RS_EXIT_OK;
     if (err != RS_OK)
-        code = rs_cli_usage_error("%s", detail.message[0] ? detail.message : rs_error_string(err));
+        code = rs_cli_usage_error("lcp gen: -o: %s",
+                                  err != RS_ERR_NOMEM && detail.message[0] ? detail.message
+                                                                           : rs_error_string(err));
     else
         printf("wrote %s: class %s, n %ld, seed %llu%s, %s storage\n", opt.out,
                rs_lcp_class_name(opt.cls), opt.n, (unsigned long long)opt.seed,

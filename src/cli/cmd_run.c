@@ -39,7 +39,7 @@ int rs_cmd_run(int argc, char **argv)
         sc.backend_lemke = a.backend;
     const rs_backend backend = sc.backend_lemke ? RS_BACKEND_LEMKE : RS_BACKEND_NLP;
     rs_outfile *out = NULL; /* -o: checked before a long simulation, written as it goes */
-    if (a.out && rs_outfile_begin(a.out, &out, &detail) != RS_OK) {
+    if (a.out && rs_cli_outfile_begin(a.out, &out, &detail) != RS_OK) {
         rs_scenario_release(&sc);
         return rs_cli_usage_error("-o: %s", detail.message);
     }

@@ -46,6 +46,7 @@ struct rs_outfile {
     char base[NAME_LEN * 4];
     char temp[NAME_LEN * 4 + 32];
     int dirfd;             /* -1 for a stream */
+    int is_stdout;         /* the process's standard output (/dev/stdout, /dev/fd/1) */
     FILE *f;
 };
 
@@ -461,13 +462,7 @@ rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *d
         const int fd = standard >= 0
                            ? fcntl(standard, F_DUPFD_CLOEXEC, 0) /* its flags are the shell's */
                            : open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-        if (fd >= 0 && standard == STDOUT_FILENO) {
-            /* standard output is the output now: what the command says goes to stderr, so that
-             * stdout carries the file alone (a JSON report followed by check's totals is not
-             * JSON) */
-            fflush(stdout);
-            dup2(STDERR_FILENO, STDOUT_FILENO);
-        }
+        o->is_stdout = standard == STDOUT_FILENO;
         if (fd >= 0 && standard < 0)
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
@@ -514,6 +509,11 @@ rs_error rs_outfile_begin(const char *path, rs_outfile **out, rs_error_detail *d
     set_live(live_files, o, NULL);
     *out = o;
     return RS_OK;
+}
+
+int rs_outfile_is_stdout(const rs_outfile *o)
+{
+    return o->is_stdout;
 }
 
 FILE *rs_outfile_stream(rs_outfile *o)

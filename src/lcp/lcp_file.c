@@ -17,6 +17,7 @@
 #include "relaxsim/lcp_file.h"
 #include "core/c_locale.h"
 #include "core/detail.h"
+#include "io/outset.h"
 #include "lcp/lcp_internal.h"
 
 /* Largest file read into memory: a dense n = RS_LCP_FILE_MAX_N problem in 26-character numbers. */
@@ -501,13 +502,16 @@ rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage s
     rs_error err = check_writable(path, lcp, storage, block_size, detail);
     if (err != RS_OK)
         return err;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
-                             strerror(errno));
-    err = rs_lcp_write_stream(f, path, lcp, storage, block_size, remark, detail);
-    const int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
-    return err;
+    /* whole or not at all: under a temporary name beside path, renamed into place; never
+     * through a symbolic link (io/outset.h) */
+    rs_outfile *out;
+    if ((err = rs_outfile_begin(path, &out, detail)) != RS_OK)
+        return err;
+    err = rs_lcp_write_stream(rs_outfile_stream(out), path, lcp, storage, block_size, remark,
+                              detail);
+    if (err != RS_OK) {
+        rs_outfile_abort(out);
+        return err;
+    }
+    return rs_outfile_commit(out, detail);
 }

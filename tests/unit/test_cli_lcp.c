@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define DATA RS_LCP_DATA_DIR "/"
 #define TMP RS_TEST_TMPDIR "/"
@@ -147,7 +148,26 @@ static void test_gen_then_solve(void **state)
     expect_usage_error("lcp gen --class spd --n 3 --seed -1 -o x.dat", "--seed: expected a non-negative integer");
     expect_usage_error("lcp gen --class spd --n 3 --seed 1", "are required");
     expect_usage_error("lcp gen --class spd --n 3 --seed 1 --block-size 4 -o x.dat", "larger than n");
-    expect_usage_error("lcp gen --class spd --n 3 --seed 1 -o " TMP "no/dir/x.dat", "cannot open for writing");
+    expect_usage_error("lcp gen --class spd --n 3 --seed 1 -o " TMP "gen.dat/x.dat", "lcp gen: -o: ");
+}
+
+/* lcp gen -o is a single-file output as run's: its directory made, never written through a
+ * link (what the link names is kept), to /dev/stdout with what it says on stderr. */
+static void test_gen_output(void **state)
+{
+    (void)state;
+    assert_int_equal(run("lcp gen --class spd --n 3 --seed 1 -o " TMP "go/new/a.dat")->exit_code, 0);
+    unlink(TMP "go/link.dat");
+    assert_int_equal(symlink("new/a.dat", TMP "go/link.dat"), 0);
+    expect_usage_error("lcp gen --class spd --n 3 --seed 4 -o " TMP "go/link.dat", "is a symbolic link");
+    char text[4096];
+    slurp(TMP "go/new/a.dat", text, sizeof text);
+    assert_non_null(strstr(text, "--seed 1\n"));
+    run_result *r = run("lcp gen --class spd --n 2 --seed 4 -o /dev/stdout");
+    assert_int_equal(r->exit_code, 0);
+    assert_int_equal(strncmp(r->out, "2\n0\n2 2\n2 2\n", 12), 0);
+    assert_null(strstr(r->out, "wrote"));
+    assert_non_null(strstr(r->err, "wrote /dev/stdout"));
 }
 
 static void test_help_and_version(void **state)
@@ -171,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_ipopt_certifies_a_zero_solution),
         cmocka_unit_test(test_bad_input_exits_2),
         cmocka_unit_test(test_gen_then_solve),
+        cmocka_unit_test(test_gen_output),
         cmocka_unit_test(test_help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -459,6 +459,13 @@ static void test_unwritable_paths_said_before_the_work(void **state)
     assert_int_equal(RUN("check", SCEN, "--junit", "/proc/relaxsim.xml", "-q"), 2);
     assert_non_null(strstr(err_buf, "--junit"));
     assert_null(strstr(out_buf, "passed")); /* no file was checked */
+    /* the report that cannot be written is the one named (--json alone was called --junit) */
+    assert_int_equal(RUN("check", SCEN, "--json", "/proc/relaxsim.json", "-q"), 2);
+    assert_non_null(strstr(err_buf, "check: --json: /proc"));
+    assert_int_equal(RUN("check", SCEN, "--junit", "/proc/relaxsim.xml", "--json", "/proc/x.json",
+                         "-q"),
+                     2);
+    assert_non_null(strstr(err_buf, "check: --junit: /proc"));
     char dir[400], path[1400];
     fresh_dir("o5", dir, sizeof dir);
     snprintf(path, sizeof path, "%s/cap", dir);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "relaxsim/relaxsim.h"
 
@@ -157,7 +158,20 @@ static void test_file_errors(void **state)
 
     rs_lcp *ok;
     assert_int_equal(rs_lcp_create(2, &ok), RS_OK);
-    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/no/such/dir/x.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_IO);
+    /* Written whole, beside itself, never through a link: a missing directory is made, a path
+     * below a regular file cannot be written, a link is refused and what it names kept. */
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_OK);
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat/y.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_IO);
+    unlink(RS_TEST_TMPDIR "/wf/link.dat");
+    assert_int_equal(symlink("new/x.dat", RS_TEST_TMPDIR "/wf/link.dat"), 0);
+    ok->q[0] = 7.0;
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/link.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(detail.message, "link.dat: is a symbolic link"));
+    rs_lcp *back;
+    assert_int_equal(rs_lcp_read_file(RS_TEST_TMPDIR "/wf/link.dat", &back, &detail), RS_OK);
+    assert_true(back->q[0] == 0.0); /* the file it names is as it was */
+    rs_lcp_destroy(back);
+    ok->q[0] = 0.0;
     assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/x.dat", ok, RS_LCP_STORAGE_SPARSE_BLOCK, 3, NULL, &detail), RS_ERR_BAD_ARG);
     assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/x.dat", ok, (rs_lcp_storage)7, 1, NULL, &detail), RS_ERR_BAD_ARG);
     ok->q[1] = NAN;
