@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "relaxsim/lcp_file.h"
 #include "cli/cli.h"
 #include "cli/replay.h"
 #include "io/capsule.h"
@@ -107,6 +108,43 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
 /* What is wrong with the capsule beyond its scenario (NULL if nothing): the step, the state and
  * input (finite, within the ranges a scenario allows, and in the model's domain), the recorded
  * answers and verdict, and its settings (those of its scenario as recorded). */
+/* 1 if name is one of the names names(0), names(1), ... gives (up to its "unknown"). */
+static int is_known_name(const char *name, const char *(*names)(int))
+{
+    for (int k = 0; name && k < 64 && strcmp(names(k), "unknown") != 0; k++)
+        if (strcmp(name, names(k)) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *verdict_name(int k) { return rs_verdict_name((rs_verdict)k); }
+static const char *nlp_status_name(int k) { return rs_nlp_status_name((rs_nlp_status)k); }
+static const char *lemke_status_name(int k) { return rs_lemke_status_name((rs_lemke_status)k); }
+
+/* 1 if the capsule's record of the comparison is whole: its verdict one of relaxsim's, its diff
+ * an object of numbers (null: a NaN difference), and its lcp_dat, when there is one, an LCP that
+ * reads (`lcp solve` takes it). */
+static int record_whole(const cJSON *o)
+{
+    if (!is_known_name(cJSON_GetStringValue(cJSON_GetObjectItem(o, "verdict")), verdict_name))
+        return 0;
+    const cJSON *diff = cJSON_GetObjectItem(o, "diff"), *d;
+    if (!cJSON_IsObject(diff) || !diff->child)
+        return 0;
+    cJSON_ArrayForEach(d, diff)
+        if (!cJSON_IsNumber(d) && !cJSON_IsNull(d))
+            return 0;
+    const cJSON *dat = cJSON_GetObjectItem(o, "lcp_dat");
+    if (!dat)
+        return 1;
+    rs_lcp *lcp = NULL;
+    const int reads = cJSON_IsString(dat) && rs_lcp_read_text(dat->valuestring,
+                                                              strlen(dat->valuestring), "lcp_dat",
+                                                              &lcp, NULL) == RS_OK;
+    rs_lcp_destroy(lcp);
+    return reads;
+}
+
 static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
                                    const rs_scenario *recorded, double *state, double *input)
 {
@@ -139,8 +177,8 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
         if (check(&d, NULL) != RS_OK)
             return "state_exact (outside the model's domain: a run could not reach it)";
     }
-    if (!cJSON_IsString(cJSON_GetObjectItem(o, "verdict")))
-        return "verdict";
+    if (!record_whole(o))
+        return "verdict, diff or lcp_dat (the recorded comparison)";
     if (!cJSON_IsObject(cJSON_GetObjectItem(o, "nlp")) ||
         !cJSON_IsObject(cJSON_GetObjectItem(o, "lemke")))
         return "nlp or lemke (the recorded answers)";
@@ -148,7 +186,9 @@ static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
         const cJSON *rec = cJSON_GetObjectItem(o, b ? "lemke" : "nlp");
         double *v = malloc(sizeof(double) * ((size_t)m->nstate + (size_t)m->nforce + 1));
         const int whole =
-            v && cJSON_IsString(cJSON_GetObjectItem(rec, "status")) &&
+            v &&
+            is_known_name(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "status")),
+                          b ? lemke_status_name : nlp_status_name) &&
             rs_capsule_read_array(cJSON_GetObjectItem(rec, "state_exact"), v, m->nstate) &&
             rs_capsule_read_array(cJSON_GetObjectItem(rec, "forces_exact"), v + m->nstate,
                                   m->nforce);

@@ -258,7 +258,8 @@ static void test_reached_states_replay(void **state)
 }
 
 /* A capsule edited by hand is refused, each field by name, never replayed from a made-up point:
- * no verdict (printed as "(null)" before), a state below the ground, a step beyond the run, its
+ * no verdict (printed as "(null)" before) or one relaxsim never writes, a status, diff or
+ * lcp_dat that is not a record of relaxsim's, a state below the ground, a step beyond the run, its
  * settings or variant changed, its scenario broken (named as the capsule's scenario.text, not as
  * a temporary file); -o without --continuation is a usage error. */
 static void test_edited_capsules(void **state)
@@ -271,7 +272,15 @@ static void test_edited_capsules(void **state)
         const char *json;    /* its new value, or NULL to delete it */
         const char *needle;
     } edits[] = {
-        {{"verdict"}, NULL, "verdict: malformed"},
+        {{"verdict"}, NULL, "verdict, diff or lcp_dat (the recorded comparison): malformed"},
+        /* a record that is not relaxsim's: a verdict or status it never writes, a diff of text
+         * or none, an lcp_dat that does not read (it replayed with exit 1, "bitwise: yes") */
+        {{"verdict"}, "\"whatever\"", "verdict, diff or lcp_dat"},
+        {{"diff"}, NULL, "verdict, diff or lcp_dat"},
+        {{"diff", "x_m"}, "\"0\"", "verdict, diff or lcp_dat"},
+        {{"lcp_dat"}, "\"garbage\"", "verdict, diff or lcp_dat"},
+        {{"nlp", "status"}, "\"bogus\"", "nlp (status, state_exact, forces_exact): malformed"},
+        {{"lemke", "status"}, "\"max_iter\"", "lemke (status, state_exact, forces_exact)"},
         {{"state_exact"}, "[0.5, -1, 0, 0]", "state_exact (outside the model's domain"},
         {{"step"}, "1e30", "step (an integer from 0"},
         {{"step"}, "-1", "step (an integer from 0"},
