@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "relaxsim/lcp_file.h"
@@ -25,7 +26,7 @@
 #include "sim/stepper.h"
 
 static const char usage[] = "relaxsim replay CAPSULE [--set section.key=value ...] "
-                            "[--ipopt-print-level N] [--json] [--continuation [-o DIR]]";
+                            "[--ipopt-print-level N] [--json | --continuation [-o DIR]]";
 
 typedef struct replay_args {
     const char *capsule;
@@ -67,6 +68,11 @@ static int parse_args(int argc, char **argv, replay_args *a)
     }
     if (a->dir && !a->continuation)
         return rs_cli_usage_error("replay: -o DIR is for --continuation's files (usage: %s)",
+                                  usage),
+               0;
+    if (a->json && a->continuation) /* the curve is a table and pictures, not a JSON result */
+        return rs_cli_usage_error("replay: --json is for a replay, not --continuation's curve "
+                                  "(usage: %s)",
                                   usage),
                0;
     return a->capsule || (rs_cli_usage_error("replay: missing CAPSULE (usage: %s)", usage), 0);
@@ -267,11 +273,19 @@ int rs_cmd_replay(int argc, char **argv)
     FILE *probe = fopen(a.capsule, "r");
     if (!probe)
         return rs_cli_usage_error("%s: cannot open: %s", a.capsule, strerror(errno));
+    struct stat info;
+    const int is_dir = fstat(fileno(probe), &info) == 0 && S_ISDIR(info.st_mode);
     fclose(probe);
-    cJSON *o = rs_read_json_file(a.capsule);
-    if (!o)
-        return rs_cli_usage_error("%s: cannot read it as JSON (a capsule of relaxsim compare)",
+    if (is_dir)
+        return rs_cli_usage_error("%s: is a directory (give a capsule, DIR/capsules/step_K.json)",
                                   a.capsule);
+    cJSON *o = rs_read_json_file(a.capsule);
+    if (!o || !cJSON_IsObject(cJSON_GetObjectItem(o, "scenario"))) {
+        cJSON_Delete(o);
+        return rs_cli_usage_error("%s: not a capsule of relaxsim compare (a JSON object with its "
+                                  "scenario)",
+                                  a.capsule);
+    }
     static rs_scenario sc, recorded;
     int code = RS_EXIT_USAGE;
     if (!load_scenario(a.capsule, o, &a, 1, &recorded)) {

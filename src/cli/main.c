@@ -54,8 +54,8 @@ static const struct {
     {"study decomposed-velocities", "study decomposed-velocities [same options] -o DIR [-q]\n"
                                     "        note 000's Remark 4: the same fits with the velocity\n"
                                     "        parts clamped at 0\n"},
-    {"replay", "replay CAPSULE [--set section.key=value ...] [--ipopt-print-level N] [--json]\n"
-               "         [--continuation [-o DIR]]\n"
+    {"replay", "replay CAPSULE [--set section.key=value ...] [--ipopt-print-level N]\n"
+               "         [--json | --continuation [-o DIR]]\n"
                "        re-solve one step of a comparison both ways from its capsule\n"
                "        (DIR/capsules/); or its relaxation-bias curve: the distance to Lemke's\n"
                "        answer against eps and tol\n"},

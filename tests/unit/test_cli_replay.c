@@ -193,6 +193,18 @@ static void test_bad_input(void **state)
     assert_int_equal(run("replay " TMP "bad_capsule.json"), 2);
     write_file(TMP "bad_capsule.json", "not json");
     assert_int_equal(run("replay " TMP "bad_capsule.json"), 2);
+    /* what is not a capsule is named as such: a directory, a .dat, JSON of another kind; and
+     * --continuation draws a curve, it has no JSON result (--json was ignored) */
+    assert_int_equal(run("replay " TMP), 2);
+    assert_non_null(strstr(err_buf, ": is a directory (give a capsule"));
+    write_file(TMP "bad_capsule.dat", "1\n0\n1 1\n1 1\n2\n-1\n");
+    assert_int_equal(run("replay " TMP "bad_capsule.dat"), 2);
+    assert_non_null(strstr(err_buf, "bad_capsule.dat: not a capsule of relaxsim compare"));
+    write_file(TMP "bad_capsule.json", "[1, 2]");
+    assert_int_equal(run("replay " TMP "bad_capsule.json"), 2);
+    assert_non_null(strstr(err_buf, "bad_capsule.json: not a capsule of relaxsim compare"));
+    assert_int_equal(run("replay " TMP "bad_capsule.json --continuation --json"), 2);
+    assert_non_null(strstr(err_buf, "--json is for a replay, not --continuation's curve"));
     assert_int_equal(run("compare " SCEN "point2d_friction.ini --capsule 5000 -q -o " TMP "cap_x"),
                      2);
     assert_non_null(strstr(err_buf, "--capsule 5000"));
