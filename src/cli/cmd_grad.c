@@ -93,6 +93,11 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
         rs_error_detail why;
         if (rs_grad_parse_key(sc, items[j], &cfg->keys[j], &why) != RS_OK)
             return rs_cli_usage_error("--wrt %s: %s", items[j], why.message), 0;
+        for (int i = 0; i < j; i++) /* "mu" and "model.mu" are one key: each row once */
+            if (strcmp(cfg->keys[i].name, cfg->keys[j].name) == 0)
+                return rs_cli_usage_error("--wrt %s: %s is named twice", items[j],
+                                          cfg->keys[j].name),
+                       0;
     }
     if (!g->of) { /* every state column after the last step */
         if (sc->model->nstate > RS_GRAD_MAX_OUTPUTS)
@@ -116,6 +121,11 @@ static int parse_keys_outputs(const rs_scenario *sc, const grad_args *g, rs_grad
         rs_error_detail why;
         if (rs_grad_parse_output(sc, items[o], &cfg->outputs[o], &why) != RS_OK)
             return rs_cli_usage_error("--of %s: %s", items[o], why.message), 0;
+        for (int i = 0; i < o; i++)
+            if (strcmp(cfg->outputs[i].name, cfg->outputs[o].name) == 0)
+                return rs_cli_usage_error("--of %s: %s is named twice", items[o],
+                                          cfg->outputs[o].name),
+                       0;
     }
     return 1;
 }

@@ -923,6 +923,17 @@ static rs_error read_scenario_file(const char *path, char **text, rs_error_detai
 
 /* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
  * as *scene_text. */
+/* [b, e) without the blanks (spaces, tabs) at its ends: *len characters from the result. */
+static const char *trim_span(const char *b, const char *e, int *len)
+{
+    while (b < e && (*b == ' ' || *b == '\t'))
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    *len = (int)(e - b);
+    return b;
+}
+
 static rs_error load(const char *path, const char *text, const char *const *scene_text,
                      const char *const *overrides, int noverrides, rs_scenario *out,
                      rs_error_detail *detail)
@@ -947,16 +958,21 @@ static rs_error load(const char *path, const char *text, const char *const *scen
     if (err == RS_OK)
         err = rs_ini_read_entries_text(path, out->text, entries, MAX_ENTRIES, &count, detail);
     for (int k = 0; err == RS_OK && k < noverrides; k++) {
+        /* blanks around the dot and the = are dropped, as in the file ("model.mu = 0.2") */
         const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');
-        if (!dot || !eq || dot > eq || dot == o || eq == dot + 1 || count >= MAX_ENTRIES) {
+        int ls = 0, lk = 0, lv = 0;
+        const char *sec = dot ? trim_span(o, dot, &ls) : NULL;
+        const char *key = dot && eq && dot < eq ? trim_span(dot + 1, eq, &lk) : NULL;
+        const char *val = eq ? trim_span(eq + 1, eq + strlen(eq), &lv) : NULL;
+        if (!key || ls == 0 || lk == 0 || count >= MAX_ENTRIES) {
             err = rs_detail_set(detail, RS_ERR_PARSE,
                                 "--set %s: expected section.key=value (e.g. model.mu=0.2)", o);
             break;
         }
         entry *e = &entries[count++];
-        snprintf(e->section, sizeof e->section, "%.*s", (int)(dot - o), o);
-        snprintf(e->key, sizeof e->key, "%.*s", (int)(eq - dot - 1), dot + 1);
-        snprintf(e->value, sizeof e->value, "%s", eq + 1);
+        snprintf(e->section, sizeof e->section, "%.*s", ls, sec);
+        snprintf(e->key, sizeof e->key, "%.*s", lk, key);
+        snprintf(e->value, sizeof e->value, "%.*s", lv, val);
         e->line = 0;
     }
     if (err == RS_OK)

@@ -484,6 +484,13 @@ static void test_grad(void **state)
     assert_non_null(strstr(err_buf, "--wrt tol"));
     assert_int_equal(run("grad " SCEN "point2d_friction.ini -o " TMP "grad3"), 2);
     assert_non_null(strstr(err_buf, "--wrt KEY"));
+    /* a key or an output named twice (each row came out two or three times) */
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu,model.mu -o " TMP "grad3"), 2);
+    assert_non_null(strstr(err_buf, "--wrt model.mu: model.mu is named twice"));
+    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x,x@1199 -o " TMP
+                         "grad3"),
+                     2);
+    assert_non_null(strstr(err_buf, "--of x@1199: x_m@1199 is named twice"));
     assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x@1200 -o " TMP "grad3"),
                      2);
     assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu -o " TMP

@@ -228,6 +228,14 @@ static void test_set_overrides(void **state)
     const char *bad3[] = {"run.dt=nan"};
     assert_int_not_equal(load_fresh(TMP "ok.ini", bad3, 1, &sc, &d), RS_OK);
     assert_non_null(strstr(d.message, "--set run.dt: must be finite"));
+    /* blanks around the dot and the = as the file allows them ("mu " was an unknown key) */
+    const char *spaced[] = {" model.mu = 0.25", "run . steps\t=7 "};
+    assert_int_equal(load_fresh(TMP "ok.ini", spaced, 2, &sc, &d), RS_OK);
+    assert_close(sc.params[2], 0.25, 0.0, 0.0);
+    assert_int_equal(sc.steps, 7);
+    const char *bad4[] = {"model. =0.3"};
+    assert_int_not_equal(load_fresh(TMP "ok.ini", bad4, 1, &sc, &d), RS_OK);
+    assert_non_null(strstr(d.message, "--set model. =0.3: expected section.key=value"));
 }
 
 static void test_input_schedules(void **state)
