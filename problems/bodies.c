@@ -814,16 +814,18 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
         for (int k = 0; k < 3; k++)
             bm->velocity_index[3 * b + k] = BS_N * b + BS_XD + k;
         snprintf(at, slot, "%s.m", bd->name);
-        bm->params[BP_MASS0 + b] = (rs_param_def){at, bd->mass, 1e-9, 1e9, "the body's mass, kg"};
+        bm->params[BP_MASS0 + b] =
+            (rs_param_def){at, bd->mass, 1e-9, 1e9, "the body's mass, kg", 0.0};
         at += slot;
     }
-    bm->params[BP_G] = (rs_param_def){"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"};
+    bm->params[BP_G] =
+        (rs_param_def){"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0};
     bm->params[BP_MU] = (rs_param_def){"mu", 0.0, 0.0, 10.0,
                                        "Coulomb friction coefficient of every pair without a "
-                                       "friction line of its own"};
+                                       "friction line of its own", 0.0};
     bm->params[BP_REACH] = (rs_param_def){"reach", 0.0, 0.0, 1e3,
                                           "margin of the contacts found beyond one step's travel, "
-                                          "m"};
+                                          "m", 0.0};
     rs_model *m = &bm->model;
     m->instantiate = NULL; /* an instance is a model like any other */
     m->release = release;
@@ -844,9 +846,9 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
 }
 
 static const rs_param_def template_params[] = {
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
-    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient of every pair without its own"},
-    {"reach", 0.0, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m"},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
+    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient of every pair without its own", 0.0},
+    {"reach", 0.0, 0.0, 1e3, "margin of the contacts found beyond one step's travel, m", 0.0},
 };
 /* What `relaxsim models` lists: a scene's columns are its bodies' (BODY stands for a name). */
 static const char *const template_state[] = {"BODY.x_m",    "BODY.z_m",    "BODY.theta_rad",

@@ -95,14 +95,15 @@
 #include "geom/cone2.h"
 
 static const rs_param_def params[NPARAM] = {
-    {"m", 1.0, 1e-6, 1e6, "mass, kg"},
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
-    {"r", 0.0, 0.0, 1e3, "radius of the disc, m (0: a point)"},
-    {"reach", 1e-3, 0.0, 1e3, "margin of the active set beyond one step's travel, m"},
-    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient along every contact (0: frictionless)"},
+    {"m", 1.0, 1e-6, 1e6, "mass, kg", 0.0},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
+    {"r", 0.0, 0.0, 1e3, "radius of the disc, m (0: a point)", 0.0},
+    {"reach", 1e-3, 0.0, 1e3, "margin of the active set beyond one step's travel, m", 0.0},
+    {"mu", 0.0, 0.0, 10.0, "Coulomb friction coefficient along every contact (0: frictionless)",
+     0.0},
     {"corners", 1.0, 0.0, 1.0,
      "1: a disc's convex corners are rounded (vertex contacts); 0: edges "
-     "only, as in the note (section 4.3)"},
+     "only, as in the note (section 4.3)", 1.0},
 };
 static const char *const state_names[NSTATE] = {"x_m", "z_m", "xd_mps", "zd_mps"};
 static const double state_default[NSTATE] = {0.0, 1.0, 0.0, 0.0};

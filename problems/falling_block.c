@@ -37,8 +37,8 @@ enum { V_X, V_XD, V_LAMBDA, V_S, NV };
 enum { G_POS, G_VEL, G_HEIGHT, G_SLACK, NG };
 
 static const rs_param_def params[NPARAM] = {
-    {"m", 1.0, 1e-6, 1e6, "mass, kg"},
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
+    {"m", 1.0, 1e-6, 1e6, "mass, kg", 0.0},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
 };
 static const char *const state_names[NSTATE] = {"x_m", "xd_mps"};
 static const double state_default[NSTATE] = {1.0, 0.0};

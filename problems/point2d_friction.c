@@ -83,9 +83,9 @@ enum { G_POS_X, G_POS_Z, G_VEL_X, G_VEL_Z, G_DIRECTION, G_CONE, G_HEIGHT, G_NORM
 enum { VARIANT_CORRECTED, VARIANT_BLOG };
 
 static const rs_param_def params[NPARAM] = {
-    {"m", 10.0, 1e-6, 1e6, "mass, kg"},
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
-    {"mu", 0.1, 0.0, 10.0, "Coulomb friction coefficient"},
+    {"m", 10.0, 1e-6, 1e6, "mass, kg", 0.0},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
+    {"mu", 0.1, 0.0, 10.0, "Coulomb friction coefficient", 0.0},
 };
 static const char *const state_names[NSTATE] = {"x_m", "z_m", "xd_mps", "zd_mps"};
 static const double state_default[NSTATE] = {0.0, 1.0, 1.0, 0.0};

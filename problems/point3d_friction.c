@@ -84,10 +84,11 @@ enum {
 #define PI 3.14159265358979323846
 
 static const rs_param_def params[NPARAM] = {
-    {"m", 10.0, 1e-6, 1e6, "mass, kg"},
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
-    {"mu", 0.1, 0.0, 10.0, "Coulomb friction coefficient"},
-    {"directions", 8.0, 4.0, 64.0, "friction directions of the LCP's polyhedral cone (even)"},
+    {"m", 10.0, 1e-6, 1e6, "mass, kg", 0.0},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
+    {"mu", 0.1, 0.0, 10.0, "Coulomb friction coefficient", 0.0},
+    {"directions", 8.0, 4.0, 64.0, "friction directions of the LCP's polyhedral cone (even)",
+     2.0},
 };
 static const char *const state_names[NSTATE] = {"x_m", "y_m", "z_m", "xd_mps", "yd_mps", "zd_mps"};
 static const double state_default[NSTATE] = {0.0, 0.0, 1.0, 1.0, 0.5, 0.0};

@@ -17,9 +17,9 @@
 enum { SB_M, SB_G, SB_MU, SB_NPARAM };
 
 static const rs_param_def sliding_block_params[SB_NPARAM] = {
-    {"m", 1.0, 1e-6, 1e6, "mass, kg"},
-    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2"},
-    {"mu", 0.5, 0.0, 10.0, "Coulomb friction coefficient"},
+    {"m", 1.0, 1e-6, 1e6, "mass, kg", 0.0},
+    {"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0},
+    {"mu", 0.5, 0.0, 10.0, "Coulomb friction coefficient", 0.0},
 };
 static const char *const sliding_block_input_names[] = {"u_N"};
 static const char *const sliding_block_force_names[] = {"f_N"};

@@ -218,9 +218,18 @@ static rs_error apply_model(const parse_ctx *c, rs_scenario *sc)
     if (m->needs_scene && strcmp(key, "scene") == 0)
         return sc->model_instance ? RS_OK /* read first: the model is its scene's */
                                   : load_scene(c, sc);
-    for (int i = 0; i < m->nparams; i++)
-        if (strcmp(key, m->params[i].name) == 0)
-            return get_real(c, m->params[i].lo, m->params[i].hi, &sc->params[i]);
+    for (int i = 0; i < m->nparams; i++) {
+        const rs_param_def *p = &m->params[i];
+        if (strcmp(key, p->name) != 0)
+            continue;
+        TRY(get_real(c, p->lo, p->hi, &sc->params[i]));
+        const double k = p->multiple_of;
+        if (k > 0.0 && sc->params[i] / k != floor(sc->params[i] / k))
+            return k == 1.0 ? fail(c, "%s is not a whole number", c->e->value)
+                   : k == 2.0 ? fail(c, "%s is not an even whole number", c->e->value)
+                              : fail(c, "%s is not a whole multiple of %g", c->e->value, k);
+        return RS_OK;
+    }
     char list[200] = "";
     for (int i = 0; i < m->nparams; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", m->params[i].name);

@@ -36,6 +36,8 @@ typedef struct rs_param_def {
     double value;      /* default */
     double lo, hi;     /* valid range, inclusive */
     const char *doc;   /* meaning and unit */
+    double multiple_of; /* 0: any value in range; else a whole multiple of it (1: a whole
+                           number, 2: an even one) */
 } rs_param_def;
 
 /* Everything one step depends on. */

@@ -139,6 +139,16 @@ static void test_negative_friction_and_mass(void **state)
                       "mu.ini:3: model.mu: -0.1 is out of range [0, 10]");
     expect_file_error("m.ini", "[model]\nname = falling_block\nm = 0\n", RS_ERR_PARSE,
                       "m.ini:3: model.m: 0 is out of range");
+    /* a count within its range but not whole (it was blamed on "initial state and input",
+     * with no line) */
+    expect_file_error("dirs.ini", "[model]\nname = point3d_friction\ndirections = 7\n",
+                      RS_ERR_PARSE, "dirs.ini:3: model.directions: 7 is not an even whole number");
+    expect_file_error("dirs.ini", "[model]\nname = point3d_friction\ndirections = 6.5\n",
+                      RS_ERR_PARSE, "dirs.ini:3: model.directions: 6.5 is not an even whole");
+    expect_file_error("corners.ini",
+                      "[model]\nname = disc_polygons\nscene = " RS_SOURCE_DIR
+                      "/problems/scenarios/valley.scene\ncorners = 0.5\n",
+                      RS_ERR_PARSE, "corners.ini:4: model.corners: 0.5 is not a whole number");
 }
 
 static void test_unknown_or_missing_model(void **state)
