@@ -723,8 +723,9 @@ static long word_at(const char *text, const char *word)
 }
 
 /* The [initial] or [input] entry a domain message is about: the key it names first ("xdm = -1:
- * ... needs xdp >= 0 and xdm >= 0" is initial.xdm's), the last entry of that key (a --set after
- * the file's line); NULL if it names none. */
+ * ... needs xdp >= 0 and xdm >= 0" is initial.xdm's), or for a body's key (initial.a.z) the body
+ * it names ("body a ... is 1.1 m inside the obstacle"); the last entry of that key or body (a
+ * --set after the file's line); NULL if it names none. */
 static const entry *entry_named_in(const char *message, const entry *entries, int count)
 {
     const entry *found = NULL;
@@ -732,7 +733,14 @@ static const entry *entry_named_in(const char *message, const entry *entries, in
     for (int i = 0; i < count; i++) {
         if (strcmp(entries[i].section, "initial") != 0 && strcmp(entries[i].section, "input") != 0)
             continue;
-        const long at = word_at(message, entries[i].key);
+        long at = word_at(message, entries[i].key);
+        const char *dot = strchr(entries[i].key, '.');
+        if (at < 0 && dot) { /* BODY.x: "body BODY" */
+            char body[sizeof entries[i].key + 8];
+            snprintf(body, sizeof body, "body %.*s", (int)(dot - entries[i].key),
+                     entries[i].key);
+            at = word_at(message, body);
+        }
         if (at >= 0 && (first < 0 || at <= first)) {
             first = at;
             found = &entries[i];

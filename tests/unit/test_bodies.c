@@ -575,6 +575,10 @@ static void test_bad_input(void **state)
     snprintf(text, sizeof text, "%sbody a box w=0.4 h=0.2 z=0.05\n", ground);
     REFUSED(text, NULL, "bad.ini", "body a (bad.scene line 2) is 0.05 m inside the obstacle of "
             "line 1", "move it out");
+    /* moved there by the scenario: the key that moved it is named (it said "initial state and
+     * input") */
+    REFUSED("halfplane 0 0, 0 1\nbody a box w=0.4 h=0.2 z=0.5\n", "initial.a.z=0.05",
+            "--set initial.a.z: body a (bad.scene line 2) is 0.05 m inside the obstacle");
     REFUSED("body a box w=0.4 h=0.2 m=0\n", NULL, "bad.scene:1", "m = 0 must be > 0");
     REFUSED("body a box w=-0.4 h=0.2\n", NULL, "bad.scene:1", "w = -0.4");
     REFUSED("body a polygon vertices 0 0, 1 0, 0.2 0.2, 0 1\n", NULL, "bad.scene:1", "not convex");
