@@ -39,7 +39,7 @@ RS_API const char *rs_error_string(rs_error err);
 
 /**
  * Detail of a failed call, for errors whose cause is in user data (files, strings): e.g.
- * "lcp.dat: token 7: expected a finite real for M(1,0), got 'nan'". Always NUL-terminated;
+ * "lcp.dat: token 8: expected a finite real for M(1,0), got 'nan'" (n = 2). Always NUL-terminated;
  * empty when the call succeeded.
  */
 typedef struct rs_error_detail {

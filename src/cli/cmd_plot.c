@@ -10,6 +10,7 @@
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -865,6 +866,14 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
                                   "relaxsim compare, batch, or grad --sweep)");
     const char *dir = argv[1];
+    struct stat dir_st;
+    if (stat(dir, &dir_st) != 0)
+        return rs_cli_usage_error("plot: %s: %s", dir,
+                                  errno == ENOENT ? "no such directory" : strerror(errno));
+    if (!S_ISDIR(dir_st.st_mode))
+        return rs_cli_usage_error("plot: %s: not a directory (give the directory a comparison, a "
+                                  "batch or a gradient sweep wrote)",
+                                  dir);
     char path[1200], sweep_csv[1200];
     snprintf(path, sizeof path, "%s/summary.json", dir);
     snprintf(sweep_csv, sizeof sweep_csv, "%s/sweep.csv", dir);

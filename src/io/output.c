@@ -33,6 +33,9 @@ rs_error rs_make_directory(const char *path, rs_error_detail *detail)
     }
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return rs_detail_set(detail, RS_ERR_IO, "%s: cannot create: %s", buf, strerror(errno));
+    struct stat st; /* EEXIST: a directory, or a file in the way */
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_IO, "%s: exists and is not a directory", buf);
     return RS_OK;
 }
 

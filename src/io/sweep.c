@@ -227,6 +227,7 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
                                          "%s:%d: sweep.scenario: path longer than %zu characters",
                                          path, e->line, sizeof sw->scenario - 1);
                 have_scenario = 1;
+                sw->scenario_line = e->line;
             } else if (strcmp(e->key, "combine") == 0) {
                 if (strcmp(e->value, "product") != 0 && strcmp(e->value, "zip") != 0)
                     return rs_detail_set(detail, RS_ERR_PARSE,
@@ -284,9 +285,10 @@ static rs_error interpret(rs_sweep *sw, const rs_ini_entry *e, int count, rs_err
     for (int k = 0; k < sw->nkeys; k++) {
         if (sw->zip && sw->keys[k].nvalues != sw->keys[0].nvalues)
             return rs_detail_set(detail, RS_ERR_PARSE,
-                                 "%s: vary.%s: combine = zip needs equal counts (%d here, %d for %s)",
-                                 path, sw->keys[k].name, sw->keys[k].nvalues, sw->keys[0].nvalues,
-                                 sw->keys[0].name);
+                                 "%s:%d: vary.%s: combine = zip needs equal counts (%d here, %d "
+                                 "for %s)",
+                                 path, sw->keys[k].line, sw->keys[k].name, sw->keys[k].nvalues,
+                                 sw->keys[0].nvalues, sw->keys[0].name);
         if (!sw->zip) {
             sw->nruns *= sw->keys[k].nvalues;
             if (sw->nruns > RS_SWEEP_MAX_RUNS)
@@ -319,7 +321,8 @@ static rs_error sweep_load(const char *path, rs_sweep *out, rs_error_detail *det
         if (err == RS_ERR_NOMEM)
             rs_detail_set(detail, err, "%s: out of memory", path);
         else if (err != RS_OK)
-            rs_detail_set(detail, err, "%s: sweep.scenario: %s", path, d.message);
+            rs_detail_set(detail, err, "%s:%d: sweep.scenario: %s", path, out->scenario_line,
+                          d.message);
         for (int i = 0; err == RS_OK && i < out->nsets; i++) { /* fixed keys: valid as given */
             const char *set = out->sets[i];
             rs_scenario_release(sc);

@@ -42,6 +42,7 @@ typedef struct rs_sweep_key {
 typedef struct rs_sweep {
     char path[512];
     char scenario[1024];  /* resolved path of the base scenario */
+    int scenario_line;    /* the line of sweep.scenario, for messages */
     int zip;              /* 1: combine = zip */
     int nkeys;
     rs_sweep_key keys[RS_SWEEP_MAX_KEYS];

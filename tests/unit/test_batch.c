@@ -94,10 +94,11 @@ static void test_bad_sweeps(void **state)
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\nmodel.mu = 1\n",
                        "badsweep.ini:4: vary.model.mu: unknown key for model falling_block");
     expect_sweep_error("[sweep]\nscenario = nowhere.ini\n[vary]\nmodel.m = 1\n",
-                       "sweep.scenario:");
+                       "badsweep.ini:2: sweep.scenario: ");
     expect_sweep_error("[vary]\nmodel.m = 1\n", "sweep.scenario: missing");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\ncombine = zip\n[vary]\n"
-                       "model.m = 1, 2\ninitial.x = 1\n", "combine = zip needs equal counts");
+                       "model.m = 1, 2\ninitial.x = 1\n",
+                       "badsweep.ini:6: vary.initial.x: combine = zip needs equal counts");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
                        "model.m = 1 .. 2 / 0\n", "range: need 'lo .. hi / n' with finite ends and 1 <= n");
     expect_sweep_error("[sweep]\nscenario = " SCEN "falling_block.ini\nthreads = 3\n[vary]\nmodel.m = 1\n",

@@ -468,6 +468,15 @@ static void test_unwritable_paths_said_before_the_work(void **state)
     assert_non_null(strstr(err_buf, "check: --junit: /proc"));
     char dir[400], path[1400];
     fresh_dir("o5", dir, sizeof dir);
+    /* an output directory that is a file (batch took it, and named its .lock) */
+    snprintf(path, sizeof path, "%s/a_file", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(RUN("batch", RS_SOURCE_DIR "/problems/sweeps/point2d_friction_mu_xd.ini",
+                         "-o", path, "-q"),
+                     2);
+    assert_non_null(strstr(err_buf, "a_file: exists and is not a directory"));
     snprintf(path, sizeof path, "%s/cap", dir);
     assert_int_equal(RUN("compare", SCEN "point2d_friction_blog.ini", "--set", "run.steps=2",
                          "--set", "nlp.max_iter=20", "--capsule", "1", "-o", path, "-q"),

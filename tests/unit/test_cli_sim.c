@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define TMP RS_TEST_TMPDIR "/"
@@ -322,7 +323,14 @@ static void test_plot(void **state)
         assert_true(is_png(path));
     }
     assert_int_equal(run("plot " TMP "nowhere"), 2);
+    assert_non_null(strstr(err_buf, "nowhere: no such directory"));
+    assert_int_equal(run("plot " TMP "plotdir/positions.png"), 2);
+    assert_non_null(strstr(err_buf, "positions.png: not a directory"));
+    mkdir(TMP "plot_empty", 0777); /* a directory of something else */
+    assert_int_equal(run("plot " TMP "plot_empty"), 2);
     assert_non_null(strstr(err_buf, "no comparison here"));
+    assert_int_equal(run("study foo -o " TMP "x"), 2);
+    assert_non_null(strstr(err_buf, "unknown study 'foo'"));
     assert_int_equal(run("plot"), 2);
     /* results that are not compare's: named by file and line, exit 2 (were drawn without their
      * curves, exit 0, or handed to gnuplot, exit 1) */
