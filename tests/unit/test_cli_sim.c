@@ -475,16 +475,16 @@ static void test_grad(void **state)
         lines += tan[i] == '\n';
     assert_int_equal(lines, 1 + steps * 2 * 2);
     /* a gradient check that cannot be met: exit 1, the check named with its value */
-    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt z --of x -o " TMP
-                         "grad2 --set expect.grad_nlp_fd_max_rel=1e-12"),
-                     1);
+    snprintf(cmd, sizeof cmd, "grad " SCEN "point2d_friction.ini --wrt z --of x -o " TMP
+             "grad2 --set expect.grad_nlp_fd_max_rel=1e-12 --set run.steps=%d", steps);
+    assert_int_equal(run(cmd), 1);
     assert_non_null(strstr(out_buf, "FAIL grad_nlp_fd_max_rel = 1e-12"));
     /* failed NLP steps (one IPOPT iteration each): the NLP gradient fails from there, the pair's
      * verdict says so, and the implied gate fails the run */
-    assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x -o " TMP
-                         "grad5 --set nlp.max_iter=1 --set nlp.check_start=no --set "
-                         "nlp.retries=0"),
-                     1);
+    snprintf(cmd, sizeof cmd, "grad " SCEN "point2d_friction.ini --wrt mu --of x -o " TMP
+             "grad5 --set nlp.max_iter=1 --set nlp.check_start=no --set nlp.retries=0 --set "
+             "run.steps=%d", steps);
+    assert_int_equal(run(cmd), 1);
     assert_non_null(strstr(out_buf, "failed"));
     assert_non_null(strstr(out_buf, "FAIL grad_failed_max = 0 (implied)"));
     /* refusals: exit 2 with the reason */
@@ -532,8 +532,18 @@ static void test_study(void **state)
     assert_int_equal(cJSON_GetArraySize(at(s, "sigmas", NULL)), 2);
     cJSON_Delete(s);
     assert_true(is_png(TMP "study1/sticking.png"));
-    assert_int_equal(run("study unknown-friction --starts 1 --scenario " SCEN
-                         "sliding_block_traditional.ini -q -o " TMP "study3"),
+    /* reduced: the block's 100 steps cut to 60 (it stops at step 52), the fits' trajectories
+     * as long (the fits are the same code; under the sanitizers every IPOPT solve's MUMPS
+     * buffers are fresh pages, and this study was 40% of the test) */
+    static char sbt[4096];
+    assert_true(slurp(SCEN "sliding_block_traditional.ini", sbt, sizeof sbt) > 0);
+    char *at_steps = strstr(sbt, "steps = 100");
+    assert_non_null(at_steps);
+    if (rs_test_reduced())
+        memcpy(at_steps, "steps =  60", 11);
+    write_file(TMP "sbt.ini", sbt);
+    assert_int_equal(run("study unknown-friction --starts 1 --scenario " TMP "sbt.ini -q -o " TMP
+                         "study3"),
                      0);
     assert_true(slurp(TMP "study3/report.md", text, sizeof text) > 0);
     assert_non_null(strstr(text, "zero gradient"));
