@@ -111,9 +111,6 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
     return 1;
 }
 
-/* What is wrong with the capsule beyond its scenario (NULL if nothing): the step, the state and
- * input (finite, within the ranges a scenario allows, and in the model's domain), the recorded
- * answers and verdict, and its settings (those of its scenario as recorded). */
 /* 1 if name is one of the names names(0), names(1), ... gives (up to its "unknown"). */
 static int is_known_name(const char *name, const char *(*names)(int))
 {
@@ -151,6 +148,9 @@ static int record_whole(const cJSON *o)
     return reads;
 }
 
+/* What is wrong with the capsule beyond its scenario (NULL if nothing): the step, the state and
+ * input (finite, within the ranges a scenario allows, and in the model's domain), the recorded
+ * answers and comparison, and its settings (those of its scenario as recorded). */
 static const char *capsule_problem(const cJSON *o, const rs_scenario *sc,
                                    const rs_scenario *recorded, double *state, double *input)
 {

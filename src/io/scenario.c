@@ -938,8 +938,6 @@ static rs_error read_scenario_file(const char *path, char **text, rs_error_detai
     return RS_OK;
 }
 
-/* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
- * as *scene_text. */
 /* [b, e) without the blanks (spaces, tabs) at its ends: *len characters from the result. */
 static const char *trim_span(const char *b, const char *e, int *len)
 {
@@ -951,6 +949,8 @@ static const char *trim_span(const char *b, const char *e, int *len)
     return b;
 }
 
+/* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
+ * as *scene_text. */
 static rs_error load(const char *path, const char *text, const char *const *scene_text,
                      const char *const *overrides, int noverrides, rs_scenario *out,
                      rs_error_detail *detail)
