@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "relaxsim/relaxsim.h"
+#include "core/c_locale.h"
 #include "core/detail.h"
 
 const char *rs_error_string(rs_error err)
@@ -36,11 +37,13 @@ void rs_detail_clear(rs_error_detail *detail)
 
 rs_error rs_detail_set(rs_error_detail *detail, rs_error err, const char *fmt, ...)
 {
-    if (detail) {
+    if (detail) { /* its numbers in the C locale, as every number relaxsim writes */
+        const locale_t caller = rs_c_locale_enter();
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(detail->message, sizeof detail->message, fmt, ap);
         va_end(ap);
+        rs_c_locale_leave(caller);
     }
     return err;
 }

@@ -127,9 +127,42 @@ class SimulationTest(unittest.TestCase):
             relaxsim.Scenario(os.path.join(SCEN, "sliding_block_forward.ini")), "lemke")
         with self.assertRaisesRegex(relaxsim.Error, "needs u >= 0"):
             block.step([-1.0])
-        with self.assertRaisesRegex(relaxsim.Error, "needs u >= 0"):
+        with self.assertRaisesRegex(relaxsim.Error, "inputs row 1: .*needs u >= 0") as caught:
             block.run(3, inputs=[[1.0], [-1.0], [1.0]])
         self.assertEqual(block.steps_taken, 1)  # the first row's step, then the refusal
+        # ... and the step taken is the Error's trajectory (it was lost)
+        np.testing.assert_array_equal(caught.exception.trajectory.states[-1], block.state)
+        self.assertEqual(len(caught.exception.trajectory.t), 1)
+        # a row beyond 1e12 is refused before the first step, as rs_sim_run does (two steps were
+        # taken, then the third row refused)
+        with self.assertRaisesRegex(relaxsim.Error,
+                                    "inputs row 2: .*beyond 1e\\+12 .*; no step taken"):
+            sim.run(3, inputs=[[0, 0], [0, 0], [1e13, 0]])
+        self.assertEqual(sim.steps_taken, 500)
+
+    def test_wrong_types_and_nul_characters(self):
+        # a NUL would end the text where it stands (the rest was dropped, silently)
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            relaxsim.Scenario.from_text("[model]\nname=point2d_friction\n\x00[run]\nsteps=5\n")
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            relaxsim.Scenario(POINT2D + "\x00junk")
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            relaxsim.Scenario(POINT2D, set=["run.steps=5\x00"])
+        with self.assertRaises(TypeError):
+            relaxsim.Scenario.from_text(b"[model]\nname=point2d_friction\n")
+        with self.assertRaises(TypeError):
+            relaxsim.Simulation("point2d_friction.ini")
+        sim = relaxsim.Simulation(relaxsim.Scenario(POINT2D), "lemke")
+        with self.assertRaises(TypeError):
+            sim.restore(None)
+        with self.assertRaises(ValueError):
+            sim.run(True)
+        with self.assertRaises(TypeError):
+            sim.step(np.array([1 + 2j, 0]))
+        other = relaxsim.Simulation(relaxsim.Scenario(POINT2D), "lemke")
+        with self.assertRaisesRegex(relaxsim.Error, "another scenario"):
+            sim.restore(other.save())
+        self.assertEqual(sim.steps_taken, 0)
 
     def test_set_forms(self):
         # a dict, a list of "key=value", or one such string alone (it raised a bare unpacking

@@ -101,11 +101,33 @@ static void test_numbers_read_and_written(void **state)
     assert_caller_locale_kept();
 }
 
+/* A message's numbers too: a state the simulation API refuses is named with "-0.5", never
+ * "-0,5" (its messages were in the caller's locale) */
+static void test_messages(void **state)
+{
+    (void)state;
+    rs_sim_scenario *sc = NULL;
+    rs_error_detail d;
+    assert_int_equal(rs_sim_scenario_load(RS_SOURCE_DIR "/problems/scenarios/point2d_friction.ini",
+                                          NULL, 0, &sc, &d),
+                     RS_OK);
+    rs_sim *sim = NULL;
+    assert_int_equal(rs_sim_create(sc, NULL, &sim, &d), RS_OK);
+    const double below[4] = {0.0, -0.5, 0.0, 0.0};
+    assert_int_equal(rs_sim_check_state(sim, below, &d), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(d.message, "-0.5"));
+    assert_null(strstr(d.message, "-0,5"));
+    rs_sim_destroy(sim);
+    rs_sim_scenario_free(sc);
+    assert_caller_locale_kept();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lcp_files),
         cmocka_unit_test(test_numbers_read_and_written),
+        cmocka_unit_test(test_messages),
     };
     return cmocka_run_group_tests(tests, comma_locale, c_locale);
 }
