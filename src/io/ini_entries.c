@@ -4,6 +4,7 @@
  * longer line as a new one), and '#' after a blank starts a comment as ';' does. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
@@ -169,7 +170,9 @@ int rs_parse_real(const char *text, double *out)
             return 0;
     char *end;
     const locale_t caller = rs_c_locale_enter();
+    errno = 0;
     const double v = strtod(text, &end);
+    const int range = errno;
     rs_c_locale_leave(caller);
     if (end == text)
         return 0;
@@ -179,6 +182,8 @@ int rs_parse_real(const char *text, double *out)
         return 0;
     if (!isfinite(v))
         return -1; /* 1e999 */
+    if (range == ERANGE && fabs(v) < DBL_MIN)
+        return -2; /* 1e-400: not 0, yet read as 0 (or a subnormal that has lost digits) */
     *out = v;
     return 1;
 }

@@ -29,7 +29,8 @@ rs_error rs_ini_read_entries_text(const char *name, const char *text, rs_ini_ent
                                   int max, int *count, rs_error_detail *detail);
 
 /* A decimal real (no hexadecimal), the whole text but blanks: 1 and *out if it is a finite one,
- * -1 if it is infinite or not a number (inf, nan, 1e999), 0 if it is no number. */
+ * -1 if it is infinite or not a number (inf, nan, 1e999), -2 if it is nonzero but below the
+ * normal range (1e-400 would read as 0), 0 if it is no number. */
 int rs_parse_real(const char *text, double *out);
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as exactly v (0.05, not

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -74,6 +75,9 @@ static rs_error get_real(const parse_ctx *c, double lo, double hi, double *out)
     const int parsed = rs_parse_real(c->e->value, &v);
     if (parsed == 0)
         return fail(c, "expected a number, got '%s'", c->e->value);
+    if (parsed == -2)
+        return fail(c, "'%s' is below %g in magnitude (it would read as 0)", c->e->value,
+                    DBL_MIN);
     if (parsed < 0)
         return fail(c, "must be finite, got '%s'", c->e->value);
     if (v < lo || v > hi)

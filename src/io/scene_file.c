@@ -10,6 +10,14 @@
 
 #define LINE_MAX_CHARS 4096
 
+/* What is wrong with a number rs_parse_real refused (its code r). */
+static const char *number_problem(int r)
+{
+    return r == -2 ? "below 2.2e-308 in magnitude (it would read as 0)"
+           : r < 0 ? "not finite"
+                   : "not a decimal number";
+}
+
 /* Split "x y, x y, ..." into numbers: 1 and *count pairs in xy, or 0 with a message in why. */
 static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *why, size_t n)
 {
@@ -46,7 +54,7 @@ static int read_pairs(char *text, double *xy, int max_pairs, int *count, char *w
             const int r = rs_parse_real(tok[i], &xy[2 * *count + i]);
             if (r != 1) {
                 snprintf(why, n, "point %d: %s \"%s\" is %s", *count + 1, i ? "y" : "x", tok[i],
-                         r < 0 ? "not finite" : "not a decimal number");
+                         number_problem(r));
                 return 0;
             }
         }
@@ -150,7 +158,7 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
         const int r = rs_parse_real(eq + 1, &value[k]);
         if (r != 1) {
             snprintf(why, n, "body %s: %s = '%.40s' is %s", name, body_keys[k], eq + 1,
-                     r < 0 ? "not finite" : "not a decimal number");
+                     number_problem(r));
             return 0;
         }
         given[k] = 1;

@@ -121,6 +121,9 @@ static void test_nan_and_inf(void **state)
     expect_error("[nlp]\ntol = nan\n", "bad.ini:8: nlp.tol: must be finite, got 'nan'");
     expect_error("[initial]\nxd = inf\n", "initial.xd: must be finite");
     expect_error("[initial]\nx = 1.5.2\n", "initial.x: expected a number, got '1.5.2'");
+    /* a number that underflows is not 0 (1e-400 was taken as mu = 0) */
+    expect_error("[nlp]\ntol = 1e-400\n", "nlp.tol: '1e-400' is below 2.22507e-308");
+    expect_error("[initial]\nx = -1e-320\n", "initial.x: '-1e-320' is below");
 }
 
 static void test_time_step_and_steps(void **state)
@@ -348,7 +351,8 @@ static void test_input_is_read_whole_and_strictly(void **state)
     expect_error("steps = 0x10\n", "run.steps: expected an integer, got '0x10'");
     expect_error("dt = 0x1p-10\n", "run.dt: expected a number, got '0x1p-10'");
     expect_error("steps = 4294967298\n", "run.steps: 4294967298 is out of range");
-    expect_error("dt = 4.9e-324\n", "run.dt: the time step must be in [1e-12, 10] s");
+    expect_error("dt = 4.9e-324\n", "run.dt: '4.9e-324' is below 2.22507e-308"); /* subnormal */
+    expect_error("dt = 1e-300\n", "run.dt: the time step must be in [1e-12, 10] s");
     /* a run keeps nothing per step: 1e8 steps are taken, one more is not */
     expect_error("steps = 100000001\n", "run.steps: 100000001 is out of range [1, 100000000]");
     assert_int_equal(load_fresh(RS_SOURCE_DIR "/problems", NULL, 0, &sc, &d), RS_ERR_IO);
