@@ -51,8 +51,9 @@ RS_API rs_error rs_sim_scenario_load(const char *path, const char *const *overri
 
 /**
  * The same from the scenario's text, named name in messages. A model that needs a scene gets it
- * as text too (scene_text; NULL otherwise): no file is opened, and an override of model.scene is
- * refused (RS_ERR_PARSE).
+ * as text too (scene_text: the scene, whether or not the text has a [model] scene line, whose
+ * file is never opened); a model without a scene takes scene_text = NULL and refuses any other
+ * (RS_ERR_PARSE). No file is opened, and an override of model.scene is refused (RS_ERR_PARSE).
  */
 RS_API rs_error rs_sim_scenario_load_text(const char *name, const char *text,
                                           const char *scene_text, const char *const *overrides,

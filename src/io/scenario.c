@@ -827,8 +827,16 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         c.e = name;
         return fail(&c, "unknown model '%s' (models: %s)", name->value, list);
     }
+    /* a scenario given as text with its scene as text: the scene is that text, with or without
+     * a [model] scene line to name it (the line's file is never opened) */
+    static const entry scene_given = {"model", "scene", "scene_text", -1};
+    const int takes_scene = m->instantiate || m->needs_scene;
+    if (c.scene_text && !takes_scene) {
+        c.e = name;
+        return fail(&c, "model %s takes no scene, yet a scene text was given", m->name);
+    }
     if (m->instantiate) { /* the model is its scene's: the scene first, then the model of it */
-        const entry *scene = NULL;
+        const entry *scene = c.scene_text ? &scene_given : NULL;
         for (int i = 0; i < count; i++)
             if (strcmp(entries[i].section, "model") == 0 && strcmp(entries[i].key, "scene") == 0)
                 scene = &entries[i];
@@ -876,6 +884,10 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
                            "expect)", e->section);
         if (err != RS_OK)
             return err;
+    }
+    if (m->needs_scene && !sc->scene && c.scene_text) {
+        c.e = &scene_given;
+        TRY(load_scene(&c, sc));
     }
     if (m->needs_scene && !sc->scene) {
         c.e = name;

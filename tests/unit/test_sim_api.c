@@ -495,6 +495,25 @@ static void test_argument_checks(void **state)
                      RS_ERR_DIMENSION);
     const char *text = "[model]\nname = bodies\nscene = s.scene\n";
     const char *scene = "halfplane 0 0, 0 1\nbody b disc r=0.1 z=0.1\n";
+    /* the scene text is the scene, with or without a [model] scene line to name it (it needed
+     * a made-up one); a model that takes no scene refuses one (it was ignored) */
+    assert_int_equal(rs_sim_scenario_load_text("t.ini", "[model]\nname = bodies\n", scene, NULL,
+                                               0, &sc, &d),
+                     RS_OK);
+    rs_sim_scenario_info si;
+    assert_int_equal(rs_sim_scenario_get_info(sc, &si), RS_OK);
+    assert_int_equal(si.nstate, 6); /* the scene's one body: x, z, theta and their rates */
+    rs_sim_scenario_free(sc);
+    sc = NULL;
+    assert_int_equal(rs_sim_scenario_load_text("t.ini", "[model]\nname = disc_polygons\n",
+                                               "halfplane 0 0, 0 1\n", NULL, 0, &sc, &d),
+                     RS_OK);
+    rs_sim_scenario_free(sc);
+    sc = NULL;
+    assert_int_equal(rs_sim_scenario_load_text("t.ini", "[model]\nname = point2d_friction\n",
+                                               "halfplane 0 0, 0 1\n", NULL, 0, &sc, &d),
+                     RS_ERR_PARSE);
+    assert_non_null(strstr(d.message, "model point2d_friction takes no scene"));
     /* however it is spaced (the parser drops blanks around the dot: "model .scene" opened the
      * file and echoed its first word) */
     const char *file[] = {" model.scene = /etc/hostname", "model .scene=/etc/hostname",
