@@ -75,6 +75,8 @@ typedef struct rs_sim_scenario_info {
     int nparams;          /**< the model's parameters (rs_sim_scenario_param) */
     int steps;            /**< the scenario's horizon, in steps */
     double dt;            /**< the time step, s */
+    const char *backend;  /**< [run] backend, "nlp" or "lemke": a simulation's when rs_sim_create
+                               is given no settings */
 } rs_sim_scenario_info;
 
 RS_API rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario,
@@ -122,14 +124,16 @@ typedef struct rs_sim_settings {
     rs_sim_backend backend; /**< default RS_SIM_NLP */
 } rs_sim_settings;
 
-/** The defaults (backend RS_SIM_NLP). The solvers' own settings come from the scenario. */
+/** The defaults (backend RS_SIM_NLP, whatever the scenario says: rs_sim_create with settings
+ *  NULL takes the scenario's). The solvers' own settings come from the scenario. */
 RS_API void rs_sim_settings_default(rs_sim_settings *settings);
 
 /** A simulation of one scenario: a state, a step counter and the solver's warm start. */
 typedef struct rs_sim rs_sim;
 
 /**
- * Create a simulation at the scenario's initial state, step 0. settings NULL: the defaults.
+ * Create a simulation at the scenario's initial state, step 0. settings NULL: the scenario's
+ * backend ([run] backend, nlp unless it says lemke); given settings decide it.
  * The simulation keeps the scenario alive. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
  * unknown backend), RS_ERR_NOMEM, or the solver's set-up error; detail says which.
  */

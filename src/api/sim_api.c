@@ -177,8 +177,11 @@ rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenar
         return RS_ERR_NULL_ARG;
     const rs_scenario *sc = &scenario->sc;
     const rs_model *m = sc->model;
-    *info = (rs_sim_scenario_info){m->name, m->variants[sc->variant], m->nstate, m->ninput,
-                                   m->nforce, m->nparams, sc->steps, sc->dt};
+    *info = (rs_sim_scenario_info){m->name,     m->variants[sc->variant],
+                                   m->nstate,   m->ninput,
+                                   m->nforce,   m->nparams,
+                                   sc->steps,   sc->dt,
+                                   sc->backend_lemke ? "lemke" : "nlp"};
     return RS_OK;
 }
 
@@ -268,6 +271,8 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     rs_sim_settings_default(&s);
     if (settings)
         s = *settings;
+    else /* the scenario's [run] backend, as `relaxsim run` takes it */
+        s.backend = scenario->sc.backend_lemke ? RS_SIM_LEMKE : RS_SIM_NLP;
     if (s.backend != RS_SIM_NLP && s.backend != RS_SIM_LEMKE) {
         return rs_detail_set(detail, RS_ERR_BAD_SETTING,
                              "settings.backend: neither RS_SIM_NLP nor RS_SIM_LEMKE");

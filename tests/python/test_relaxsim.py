@@ -140,6 +140,15 @@ class SimulationTest(unittest.TestCase):
             sim.run(3, inputs=[[0, 0], [0, 0], [1e13, 0]])
         self.assertEqual(sim.steps_taken, 500)
 
+    def test_backend_of_the_scenario(self):
+        # Simulation(scenario) steps by the scenario's [run] backend (it was always IPOPT)
+        sc = relaxsim.Scenario(POINT2D, set={"run.backend": "lemke"})
+        self.assertEqual(sc.backend, "lemke")
+        sim = relaxsim.Simulation(sc)
+        self.assertEqual(sim.backend, "lemke")
+        self.assertEqual(sim.step().path, "lemke")
+        self.assertNotEqual(relaxsim.Simulation(sc, "nlp").step().path, "lemke")
+
     def test_wrong_types_and_nul_characters(self):
         # a NUL would end the text where it stands (the rest was dropped, silently)
         with self.assertRaisesRegex(ValueError, "NUL"):

@@ -495,6 +495,21 @@ static void test_argument_checks(void **state)
                      RS_ERR_DIMENSION);
     const char *text = "[model]\nname = bodies\nscene = s.scene\n";
     const char *scene = "halfplane 0 0, 0 1\nbody b disc r=0.1 z=0.1\n";
+    /* the scenario's [run] backend is a simulation's when no settings are given (it was always
+     * the NLP's) */
+    const char *lemke[] = {"run.backend=lemke"};
+    assert_int_equal(rs_sim_scenario_load(SCEN "point2d_friction.ini", lemke, 1, &sc, &d), RS_OK);
+    rs_sim_scenario_info bi;
+    assert_int_equal(rs_sim_scenario_get_info(sc, &bi), RS_OK);
+    assert_string_equal(bi.backend, "lemke");
+    rs_sim *by_scenario = NULL;
+    assert_int_equal(rs_sim_create(sc, NULL, &by_scenario, &d), RS_OK);
+    rs_sim_step_info si0;
+    assert_int_equal(rs_sim_step(by_scenario, NULL, &si0), RS_OK);
+    assert_string_equal(si0.path, "lemke");
+    rs_sim_destroy(by_scenario);
+    rs_sim_scenario_free(sc);
+    sc = NULL;
     /* the scene text is the scene, with or without a [model] scene line to name it (it needed
      * a made-up one); a model that takes no scene refuses one (it was ignored) */
     assert_int_equal(rs_sim_scenario_load_text("t.ini", "[model]\nname = bodies\n", scene, NULL,
