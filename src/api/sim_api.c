@@ -122,24 +122,6 @@ rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, in
     return scenario_wrap(rs_scenario_load(path, overrides, noverrides, &w->sc, detail), w, out);
 }
 
-/* 1 if the override sets model.scene, however it is spaced: its key with every blank removed
- * (the scenario's parser drops the blanks around the dot and the =, so "model . scene=F" sets
- * it too; a key with blanks inside a word is refused here as well, and is no key there). */
-static int names_scene(const char *override)
-{
-    char key[16];
-    size_t n = 0;
-    for (const char *c = override; *c && *c != '='; c++) {
-        if (*c == ' ' || *c == '\t')
-            continue;
-        if (n == sizeof key - 1)
-            return 0; /* longer than "model.scene" */
-        key[n++] = *c;
-    }
-    key[n] = '\0';
-    return strcmp(key, "model.scene") == 0;
-}
-
 rs_error rs_sim_scenario_load_text(const char *name, const char *text, const char *scene_text,
                                    const char *const *overrides, int noverrides,
                                    rs_sim_scenario **out, rs_error_detail *detail)
@@ -154,7 +136,7 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
     if (bad != RS_OK)
         return bad;
     for (int i = 0; i < noverrides; i++) /* a scenario from text opens no file */
-        if (names_scene(overrides[i]))
+        if (rs_override_sets_scene(overrides[i]))
             return rs_detail_set(detail, RS_ERR_PARSE,
                                  "--set model.scene: a scenario given as text takes its scene "
                                  "as text (scene_text); no file is opened");

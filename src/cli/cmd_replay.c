@@ -97,8 +97,8 @@ static int load_scenario(const char *capsule, const cJSON *o, const replay_args 
         if (!cJSON_IsString(s) || nsets == RS_CLI_MAX_SETS)
             return rs_cli_usage_error("%s: scenario.overrides: expected at most %d strings",
                                       capsule, RS_CLI_MAX_SETS), 0;
-        if (strncmp(s->valuestring, "model.scene=", 12) == 0) /* the scene is its text */
-            continue;
+        if (rs_override_sets_scene(s->valuestring)) /* the scene is its text, however the */
+            continue;                                /* override is spaced: no file opened */
         sets[nsets++] = s->valuestring;
     }
     for (int i = 0; !as_recorded && i < a->nsets; i++)

@@ -965,6 +965,24 @@ static const char *trim_span(const char *b, const char *e, int *len)
     return b;
 }
 
+/* 1 if the override sets model.scene, however it is spaced: its key with every blank removed
+ * (the scenario's parser drops the blanks around the dot and the =, so "model . scene=F" sets
+ * it too; a key with blanks inside a word is refused here as well, and is no key there). */
+int rs_override_sets_scene(const char *override)
+{
+    char key[16];
+    size_t n = 0;
+    for (const char *c = override; *c && *c != '='; c++) {
+        if (*c == ' ' || *c == '\t')
+            continue;
+        if (n == sizeof key - 1)
+            return 0; /* longer than "model.scene" */
+        key[n++] = *c;
+    }
+    key[n] = '\0';
+    return strcmp(key, "model.scene") == 0;
+}
+
 /* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
  * as *scene_text. */
 static rs_error load(const char *path, const char *text, const char *const *scene_text,

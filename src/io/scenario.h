@@ -39,6 +39,10 @@
 rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
                           rs_scenario *out, rs_error_detail *detail);
 
+/* 1 if the override ("section.key=value") sets model.scene, however it is spaced: what a scenario
+ * given as text must not take from a capsule or a caller that promised to open no file. */
+int rs_override_sets_scene(const char *override);
+
 /*
  * The same from a scenario's text in memory, named name in messages ("step_3.json: scenario").
  * A scene comes as text too (scene_text, NULL for a model without one): a scene file the text

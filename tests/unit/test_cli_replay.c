@@ -271,6 +271,24 @@ static void test_reached_states_replay(void **state)
     assert_int_equal(replay_box_at(50, 0.1 - 1e-3), 2);
     assert_non_null(strstr(err_buf, "state_exact (outside the model's domain"));
     assert_int_equal(replay_box_at(0, 0.1), 0); /* the capsule as kept replays bitwise */
+    /* an override naming a scene file, however spaced, is the capsule's scene, never a file it
+     * opens ("model .scene=F" printed F's first word since --set drops blanks at the dot) */
+    write_file(TMP "secret.txt", "TOPSECRET\n");
+    static const char *const spaced[] = {"model .scene=", " model. scene =", "model.scene\t="};
+    for (size_t k = 0; k < sizeof spaced / sizeof spaced[0]; k++) {
+        cJSON *o = load(TMP "box_rest/capsules/step_0.json");
+        char ov[600];
+        snprintf(ov, sizeof ov, "%s%s", spaced[k], TMP "secret.txt");
+        cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "scenario"), "overrides");
+        cJSON_AddItemToArray(list, cJSON_CreateString(ov));
+        char *printed = cJSON_Print(o);
+        write_file(TMP "edited.json", printed);
+        free(printed);
+        cJSON_Delete(o);
+        assert_int_equal(run("replay " TMP "edited.json"), 0); /* its scene_text, as kept */
+        assert_null(strstr(err_buf, "TOPSECRET"));
+        assert_null(strstr(out_buf, "TOPSECRET"));
+    }
 }
 
 /* A capsule edited by hand is refused, each field by name, never replayed from a made-up point:
