@@ -75,12 +75,14 @@ typedef struct rs_sim_scenario_info {
     int nparams;          /**< the model's parameters (rs_sim_scenario_param) */
     int steps;            /**< the scenario's horizon, in steps */
     double dt;            /**< the time step, s */
-    const char *backend;  /**< [run] backend, "nlp" or "lemke": a simulation's when rs_sim_create
-                               is given no settings */
 } rs_sim_scenario_info;
 
 RS_API rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario,
                                          rs_sim_scenario_info *info);
+
+/** The scenario's [run] backend, "nlp" or "lemke": a simulation's when rs_sim_create is given no
+ *  settings. NULL for a NULL scenario. */
+RS_API const char *rs_sim_scenario_backend(const rs_sim_scenario *scenario);
 
 /** Which columns rs_sim_scenario_column names. */
 typedef enum rs_sim_column_kind {
@@ -133,7 +135,8 @@ typedef struct rs_sim rs_sim;
 
 /**
  * Create a simulation at the scenario's initial state, step 0. settings NULL: the scenario's
- * backend ([run] backend, nlp unless it says lemke); given settings decide it.
+ * backend (rs_sim_scenario_backend: [run] backend, nlp unless it says lemke); given settings
+ * decide it.
  * The simulation keeps the scenario alive. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
  * unknown backend), RS_ERR_NOMEM, or the solver's set-up error; detail says which.
  */

@@ -159,12 +159,14 @@ rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenar
         return RS_ERR_NULL_ARG;
     const rs_scenario *sc = &scenario->sc;
     const rs_model *m = sc->model;
-    *info = (rs_sim_scenario_info){m->name,     m->variants[sc->variant],
-                                   m->nstate,   m->ninput,
-                                   m->nforce,   m->nparams,
-                                   sc->steps,   sc->dt,
-                                   sc->backend_lemke ? "lemke" : "nlp"};
+    *info = (rs_sim_scenario_info){m->name,   m->variants[sc->variant], m->nstate, m->ninput,
+                                   m->nforce, m->nparams, sc->steps, sc->dt};
     return RS_OK;
+}
+
+const char *rs_sim_scenario_backend(const rs_sim_scenario *scenario)
+{
+    return !scenario ? NULL : scenario->sc.backend_lemke ? "lemke" : "nlp";
 }
 
 /* Column i of a kind of model m; NULL out of range. */

@@ -499,9 +499,8 @@ static void test_argument_checks(void **state)
      * the NLP's) */
     const char *lemke[] = {"run.backend=lemke"};
     assert_int_equal(rs_sim_scenario_load(SCEN "point2d_friction.ini", lemke, 1, &sc, &d), RS_OK);
-    rs_sim_scenario_info bi;
-    assert_int_equal(rs_sim_scenario_get_info(sc, &bi), RS_OK);
-    assert_string_equal(bi.backend, "lemke");
+    assert_string_equal(rs_sim_scenario_backend(sc), "lemke");
+    assert_null(rs_sim_scenario_backend(NULL));
     rs_sim *by_scenario = NULL;
     assert_int_equal(rs_sim_create(sc, NULL, &by_scenario, &d), RS_OK);
     rs_sim_step_info si0;
