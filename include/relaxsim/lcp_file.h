@@ -64,9 +64,11 @@ RS_API rs_error rs_lcp_read_text(const char *text, size_t len, const char *name,
 
 /**
  * Write an LCP to a .dat file, values printed with 17 significant digits (lossless), in the C
- * locale. The file is written whole or not at all: under a temporary name beside path, renamed
- * into place (its directory is made if missing); a path that is a symbolic link or a directory is
- * refused (RS_ERR_BAD_ARG), a character device or a FIFO is written into as a stream.
+ * locale. A regular file (or a new name) is written whole or not at all: into a new file beside
+ * it (path.tmp-PID-N), renamed into place, so that it is a new file (an old one's mode, owner and
+ * hard links are not kept) and its directory must exist and be writable. A character device or a
+ * FIFO is written into as it is (a FIFO waits for its reader); a symbolic link or a directory at
+ * path is refused (RS_ERR_BAD_ARG). Safe to call from several threads at once.
  * @param block_size for RS_LCP_STORAGE_SPARSE_BLOCK: the size of the square blocks (the last
  *        block row/column may be smaller); ignored for dense. Range 1..n.
  * @param remark optional text written after q (ignored by readers), may be NULL.

@@ -7,17 +7,19 @@
  * file that declares more numbers than it holds fails at once.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "relaxsim/lcp_file.h"
 #include "core/c_locale.h"
 #include "core/detail.h"
-#include "io/outset.h"
 #include "lcp/lcp_internal.h"
 
 /* Largest file read into memory: a dense n = RS_LCP_FILE_MAX_N problem in 26-character numbers. */
@@ -493,6 +495,13 @@ rs_error rs_lcp_write_stream(FILE *f, const char *name, const rs_lcp *lcp,
     return RS_OK;
 }
 
+/* A name for path's temporary: beside it, unique in this process (pid and a counter). */
+static void temporary_name(const char *path, char *buf, size_t len)
+{
+    static atomic_uint counter;
+    snprintf(buf, len, "%s.tmp-%ld-%u", path, (long)getpid(), atomic_fetch_add(&counter, 1u));
+}
+
 rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage storage,
                            int block_size, const char *remark, rs_error_detail *detail)
 {
@@ -502,16 +511,52 @@ rs_error rs_lcp_write_file(const char *path, const rs_lcp *lcp, rs_lcp_storage s
     rs_error err = check_writable(path, lcp, storage, block_size, detail);
     if (err != RS_OK)
         return err;
-    /* whole or not at all: under a temporary name beside path, renamed into place; never
-     * through a symbolic link (io/outset.h) */
-    rs_outfile *out;
-    if ((err = rs_outfile_begin(path, &out, detail)) != RS_OK)
-        return err;
-    err = rs_lcp_write_stream(rs_outfile_stream(out), path, lcp, storage, block_size, remark,
-                              detail);
-    if (err != RS_OK) {
-        rs_outfile_abort(out);
-        return err;
+    /* Whole or not at all, never through a link: a regular file or a new name is written into a
+     * new file beside it (O_EXCL | O_NOFOLLOW: not a file or a link planted at that name) and
+     * renamed into place; a character device or a FIFO is written into as it is. No shared
+     * state: threads may write files at once. */
+    struct stat st;
+    const int exists = lstat(path, &st) == 0;
+    if (exists && S_ISLNK(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: is a symbolic link; not written "
+                             "through (give the file it points to)", path);
+    const int stream = exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+    if (exists && !stream && !S_ISREG(st.st_mode))
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "%s: is %s, not a file", path,
+                             S_ISDIR(st.st_mode) ? "a directory" : "neither a file nor a device");
+    char temp[4200];
+    if (strlen(path) > sizeof temp - 64)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "%.80s...: the name is too long", path);
+    int fd = -1;
+    if (stream) {
+        fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    } else {
+        for (int tries = 0; fd < 0 && tries < 16; tries++) {
+            temporary_name(path, temp, sizeof temp);
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+            if (fd < 0 && errno != EEXIST)
+                break;
+        }
     }
-    return rs_outfile_commit(out, detail);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            if (!stream)
+                unlink(temp);
+        }
+        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot open for writing: %s", path,
+                             strerror(e));
+    }
+    err = rs_lcp_write_stream(f, path, lcp, storage, block_size, remark, detail);
+    const int bad = ferror(f);
+    if ((fclose(f) != 0 || bad) && err == RS_OK)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: write error", path);
+    if (!stream && err == RS_OK && rename(temp, path) != 0)
+        err = rs_detail_set(detail, RS_ERR_IO, "%s: cannot put in place: %s", path,
+                            strerror(errno));
+    if (!stream && err != RS_OK)
+        unlink(temp);
+    return err;
 }

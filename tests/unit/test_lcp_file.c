@@ -1,8 +1,10 @@
 /* test_lcp_file.c: reading and writing Siconos .dat files, and every malformed-input path. */
 #include "test_helpers.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "relaxsim/relaxsim.h"
@@ -158,10 +160,25 @@ static void test_file_errors(void **state)
 
     rs_lcp *ok;
     assert_int_equal(rs_lcp_create(2, &ok), RS_OK);
-    /* Written whole, beside itself, never through a link: a missing directory is made, a path
-     * below a regular file cannot be written, a link is refused and what it names kept. */
-    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_OK);
-    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat/y.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_IO);
+    /* Written whole, beside itself, never through a link: a missing directory or a path below a
+     * regular file cannot be written, a link is refused and what it names kept, no temporary is
+     * left, /dev/null is written into (not replaced). */
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/no/such/dir/x.dat", ok,
+                                       RS_LCP_STORAGE_DENSE, 0, NULL, &detail),
+                     RS_ERR_IO);
+    mkdir(RS_TEST_TMPDIR "/wf", 0777);
+    mkdir(RS_TEST_TMPDIR "/wf/new", 0777);
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat", ok, RS_LCP_STORAGE_DENSE,
+                                       0, NULL, &detail),
+                     RS_OK);
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/new/x.dat/y.dat", ok,
+                                       RS_LCP_STORAGE_DENSE, 0, NULL, &detail),
+                     RS_ERR_IO);
+    assert_int_equal(rs_lcp_write_file("/dev/null", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail),
+                     RS_OK);
+    struct stat null_st;
+    assert_int_equal(stat("/dev/null", &null_st), 0);
+    assert_true(S_ISCHR(null_st.st_mode));
     unlink(RS_TEST_TMPDIR "/wf/link.dat");
     assert_int_equal(symlink("new/x.dat", RS_TEST_TMPDIR "/wf/link.dat"), 0);
     ok->q[0] = 7.0;
@@ -172,6 +189,11 @@ static void test_file_errors(void **state)
     assert_true(back->q[0] == 0.0); /* the file it names is as it was */
     rs_lcp_destroy(back);
     ok->q[0] = 0.0;
+    DIR *dir = opendir(RS_TEST_TMPDIR "/wf/new");
+    assert_non_null(dir);
+    for (struct dirent *e; (e = readdir(dir));)
+        assert_null(strstr(e->d_name, ".tmp-"));
+    closedir(dir);
     assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/x.dat", ok, RS_LCP_STORAGE_SPARSE_BLOCK, 3, NULL, &detail), RS_ERR_BAD_ARG);
     assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/x.dat", ok, (rs_lcp_storage)7, 1, NULL, &detail), RS_ERR_BAD_ARG);
     ok->q[1] = NAN;
