@@ -76,7 +76,7 @@ static rs_error get_real(const parse_ctx *c, double lo, double hi, double *out)
     if (parsed == 0)
         return fail(c, "expected a number, got '%s'", c->e->value);
     if (parsed == -2)
-        return fail(c, "'%s' is below %g in magnitude (it would read as 0)", c->e->value,
+        return fail(c, "'%s' is below %g in magnitude, the normal range of doubles", c->e->value,
                     DBL_MIN);
     if (parsed < 0)
         return fail(c, "must be finite, got '%s'", c->e->value);

@@ -13,7 +13,7 @@
 /* What is wrong with a number rs_parse_real refused (its code r). */
 static const char *number_problem(int r)
 {
-    return r == -2 ? "below 2.2e-308 in magnitude (it would read as 0)"
+    return r == -2 ? "below 2.2e-308 in magnitude, the normal range of doubles"
            : r < 0 ? "not finite"
                    : "not a decimal number";
 }

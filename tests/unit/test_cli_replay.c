@@ -70,10 +70,10 @@ static void test_failed_steps(void **state)
     cJSON *s = load(TMP "cap_blog/summary.json");
     const cJSON *caps = cJSON_GetObjectItem(s, "capsules");
     /* every step that did not agree qualifies: the failed ones and any biased one. Which of the
-     * published NLP's steps reach a solution within 100 iterations depends on the BLAS under
-     * MUMPS (with the reference BLAS, step 36 does within 100, with a phantom contact force in
-     * flight; with OpenBLAS none does), so the count is read from the verdicts, which must add up to
-     * the 40 steps with no agreement and at least 39 failures */
+     * published NLP's steps reach a solution within the iteration limit can depend on the BLAS
+     * under MUMPS (with the reference BLAS, step 36 did within 100, with a phantom contact force
+     * in flight; with OpenBLAS none does), so the count is read from the verdicts, which must
+     * add up to the 40 steps with no agreement and at least 39 failures */
     const cJSON *verdicts = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "shadow"), "verdicts");
     const int failed = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "nlp"), "failed_steps")->valueint;
     int total = 0;

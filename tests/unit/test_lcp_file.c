@@ -182,7 +182,9 @@ static void test_file_errors(void **state)
     unlink(RS_TEST_TMPDIR "/wf/link.dat");
     assert_int_equal(symlink("new/x.dat", RS_TEST_TMPDIR "/wf/link.dat"), 0);
     ok->q[0] = 7.0;
-    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/link.dat", ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_lcp_write_file(RS_TEST_TMPDIR "/wf/link.dat", ok, RS_LCP_STORAGE_DENSE,
+                                       0, NULL, &detail),
+                     RS_ERR_BAD_ARG);
     assert_non_null(strstr(detail.message, "link.dat: is a symbolic link"));
     rs_lcp *back;
     assert_int_equal(rs_lcp_read_file(RS_TEST_TMPDIR "/wf/link.dat", &back, &detail), RS_OK);
