@@ -636,11 +636,11 @@ int rs_cmd_study(int argc, char **argv)
         return rs_study_known_friction(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "decomposed-velocities") == 0)
         return rs_study_decomposed_velocities(argc, argv);
-    if (argc >= 2 && strcmp(argv[1], "noisy-sticking") != 0)
+    if (argc >= 2 && argv[1][0] != '-' && strcmp(argv[1], "noisy-sticking") != 0)
         return rs_cli_usage_error("study: unknown study '%s' (expected noisy-sticking, "
                                   "unknown-friction, known-friction, decomposed-velocities)",
                                   argv[1]);
-    if (argc < 2)
+    if (argc < 2 || argv[1][0] == '-')
         return rs_cli_usage_error("study: expected a study name: noisy-sticking, "
                                   "unknown-friction, known-friction, decomposed-velocities "
                                   "(usage: %s)",

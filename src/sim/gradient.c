@@ -206,6 +206,10 @@ rs_error rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key 
         return rs_detail_set(detail, RS_ERR_PARSE,
                              "not a number of the scenario that can be differentiated (a model "
                              "parameter, an initial state component, a constant input or dt)");
+    if (key->kind == RS_GRAD_KEY_PARAM && m->params[key->index].multiple_of > 0.0)
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "model.%s takes whole values only: no derivative with respect to it",
+                             name);
     static const char *const sections[] = {"model", "initial", "input", "run"};
     snprintf(key->name, sizeof key->name, "%s.%s", sections[key->kind], name);
     rs_detail_clear(detail);

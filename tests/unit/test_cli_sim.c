@@ -331,6 +331,8 @@ static void test_plot(void **state)
     assert_non_null(strstr(err_buf, "no comparison here"));
     assert_int_equal(run("study foo -o " TMP "x"), 2);
     assert_non_null(strstr(err_buf, "unknown study 'foo'"));
+    assert_int_equal(run("study -o " TMP "x"), 2);
+    assert_non_null(strstr(err_buf, "expected a study name"));
     assert_int_equal(run("plot"), 2);
     /* results that are not compare's: named by file and line, exit 2 (were drawn without their
      * curves, exit 0, or handed to gnuplot, exit 1) */
@@ -495,6 +497,9 @@ static void test_grad(void **state)
     /* a key or an output named twice (each row came out two or three times) */
     assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu,model.mu -o " TMP "grad3"), 2);
     assert_non_null(strstr(err_buf, "--wrt model.mu: model.mu is named twice"));
+    /* a parameter of whole values has no derivative (it ran, then failed its differences) */
+    assert_int_equal(run("grad " SCEN "point3d_friction.ini --wrt directions -o " TMP "grad3"), 2);
+    assert_non_null(strstr(err_buf, "model.directions takes whole values only"));
     assert_int_equal(run("grad " SCEN "point2d_friction.ini --wrt mu --of x,x@1199 -o " TMP
                          "grad3"),
                      2);
