@@ -587,7 +587,14 @@ int rs_cmd_check(int argc, char **argv)
     int n;
     if (!collect_files(&a, &files, &n))
         return RS_EXIT_USAGE;
-    /* the reports' files before the work: a path that cannot be written is said now */
+    /* the reports' files before the work: a path that cannot be written is said now; two reports
+     * into one file or one stream would leave one of them, or neither, whole */
+    if (a.junit && a.json &&
+        (strcmp(a.junit, a.json) == 0 ||
+         (rs_path_is_stdout(a.junit) && rs_path_is_stdout(a.json)))) {
+        free_files(files, n);
+        return rs_cli_usage_error("check: --junit and --json name the same file (%s)", a.json);
+    }
     rs_outfile *junit = NULL, *json = NULL;
     rs_error_detail detail;
     if ((a.junit && rs_cli_outfile_begin(a.junit, &junit, &detail) != RS_OK) ||

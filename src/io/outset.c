@@ -516,6 +516,11 @@ int rs_outfile_is_stdout(const rs_outfile *o)
     return o->is_stdout;
 }
 
+int rs_path_is_stdout(const char *path)
+{
+    return path && standard_stream(path) == STDOUT_FILENO;
+}
+
 FILE *rs_outfile_stream(rs_outfile *o)
 {
     return o->f;

@@ -70,6 +70,8 @@ FILE *rs_outfile_stream(rs_outfile *o);
 /* 1 if the file is the process's standard output (/dev/stdout, /dev/fd/1): a command then sends
  * what it says to stderr (rs_cli_outfile_begin); the library never redirects a stream. */
 int rs_outfile_is_stdout(const rs_outfile *o);
+/* 1 if path names the process's standard output (/dev/stdout, /dev/fd/1). */
+int rs_path_is_stdout(const char *path);
 /* Close and put in place (a failed write is reported naming path); freed either way. */
 rs_error rs_outfile_commit(rs_outfile *o, rs_error_detail *detail);
 /* Give up: the temporary is removed, the previous file stays. NULL is a no-op. */

@@ -466,6 +466,11 @@ static void test_unwritable_paths_said_before_the_work(void **state)
                          "-q"),
                      2);
     assert_non_null(strstr(err_buf, "check: --junit: /proc"));
+    /* two reports into one file or one stream: refused (the second went to stderr, or replaced
+     * the first) */
+    assert_int_equal(RUN("check", SCEN, "--junit", "/dev/stdout", "--json", "/dev/fd/1", "-q"), 2);
+    assert_non_null(strstr(err_buf, "--junit and --json name the same file"));
+    assert_int_equal(RUN("check", SCEN, "--junit", "r.x", "--json", "r.x", "-q"), 2);
     char dir[400], path[1400];
     fresh_dir("o5", dir, sizeof dir);
     /* an output directory that is a file (batch took it, and named its .lock) */
