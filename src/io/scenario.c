@@ -790,6 +790,42 @@ static rs_error check_domain(parse_ctx *c, const rs_scenario *sc, const entry *e
     return RS_OK;
 }
 
+/* 1 if the len characters at name are one of a scenario's sections. */
+static int is_section(const char *name, size_t len)
+{
+    static const char *const sections[] = {"model", "initial", "input", "run",
+                                           "nlp",   "lemke",   "expect"};
+    for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)
+        if (strlen(sections[k]) == len && strncmp(name, sections[k], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every [section] line of the text names a known section, also one without keys, which the
+ * entries never show (a misspelt empty [expcet] was taken silently). */
+static rs_error check_section_lines(const char *path, const char *text, rs_error_detail *detail)
+{
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *end = strchr(p, '\n');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t i = 0;
+        while (i < len && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        if (i < len && p[i] == '[') {
+            const char *close = memchr(p + i, ']', len - i);
+            const size_t n = close ? (size_t)(close - (p + i + 1)) : 0;
+            if (close && !is_section(p + i + 1, n))
+                return rs_detail_set(detail, RS_ERR_PARSE,
+                                     "%s:%d: [%.*s]: unknown section (expected model, initial, "
+                                     "input, run, nlp, lemke, expect)",
+                                     path, line, (int)(n < 60 ? n : 60), p + i + 1);
+        }
+        p += len + (end ? 1 : 0);
+    }
+    return RS_OK;
+}
+
 static rs_error interpret(const char *path, const char *const *scene_text, entry *entries,
                           int count, rs_scenario *sc, rs_error_detail *detail)
 {
@@ -803,13 +839,8 @@ static rs_error interpret(const char *path, const char *const *scene_text, entry
         if (strcmp(entries[i].section, "model") == 0 && strcmp(entries[i].key, "name") == 0)
             name = &entries[i];
     if (!name) { /* a misspelt section ([MODEL], [ model ], a key before any) says more */
-        static const char *const sections[] = {"model", "initial", "input", "run",
-                                               "nlp",   "lemke",   "expect"};
         for (int i = 0; i < count; i++) {
-            int known = 0;
-            for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)
-                known |= strcmp(entries[i].section, sections[k]) == 0;
-            if (!known) {
+            if (!is_section(entries[i].section, strlen(entries[i].section))) {
                 c.e = &entries[i];
                 return fail(&c, "%s (expected model, initial, input, run, nlp, lemke, expect)",
                             entries[i].section[0] ? "unknown section"
@@ -1008,6 +1039,8 @@ static rs_error load(const char *path, const char *text, const char *const *scen
         err = RS_ERR_NOMEM;
     if (err == RS_OK)
         err = rs_ini_read_entries_text(path, out->text, entries, MAX_ENTRIES, &count, detail);
+    if (err == RS_OK)
+        err = check_section_lines(path, out->text, detail);
     for (int k = 0; err == RS_OK && k < noverrides; k++) {
         /* blanks around the dot and the = are dropped, as in the file ("model.mu = 0.2") */
         const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');

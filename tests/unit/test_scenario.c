@@ -112,7 +112,10 @@ static void test_unknown_key_names_line(void **state)
 static void test_unknown_section(void **state)
 {
     (void)state;
-    expect_error("[physics]\nx = 1\n", "bad.ini:8: physics.x: unknown section [physics]");
+    expect_error("[physics]\nx = 1\n", "bad.ini:7: [physics]: unknown section");
+    /* one without keys too (a misspelt empty [expcet] was taken silently) */
+    expect_error("[expcet]\n", "bad.ini:7: [expcet]: unknown section (expected model,");
+    expect_error("  [run] ; a comment\n[nlp]\n[ lemke]\n", "bad.ini:9: [ lemke]: unknown section");
 }
 
 static void test_nan_and_inf(void **state)
@@ -324,7 +327,7 @@ static void test_input_keys_and_file_shape(void **state)
     expect_file_error("cont.ini", "[model]\nname = point2d_friction\nmu = 0.2\n  0.3\n",
                       RS_ERR_PARSE, "cont.ini:4: an indented line continues the value of line 3");
     expect_file_error("case.ini", "[MODEL]\nname = point2d_friction\n", RS_ERR_PARSE,
-                      "case.ini:2: MODEL.name: unknown section");
+                      "case.ini:1: [MODEL]: unknown section");
 }
 
 /* No line is cut: a 205-character comment ending in 'mu = 5' is refused with its line, never
