@@ -996,22 +996,32 @@ static const char *trim_span(const char *b, const char *e, int *len)
     return b;
 }
 
-/* 1 if the override sets model.scene, however it is spaced: its key with every blank removed
- * (the scenario's parser drops the blanks around the dot and the =, so "model . scene=F" sets
- * it too; a key with blanks inside a word is refused here as well, and is no key there). */
+/* An override "section.key=value" split as a line of the file is: each part without the blanks
+ * at its ends ("model.mu = 0.2"). 0 if it is not of that form (no dot before the =, or an empty
+ * section or key). */
+typedef struct override_parts {
+    const char *section, *key, *value;
+    int section_len, key_len, value_len;
+} override_parts;
+
+static int split_override(const char *o, override_parts *p)
+{
+    const char *dot = strchr(o, '.'), *eq = strchr(o, '=');
+    if (!dot || !eq || dot > eq)
+        return 0;
+    p->section = trim_span(o, dot, &p->section_len);
+    p->key = trim_span(dot + 1, eq, &p->key_len);
+    p->value = trim_span(eq + 1, eq + strlen(eq), &p->value_len);
+    return p->section_len > 0 && p->key_len > 0;
+}
+
+/* 1 if the override sets model.scene as the loader reads it (split_override: "model . scene=F"
+ * sets it too). */
 int rs_override_sets_scene(const char *override)
 {
-    char key[16];
-    size_t n = 0;
-    for (const char *c = override; *c && *c != '='; c++) {
-        if (*c == ' ' || *c == '\t')
-            continue;
-        if (n == sizeof key - 1)
-            return 0; /* longer than "model.scene" */
-        key[n++] = *c;
-    }
-    key[n] = '\0';
-    return strcmp(key, "model.scene") == 0;
+    override_parts p;
+    return split_override(override, &p) && p.section_len == 5 &&
+           strncmp(p.section, "model", 5) == 0 && p.key_len == 5 && strncmp(p.key, "scene", 5) == 0;
 }
 
 /* Load from the file at path, or (text != NULL) from text named path in messages, with its scene
@@ -1042,21 +1052,17 @@ static rs_error load(const char *path, const char *text, const char *const *scen
     if (err == RS_OK)
         err = check_section_lines(path, out->text, detail);
     for (int k = 0; err == RS_OK && k < noverrides; k++) {
-        /* blanks around the dot and the = are dropped, as in the file ("model.mu = 0.2") */
-        const char *o = overrides[k], *dot = strchr(o, '.'), *eq = strchr(o, '=');
-        int ls = 0, lk = 0, lv = 0;
-        const char *sec = dot ? trim_span(o, dot, &ls) : NULL;
-        const char *key = dot && eq && dot < eq ? trim_span(dot + 1, eq, &lk) : NULL;
-        const char *val = eq ? trim_span(eq + 1, eq + strlen(eq), &lv) : NULL;
-        if (!key || ls == 0 || lk == 0 || count >= MAX_ENTRIES) {
+        const char *o = overrides[k];
+        override_parts p;
+        if (!split_override(o, &p) || count >= MAX_ENTRIES) {
             err = rs_detail_set(detail, RS_ERR_PARSE,
                                 "--set %s: expected section.key=value (e.g. model.mu=0.2)", o);
             break;
         }
         entry *e = &entries[count++];
-        snprintf(e->section, sizeof e->section, "%.*s", ls, sec);
-        snprintf(e->key, sizeof e->key, "%.*s", lk, key);
-        snprintf(e->value, sizeof e->value, "%.*s", lv, val);
+        snprintf(e->section, sizeof e->section, "%.*s", p.section_len, p.section);
+        snprintf(e->key, sizeof e->key, "%.*s", p.key_len, p.key);
+        snprintf(e->value, sizeof e->value, "%.*s", p.value_len, p.value);
         e->line = 0;
     }
     if (err == RS_OK)

@@ -39,8 +39,9 @@
 rs_error rs_scenario_load(const char *path, const char *const *overrides, int noverrides,
                           rs_scenario *out, rs_error_detail *detail);
 
-/* 1 if the override ("section.key=value") sets model.scene, however it is spaced: what a scenario
- * given as text must not take from a capsule or a caller that promised to open no file. */
+/* 1 if the override ("section.key=value") sets model.scene as the loader reads it, however it is
+ * spaced: what a scenario given as text must not take from a capsule or a caller that promised
+ * to open no file. */
 int rs_override_sets_scene(const char *override);
 
 /*
