@@ -28,12 +28,22 @@
 #define RS_LCP_INLINE static inline
 #endif
 
+/* 1 if every x_i is finite. x * 0 is 0 for a finite x and NaN for an infinity or a NaN, so the
+ * sums below are 0 exactly when all are finite: no branch per entry, and four sums so that the
+ * additions do not wait on one another (faster than isfinite per entry from n = 3 to 40,000). */
 static inline int rs_all_finite(const double *x, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * 0.0;
+        s1 += x[i + 1] * 0.0;
+        s2 += x[i + 2] * 0.0;
+        s3 += x[i + 3] * 0.0;
+    }
+    for (; i < n; i++)
+        s0 += x[i] * 0.0;
+    return (s0 + s1) + (s2 + s3) == 0.0;
 }
 
 /* Plain comparisons: the values are finite where these are used (fmin/fmax are library calls
@@ -79,25 +89,22 @@ static inline double rs_power_of_two(int e)
     return x;
 }
 
-/* 1 / x for a power of two x, from its bits (exact, and no division) when 1 / x is a normal
- * number; by division otherwise. */
-static inline double rs_inverse_power_of_two(double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    const uint64_t field = bits >> 52; /* sign 0 and the biased exponent */
-    if ((bits & 0xfffffffffffffULL) != 0 || field < 1 || field > 2045)
-        return 1.0 / x;
-    const uint64_t inverse = (2046 - field) << 52;
-    double y;
-    memcpy(&y, &inverse, sizeof y);
-    return y;
-}
-
-/* floor(e / 2) */
+/* floor(e / 2): an arithmetic shift (what gcc and clang do with a negative int's >>) */
 static inline int rs_floor_half(int e)
 {
-    return e >= 0 ? e / 2 : -((1 - e) / 2);
+    return e >> 1;
+}
+
+/* 1 / c for a factor of rs_lcp_equilibrate (a power of two in [DBL_MIN, 1 / DBL_MIN], so that
+ * 1 / c is one too): exact, from its bits. */
+static inline double rs_inverse_factor(double c)
+{
+    uint64_t bits;
+    memcpy(&bits, &c, sizeof bits);
+    bits = (2046 - (bits >> 52)) << 52;
+    double y;
+    memcpy(&y, &bits, sizeof y);
+    return y;
 }
 
 /* The extent of M's entries, read by the equilibration's first pass (rs_lcp_equilibrate). */
@@ -114,9 +121,16 @@ static inline int rs_ruiz_step(double norm, double factor)
 {
     if (!(norm > 0.0))
         return 0;
-    const int f = -rs_floor_half(rs_unit_exponent(norm)); /* norm in [2^(e-1), 2^e) */
-    const double next = factor * rs_power_of_two(f);
-    return f != 0 && next >= DBL_MIN && next <= 1.0 / DBL_MIN ? f : 0;
+    uint64_t norm_bits, factor_bits;
+    memcpy(&norm_bits, &norm, sizeof norm_bits);
+    const int biased = (int)(norm_bits >> 52); /* norm > 0: the sign bit is clear */
+    if (biased == 1022 || biased == 1023)      /* norm in [0.5, 2): the usual case once settled */
+        return 0;
+    const int e = biased - 1022; /* rs_unit_exponent(norm) before its clamp to +-1021 */
+    const int f = -rs_floor_half(e < -1021 ? -1021 : e > 1021 ? 1021 : e);
+    memcpy(&factor_bits, &factor, sizeof factor_bits);
+    const int next = (int)(factor_bits >> 52) + f; /* the biased exponent of factor 2^f */
+    return next >= 1 && next <= 2045 ? f : 0;      /* DBL_MIN = 2^-1022, 1 / DBL_MIN = 2^1022 */
 }
 
 /*
@@ -246,27 +260,25 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
                                          const double *D, const double *C, double m_inf,
                                          rs_lcp_certificate *cert)
 {
-    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0;
-    int finite = 1;
+    double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0;
+    double zero = 0.0; /* x * 0 is 0 for a finite x, NaN otherwise: no branch per entry */
     for (int i = 0; i < n; i++) {
         const double zi = z[i], wi = w[i];
-        if (!isfinite(zi) || !isfinite(wi)) {
-            finite = 0;
-            break;
-        }
+        zero += zi * 0.0 + wi * 0.0;
         min_z = rs_min2(min_z, zi);
         min_w = rs_min2(min_w, wi);
         max_zw = rs_max2(max_zw, fabs(zi * wi));
         nat = rs_max2(nat, fabs(rs_min2(zi, wi)));
+        z_inf = rs_max2(z_inf, fabs(zi) * rs_inverse_factor(C[i]));
     }
+    const int finite = zero == 0.0; /* else every measure is NaN, whatever the loop found */
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
-        double q_inf = 0.0, q_push = 0.0, z_inf = 0.0;
+        double q_inf = 0.0, q_push = 0.0;
         for (int i = 0; i < n; i++) {
             const double qs = D[i] * q[i];
             q_inf = rs_max2(q_inf, fabs(qs));
             q_push = rs_max2(q_push, -qs);
-            z_inf = rs_max2(z_inf, fabs(z[i]) * rs_inverse_power_of_two(C[i]));
         }
         if (q_inf == 0.0) /* q = 0: w in the size of D M z's terms (0 only if w = 0 exactly) */
             for (int i = 0; i < n; i++) {
@@ -287,7 +299,7 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
          * row whose own |D_i q_i| is larger (a zero unit comes with zero entries, which stay 0) */
         const double z_unit = rs_cert_inverse(z_inf), w_unit = rs_cert_inverse(moved);
         for (int i = 0; i < n; i++) {
-            const double zs = z[i] * rs_inverse_power_of_two(C[i]), ws = D[i] * w[i];
+            const double zs = z[i] * rs_inverse_factor(C[i]), ws = D[i] * w[i];
             const double zr = rs_cert_scaled(zs, z_inf, z_unit);
             const double qs = fabs(D[i] * q[i]);
             const double wr = qs > moved ? ws / qs : rs_cert_scaled(ws, moved, w_unit);
