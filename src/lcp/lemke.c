@@ -24,7 +24,9 @@
  * product-form updates, and keeps the better of the two candidates by natural residual. "Solved"
  * is reported only if the certificate recomputed from (M, q, z) passes.
  *
- * Speed at the sizes of contact problems (n = 2 to 10): the solve is compiled once per
+ * Speed at the sizes of contact problems (n = 2 to 10): a cold solve at n <= RS_LEMKE_SMALL_MAX
+ * first takes the small-problem path (lemke_small.c: a tableau in local arrays, the same path),
+ * and comes here only where that path does not answer. Here the solve is compiled once per
  * n = 1..8 with n a constant (lemke_solve_core, always inlined), so that its loops unroll, and it
  * reads no clock. M is never copied: its unit scale is a power of two applied where a column is
  * read. A column k of B^-1 stays e_k until a pivot falls on row k, so the entering column and
@@ -42,6 +44,7 @@
 
 #include "relaxsim/lcp.h"
 #include "lcp/lcp_internal.h"
+#include "lcp/lemke_internal.h"
 
 /* Largest n for which the workspace size fits comfortably in size_t and n*n in int. */
 #define LEMKE_MAX_N 40000
@@ -183,18 +186,7 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     wk->pivoted = k;
 }
 
-/* Helpers of the solve, inlined into each size instance of lemke_solve_core. */
-#if defined(__GNUC__)
-#define LEMKE_INLINE static inline __attribute__((always_inline))
-#else
-#define LEMKE_INLINE static inline
-#endif
 
-/* The pivot limit of a solve (all its attempts together): max_pivots, or 10000 + 100 n. */
-static int lemke_pivot_limit(const rs_lemke_settings *s, int n)
-{
-    return s->max_pivots > 0 ? s->max_pivots : 10000 + 100 * n;
-}
 
 /* The unit scale of a problem (see lemke_unit_scale), and its certificate's units. */
 typedef struct lemke_scale {
@@ -255,23 +247,7 @@ LEMKE_INLINE void lemke_certify(int n, const double *M, const double *q, const d
     rs_lcp_certificate_in(n, M, q, z, w, tol, wk->cert, wk->cert + n, scale.cert_m_inf, cert);
 }
 
-/* z of the caller's problem from the unit-scale z (see lemke_unit_scale): z 2^z_exponent,
- * |z_exponent| <= 2042, as two exact products. */
-LEMKE_INLINE void lemke_unscale_z(int n, int z_exponent, double *z)
-{
-    if (z_exponent == 0)
-        return;
-    const int half = z_exponent / 2;
-    const double f1 = rs_power_of_two(half), f2 = rs_power_of_two(z_exponent - half);
-    for (int i = 0; i < n; i++)
-        z[i] = z[i] * f1 * f2;
-}
 
-/* Tie test on ratios of the unit-scale problem: |a - b| <= tol * max(1, |b|). */
-LEMKE_INLINE int tied(double a, double b, double tol)
-{
-    return fabs(a - b) <= tol * rs_max2(1.0, fabs(b));
-}
 
 /* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis.
  * A column k of B^-1 that is still e_k (no pivot on row k yet) has a zero in row r != k: the
@@ -356,20 +332,7 @@ LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
     for (int c = 0; c < nc; c++)
         if (cand[c] == z0_row)
             return z0_row;
-
-    /* Break the tie column by column of B^-1: keep the rows with the smallest (B^-1)_ik / a_i. */
-    for (int k = 0; k < n && nc > 1; k++) {
-        const double *Bk = Binv + (size_t)k * (size_t)n;
-        double lo = INFINITY;
-        for (int c = 0; c < nc; c++)
-            lo = fmin(lo, Bk[cand[c]] / a[cand[c]]);
-        int kept = 0;
-        for (int c = 0; c < nc; c++)
-            if (tied(Bk[cand[c]] / a[cand[c]], lo, tie_tol))
-                cand[kept++] = cand[c];
-        nc = kept;
-    }
-    return cand[0]; /* unique, or (only under rounding) the lowest index: deterministic */
+    return lemke_tie_break(n, a, Binv, cand, nc, tie_tol);
 }
 
 /*
@@ -451,18 +414,6 @@ LEMKE_INLINE int lemke_basis_solve(int n, const double *M, double m_factor, cons
     return rs_all_finite(x, nn);
 }
 
-/* z from basic values: z_j = max(0, value) if z_j is basic, else 0. */
-LEMKE_INLINE void lemke_extract_z(int n, const int *basis, const double *values, double *z)
-{
-    for (int j = 0; j < n; j++)
-        z[j] = 0.0;
-    for (int p = 0; p < n; p++) {
-        const int v = basis[p];
-        if (v >= n && v < 2 * n)
-            z[v - n] = rs_max2(values[p], 0.0); /* also 0 for NaN (a breakdown) */
-    }
-}
-
 static rs_error lemke_check_args(int n, const double *M, const double *q, const double *d,
                                  const rs_lemke_settings *settings, const void *work,
                                  size_t work_bytes, const double *z, const double *w,
@@ -510,10 +461,6 @@ static inline uint64_t lemke_key(int v)
     return x ^ (x >> 31);
 }
 
-/* Pivots after which the path is watched for a repeated basis: a path this long is rare (the
- * generated LCPs take about n / 2), Murty's exponential one does not repeat, and below it the
- * watch costs nothing. */
-#define LEMKE_WATCH_AFTER(n) (4 * (n) + 16)
 
 /*
  * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z and
@@ -639,11 +586,13 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
 
     /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
     double worst = 0.0;
-    for (int i = 0; i < n; i++)
-        worst = rs_max2(worst, -qu[i] / wk->d[i]);
+    for (int i = 0; i < n; i++) {
+        wk->ratio[i] = -qu[i] / wk->d[i]; /* divided once: the tie test reads it again */
+        worst = rs_max2(worst, wk->ratio[i]);
+    }
     int r = -1;
     for (int i = n - 1; i >= 0 && worst > 0.0; i--) {
-        if (qu[i] < 0.0 && tied(-qu[i] / wk->d[i], worst, s->tie_tol)) {
+        if (qu[i] < 0.0 && tied(wk->ratio[i], worst, s->tie_tol)) {
             r = i; /* among tied rows the largest index leaves (lexicographic, see header) */
             break;
         }
@@ -932,6 +881,9 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
                                 double *w, rs_lemke_info *info)
 {
     const rs_lemke_settings s = lemke_settings_or_default(settings);
+    if (n <= RS_LEMKE_SMALL_MAX && s.refine != 2 &&
+        rs_lemke_small_solve(n, M, q, d, &s, z, w, info) > 0)
+        return;
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
     lemke_solve_sized(n, M, q, d, &s, &wk, z, w, info);
@@ -967,6 +919,15 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
                               const rs_lemke_settings *settings, double *z, double *w,
                               rs_lemke_info *info)
 {
+    if (n >= 1 && n <= RS_LEMKE_SMALL_MAX && !d && M && q && z && w && info &&
+        (!settings || rs_lemke_settings_validate(settings, NULL) == RS_OK)) {
+        /* a small problem: its own path first, without a workspace (lemke_small.c), then, where
+         * that path does not answer, the general solve */
+        const rs_lemke_settings s = lemke_settings_or_default(settings);
+        const int small = s.refine != 2 ? rs_lemke_small_solve(n, M, q, NULL, &s, z, w, info) : 0;
+        if (small != 0)
+            return small > 0 ? RS_OK : RS_ERR_NONFINITE;
+    }
     const size_t bytes = rs_lemke_workspace_size(n);
     if (bytes == 0)
         return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;

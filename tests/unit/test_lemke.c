@@ -3,8 +3,9 @@
  *
  * Tolerances: a solve must pass the certificate at 1e-9 (relative to the problem's scales); for
  * classes with a unique solution (SPD, P-matrix) z must also match the generator's z* within
- * 1e-7 * max(1, ||z*||_inf). Sizes 1 to 4 run the kernel compiled for a constant n, larger
- * sizes the general kernel; the tests below cover both.
+ * 1e-7 * max(1, ||z*||_inf). Sizes up to 8 take the small-problem path first (lemke_small.c,
+ * judged against the general solve in test_lemke_small.c), larger sizes the general kernel; the
+ * tests below cover both.
  */
 #include "test_helpers.h"
 
