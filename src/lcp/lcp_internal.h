@@ -181,7 +181,7 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
                 for (int j = 0; j < n; j++) {
                     const double m = fabs(M[(size_t)i + (size_t)j * nn]);
                     r = rs_max2(r, m);
-                    m_min = m > 0.0 && m < m_min ? m : m_min;
+                    m_min = rs_min2(m_min, m > 0.0 ? m : INFINITY);
                 }
             else
                 for (int j = 0; j < n; j++)
