@@ -8,6 +8,7 @@
 #ifndef RS_LCP_INTERNAL_H
 #define RS_LCP_INTERNAL_H
 
+#include <assert.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -19,7 +20,6 @@
 #include "relaxsim/lcp.h"
 #include "relaxsim/lcp_file.h"
 
-/** 1 if all n entries of x are finite. */
 /* Always inlined: the Lemke solve instantiates these per small size (lemke.c), and with n a
  * compile-time constant gcc unrolls their loops (the certificate was half of a solve at n = 2). */
 #if defined(__GNUC__)
@@ -28,22 +28,14 @@
 #define RS_LCP_INLINE static inline
 #endif
 
-/* 1 if every x_i is finite. x * 0 is 0 for a finite x and NaN for an infinity or a NaN, so the
- * sums below are 0 exactly when all are finite: no branch per entry, and four sums so that the
- * additions do not wait on one another (faster than isfinite per entry from n = 3 to 40,000). */
+/* 1 if all n entries of x are finite. isfinite, not arithmetic on x: an infinity or a NaN must
+ * raise no floating-point exception (a caller may trap them). */
 static inline int rs_all_finite(const double *x, size_t n)
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += x[i] * 0.0;
-        s1 += x[i + 1] * 0.0;
-        s2 += x[i + 2] * 0.0;
-        s3 += x[i + 3] * 0.0;
-    }
-    for (; i < n; i++)
-        s0 += x[i] * 0.0;
-    return (s0 + s1) + (s2 + s3) == 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
 }
 
 /* Plain comparisons: the values are finite where these are used (fmin/fmax are library calls
@@ -89,18 +81,13 @@ static inline double rs_power_of_two(int e)
     return x;
 }
 
-/* floor(e / 2): an arithmetic shift (what gcc and clang do with a negative int's >>) */
-static inline int rs_floor_half(int e)
-{
-    return e >> 1;
-}
-
 /* 1 / c for a factor of rs_lcp_equilibrate (a power of two in [DBL_MIN, 1 / DBL_MIN], so that
  * 1 / c is one too): exact, from its bits. */
 static inline double rs_inverse_factor(double c)
 {
     uint64_t bits;
     memcpy(&bits, &c, sizeof bits);
+    assert((bits & 0xfffffffffffffULL) == 0 && bits >> 52 >= 1 && bits >> 52 <= 2045);
     bits = (2046 - (bits >> 52)) << 52;
     double y;
     memcpy(&y, &bits, sizeof y);
@@ -126,8 +113,10 @@ static inline int rs_ruiz_step(double norm, double factor)
     const int biased = (int)(norm_bits >> 52); /* norm > 0: the sign bit is clear */
     if (biased == 1022 || biased == 1023)      /* norm in [0.5, 2): the usual case once settled */
         return 0;
-    const int e = biased - 1022; /* rs_unit_exponent(norm) before its clamp to +-1021 */
-    const int f = -rs_floor_half(e < -1021 ? -1021 : e > 1021 ? 1021 : e);
+    /* e = rs_unit_exponent(norm) = biased - 1022 clamped to +-1021, f = -floor(e / 2): with e +
+     * 1022 >= 1, floor(e / 2) = (e + 1022) / 2 - 511, a shift of a nonnegative int */
+    const int shifted = biased < 1 ? 1 : biased > 2043 ? 2043 : biased; /* e + 1022 */
+    const int f = 511 - (shifted >> 1);
     memcpy(&factor_bits, &factor, sizeof factor_bits);
     const int next = (int)(factor_bits >> 52) + f; /* the biased exponent of factor 2^f */
     return next >= 1 && next <= 2045 ? f : 0;      /* DBL_MIN = 2^-1022, 1 / DBL_MIN = 2^1022 */
@@ -261,17 +250,19 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
                                          rs_lcp_certificate *cert)
 {
     double min_z = INFINITY, min_w = INFINITY, max_zw = 0.0, nat = 0.0, z_inf = 0.0;
-    double zero = 0.0; /* x * 0 is 0 for a finite x, NaN otherwise: no branch per entry */
+    int finite = 1;
     for (int i = 0; i < n; i++) {
         const double zi = z[i], wi = w[i];
-        zero += zi * 0.0 + wi * 0.0;
+        if (!isfinite(zi) || !isfinite(wi)) { /* no arithmetic on it: no exception raised */
+            finite = 0;
+            break;
+        }
         min_z = rs_min2(min_z, zi);
         min_w = rs_min2(min_w, wi);
         max_zw = rs_max2(max_zw, fabs(zi * wi));
         nat = rs_max2(nat, fabs(rs_min2(zi, wi)));
         z_inf = rs_max2(z_inf, fabs(zi) * rs_inverse_factor(C[i]));
     }
-    const int finite = zero == 0.0; /* else every measure is NaN, whatever the loop found */
     double rel_min_z = 0.0, rel_min_w = 0.0, rel_zw = 0.0, rel_nat = 0.0;
     if (finite) {
         double q_inf = 0.0, q_push = 0.0;

@@ -25,7 +25,7 @@
  * is reported only if the certificate recomputed from (M, q, z) passes.
  *
  * Speed at the sizes of contact problems (n = 2 to 10): a cold solve at n <= RS_LEMKE_SMALL_MAX
- * first takes the small-problem path (lemke_small.c: a tableau in local arrays, the same path),
+ * first takes the small-problem path (lemke_small.c: a tableau in local arrays, the same rules),
  * and comes here only where that path does not answer. Here the solve is compiled once per
  * n = 1..8 with n a constant (lemke_solve_core, always inlined), so that its loops unroll, and it
  * reads no clock. M is never copied: its unit scale is a power of two applied where a column is
@@ -186,58 +186,6 @@ static void lemke_work_map(size_t n, void *mem, lemke_work *wk)
     wk->pivoted = k;
 }
 
-
-
-/* The unit scale of a problem (see lemke_unit_scale), and its certificate's units. */
-typedef struct lemke_scale {
-    double m_factor;   /* 2^-a: M at unit scale is m_factor M, formed where it is read */
-    int z_exponent;    /* b - a: the caller's z is the unit-scale z times 2^z_exponent */
-    double cert_m_inf; /* ||D M C||_max of the certificate's equilibration (D, C in wk->cert) */
-} lemke_scale;
-
-/*
- * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c, with 2^a, 2^b, 2^c the powers of two
- * just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change). q and d are
- * written to the workspace; M is not copied: its factor 2^-a multiplies each column where the
- * pivoting reads one (an exact product, so the same numbers a copy would hold).
- * Lemke's path is invariant under such scalings in exact arithmetic (z scales by 2^(b - a), z0 by
- * 2^(b - c)), and at unit scale the tolerances below, whose floors are 1, are relative to the
- * problem's own size; without it the basis mixes columns of I with columns of M of another size
- * and rounding decides pivots (an infeasible LCP scaled by 1e12 came out "solved"). Exact
- * unless an entry far below the largest of its array would fall below the normal range (M = I,
- * q = (1e300, -1e-300)): then the problem is kept as given (factors 1), which decides no worse
- * than before. The certificate's equilibration of M (D and C into wk->cert) is computed here
- * too: its first pass finds ||M||_max.
- */
-LEMKE_INLINE lemke_scale lemke_unit_scale(int n, const double *M, const double *q,
-                                          const double *d, const lemke_work *wk)
-{
-    rs_lcp_extent m; /* the largest and the smallest nonzero |M_ij| */
-    const double cert_m_inf =
-        rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, &m);
-    double q_max = 0.0, d_max = 0.0;
-    for (int i = 0; i < n; i++) {
-        q_max = rs_max2(q_max, fabs(q[i]));
-        d_max = rs_max2(d_max, d ? d[i] : 1.0);
-    }
-    int a = rs_unit_exponent(m.max), b = rs_unit_exponent(q_max), c = rs_unit_exponent(d_max);
-    for (int pass = 0; pass < 2; pass++) {
-        const double fb = rs_power_of_two(-b), fc = rs_power_of_two(-c);
-        /* a nonzero entry scaled below the normal range */
-        int lost = m.min < INFINITY && !(m.min * rs_power_of_two(-a) >= DBL_MIN);
-        for (int i = 0; i < n; i++) {
-            wk->q[i] = q[i] * fb;
-            wk->d[i] = (d ? d[i] : 1.0) * fc;
-            lost |= (q[i] != 0.0 && !(fabs(wk->q[i]) >= DBL_MIN)) || !(wk->d[i] >= DBL_MIN);
-        }
-        if (!lost)
-            break;
-        a = b = c = 0; /* as given */
-    }
-    const lemke_scale scale = {rs_power_of_two(-a), b - a, cert_m_inf};
-    return scale;
-}
-
 /* The certificate of (z, w), w = M z + q, in the units of M's equilibration (computed once per
  * solve, by lemke_unit_scale). */
 LEMKE_INLINE void lemke_certify(int n, const double *M, const double *q, const double *z,
@@ -246,8 +194,6 @@ LEMKE_INLINE void lemke_certify(int n, const double *M, const double *q, const d
 {
     rs_lcp_certificate_in(n, M, q, z, w, tol, wk->cert, wk->cert + n, scale.cert_m_inf, cert);
 }
-
-
 
 /* Pivot on row r with entering column a: rhs and B^-1 rows become those of the new basis.
  * A column k of B^-1 that is still e_k (no pivot on row k yet) has a zero in row r != k: the
@@ -302,37 +248,15 @@ LEMKE_INLINE void lemke_entering_column(int n, int e, const double *M, double m_
     }
 }
 
-/*
- * Lexicographic minimum ratio test. Returns the leaving row, or -1 if no entry of a is positive
- * (ray termination). z0_row is the row where z0 is basic (or -1).
- */
+/* The lexicographic minimum ratio test: the leaving row, or -1 for a ray (lemke_ratio_rows,
+ * then lemke_tie_break among tied rows). */
 LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
                                   const double *Binv, int z0_row, double pivot_tol,
                                   double tie_tol, double *ratio, int *cand)
 {
-    double a_inf = 0.0;
-    for (int i = 0; i < n; i++)
-        a_inf = rs_max2(a_inf, fabs(a[i]));
-    const double a_min = pivot_tol * a_inf;
-    if (!(a_inf > 0.0))
-        return -1;
-
-    double best = INFINITY;
-    for (int i = 0; i < n; i++) {
-        ratio[i] = a[i] > a_min ? rs_max2(rhs[i], 0.0) / a[i] : INFINITY;
-        best = ratio[i] < best ? ratio[i] : best;
-    }
-    if (best == INFINITY)
-        return -1;
-
-    int nc = 0;
-    for (int i = 0; i < n; i++)
-        if (ratio[i] < INFINITY && tied(ratio[i], best, tie_tol))
-            cand[nc++] = i;
-    for (int c = 0; c < nc; c++)
-        if (cand[c] == z0_row)
-            return z0_row;
-    return lemke_tie_break(n, a, Binv, cand, nc, tie_tol);
+    int nc;
+    const int r = lemke_ratio_rows(n, a, rhs, z0_row, pivot_tol, tie_tol, ratio, cand, &nc, NULL, NULL);
+    return r != LEMKE_TIED ? r : lemke_tie_break(n, a, Binv, cand, nc, tie_tol);
 }
 
 /*
@@ -461,7 +385,6 @@ static inline uint64_t lemke_key(int v)
     return x ^ (x >> 31);
 }
 
-
 /*
  * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z and
  * *pivots and returns the status. In exact arithmetic the lexicographic rule never repeats a
@@ -581,22 +504,11 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
                                    double *w, rs_lemke_info *info)
 {
     const int max_pivots = lemke_pivot_limit(s, n);
-    const lemke_scale scale = lemke_unit_scale(n, M, q, d, wk);
+    const lemke_scale scale =
+        lemke_unit_scale(n, M, q, d, wk->cert, wk->cert + n, wk->rows, wk->q, wk->d, NULL);
     const double *qu = wk->q;
 
-    /* First leaving row: the largest -q_i/d_i; z = 0 solves when none is positive (q >= 0). */
-    double worst = 0.0;
-    for (int i = 0; i < n; i++) {
-        wk->ratio[i] = -qu[i] / wk->d[i]; /* divided once: the tie test reads it again */
-        worst = rs_max2(worst, wk->ratio[i]);
-    }
-    int r = -1;
-    for (int i = n - 1; i >= 0 && worst > 0.0; i--) {
-        if (qu[i] < 0.0 && tied(wk->ratio[i], worst, s->tie_tol)) {
-            r = i; /* among tied rows the largest index leaves (lexicographic, see header) */
-            break;
-        }
-    }
+    int r = lemke_first_row(n, qu, wk->d, s->tie_tol, wk->ratio);
     rs_lemke_status status = RS_LEMKE_SOLVED;
     int pivots = 0;
     if (r < 0) {
@@ -873,15 +785,16 @@ static int lemke_try_rows(int n, const double *M, const double *q, const double 
     return lemke_keep_if_certified(n, M, q, s, wk, 1, refined, 2, z, w, info); /* same z */
 }
 
-/* The cold solve, then when the problem as given fails (a ray, or a breakdown), the balanced
- * problem, then another covering vector, then the rows scaled with q: the first answer that
- * passes its certificate. */
+/* The cold solve (at n <= RS_LEMKE_SMALL_MAX the small-problem path first, unless small_tried
+ * says it ran already), then when the problem as given fails (a ray, or a breakdown), the
+ * balanced problem, then another covering vector, then the rows scaled with q: the first answer
+ * that passes its certificate. */
 static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
-                                const rs_lemke_settings *settings, void *work, double *z,
-                                double *w, rs_lemke_info *info)
+                                const rs_lemke_settings *settings, void *work, int small_tried,
+                                double *z, double *w, rs_lemke_info *info)
 {
     const rs_lemke_settings s = lemke_settings_or_default(settings);
-    if (n <= RS_LEMKE_SMALL_MAX && s.refine != 2 &&
+    if (!small_tried && n <= RS_LEMKE_SMALL_MAX && s.refine != 2 &&
         rs_lemke_small_solve(n, M, q, d, &s, z, w, info) > 0)
         return;
     lemke_work wk;
@@ -904,40 +817,52 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
         lemke_try_rows(n, M, q, d, &rest, &wk, z, w, info);
 }
 
-rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
-                        const rs_lemke_settings *settings, void *work, size_t work_bytes,
-                        double *z, double *w, rs_lemke_info *info)
+/* rs_lemke_solve; small_tried: the small-problem path ran already and did not answer. */
+static rs_error lemke_solve(int n, const double *M, const double *q, const double *d,
+                            const rs_lemke_settings *settings, void *work, size_t work_bytes,
+                            int small_tried, double *z, double *w, rs_lemke_info *info)
 {
     const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
     if (err != RS_OK)
         return err;
-    lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
+    lemke_solve_checked(n, M, q, d, settings, work, small_tried, z, w, info);
     return RS_OK;
+}
+
+rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
+                        const rs_lemke_settings *settings, void *work, size_t work_bytes,
+                        double *z, double *w, rs_lemke_info *info)
+{
+    return lemke_solve(n, M, q, d, settings, work, work_bytes, 0, z, w, info);
 }
 
 rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                               const rs_lemke_settings *settings, double *z, double *w,
                               rs_lemke_info *info)
 {
+    int small_tried = 0;
     if (n >= 1 && n <= RS_LEMKE_SMALL_MAX && !d && M && q && z && w && info &&
         (!settings || rs_lemke_settings_validate(settings, NULL) == RS_OK)) {
         /* a small problem: its own path first, without a workspace (lemke_small.c), then, where
-         * that path does not answer, the general solve */
+         * that path does not answer, the general solve (which does not try it again) */
         const rs_lemke_settings s = lemke_settings_or_default(settings);
-        const int small = s.refine != 2 ? rs_lemke_small_solve(n, M, q, NULL, &s, z, w, info) : 0;
-        if (small != 0)
-            return small > 0 ? RS_OK : RS_ERR_NONFINITE;
+        if (s.refine != 2) {
+            const int small = rs_lemke_small_solve(n, M, q, NULL, &s, z, w, info);
+            if (small != 0)
+                return small > 0 ? RS_OK : RS_ERR_NONFINITE;
+            small_tried = 1;
+        }
     }
     const size_t bytes = rs_lemke_workspace_size(n);
     if (bytes == 0)
         return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
     double stack[1024]; /* 8 KiB: a contact problem's size needs no allocation */
     if (bytes <= sizeof stack)
-        return rs_lemke_solve(n, M, q, d, settings, stack, sizeof stack, z, w, info);
+        return lemke_solve(n, M, q, d, settings, stack, sizeof stack, small_tried, z, w, info);
     void *work = malloc(bytes);
     if (!work)
         return RS_ERR_NOMEM;
-    const rs_error err = rs_lemke_solve(n, M, q, d, settings, work, bytes, z, w, info);
+    const rs_error err = lemke_solve(n, M, q, d, settings, work, bytes, small_tried, z, w, info);
     free(work);
     return err;
 }
@@ -955,7 +880,8 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
                                  const unsigned char *basis_guess, double cert_tol,
                                  const lemke_work *wk, double *z, double *w, rs_lemke_info *info)
 {
-    const lemke_scale scale = lemke_unit_scale(n, M, q, d, wk); /* d: unused by this basis */
+    const lemke_scale scale = /* d: unused by this basis */
+        lemke_unit_scale(n, M, q, d, wk->cert, wk->cert + n, wk->rows, wk->q, wk->d, NULL);
     for (int i = 0; i < n; i++)
         wk->basis[i] = basis_guess[i] ? n + i : i;
     if (!lemke_basis_solve(n, M, scale.m_factor, wk->d, wk->basis, wk->q, wk->LU, wk->piv,
@@ -1014,6 +940,6 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
     }
 #undef LEMKE_TRY_BASIS
     if (!solved) /* a wrong guess: the cold solve, from scratch (it overwrites z and w) */
-        lemke_solve_checked(n, M, q, d, settings, work, z, w, info);
+        lemke_solve_checked(n, M, q, d, settings, work, 0, z, w, info);
     return RS_OK;
 }
