@@ -186,10 +186,12 @@ LEMKE_INLINE int lemke_ratio_rows(int n, const double *a, const double *rhs, int
             } else {
                 ratio[i] = rs_max2(rhs[i], 0.0) / a[i];
             }
+            if (near)
+                close |= a[i] < 100.0 * a_min;
+        } else if (near) {
+            close |= a[i] > 0.01 * a_min;
         }
         best = ratio[i] < best ? ratio[i] : best;
-        if (near)
-            close |= a[i] > 0.01 * a_min && a[i] < 100.0 * a_min;
     }
     if (near)
         *near = close;

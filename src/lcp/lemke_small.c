@@ -134,12 +134,7 @@ LEMKE_INLINE int lemke_small(const int n, const double *M, const double *q, cons
                              const rs_lemke_settings *s, double *z, double *w,
                              rs_lemke_info *info)
 {
-    int finite = 1; /* isfinite: a NaN or an infinity raises no floating-point exception */
-    for (int k = 0; k < n * n; k++)
-        finite &= isfinite(M[k]) != 0;
-    for (int i = 0; i < n; i++)
-        finite &= isfinite(q[i]) != 0;
-    if (!finite)
+    if (!rs_all_finite(M, (size_t)n * (size_t)n) || !rs_all_finite(q, (size_t)n))
         return -1;
 
     /* The unit scale and the certificate's equilibration of M; a problem that the unit scale
