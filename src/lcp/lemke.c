@@ -255,7 +255,8 @@ LEMKE_INLINE int lemke_ratio_test(int n, const double *a, const double *rhs,
                                   double tie_tol, double *ratio, int *cand)
 {
     int nc;
-    const int r = lemke_ratio_rows(n, a, rhs, z0_row, pivot_tol, tie_tol, ratio, cand, &nc, NULL, NULL);
+    const int r =
+        lemke_ratio_rows(n, a, rhs, z0_row, pivot_tol, tie_tol, ratio, cand, &nc, NULL, NULL);
     return r != LEMKE_TIED ? r : lemke_tie_break(n, a, Binv, cand, nc, tie_tol);
 }
 

@@ -90,7 +90,7 @@ typedef struct lemke_scale {
 /*
  * The problem at unit scale: M / 2^a, q / 2^b and d / 2^c, with 2^a, 2^b, 2^c the powers of two
  * just above ||M||_max, ||q||_inf and ||d||_inf (exact: only exponents change). q and d are
- * written to the workspace; M is not copied: its factor 2^-a multiplies each column where the
+ * written to qu and du; M is not copied: its factor 2^-a multiplies each column where the
  * pivoting reads one (an exact product, so the same numbers a copy would hold).
  * Lemke's path is invariant under such scalings in exact arithmetic (z scales by 2^(b - a), z0 by
  * 2^(b - c)), and at unit scale the tolerances below, whose floors are 1, are relative to the
