@@ -415,7 +415,7 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
     lemke_pivot(n, r, wk->col, wk->rhs, wk->Binv, wk->pivoted);
     int leaving = wk->basis[r];
     wk->basis[r] = 2 * n;
-    int z0_row = r;
+    const int z0_row = r; /* z0 stays in its row until it leaves, which ends the path */
     int count = 0; /* the complementary pivots after z0 entered (Siconos' count) */
     uint64_t key = 0, saved = 0; /* the basis's key, and Brent's saved one */
     int power = 0, lambda = 0;   /* 0: not watching yet */
@@ -442,8 +442,6 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
         }
         if (leaving == 2 * n)
             break; /* z0 left: complementary basis */
-        if (r == z0_row)
-            z0_row = -1;
         if (count >= LEMKE_WATCH_AFTER(n)) {
             if (power == 0) {
                 for (int i = 0; i < n; i++)
