@@ -462,7 +462,7 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
             }
         }
     }
-    lemke_extract_z(n, wk->basis, wk->rhs, z);
+    lemke_extract_z(n, wk->basis, wk->rhs, 0, z); /* at unit scale: the caller unscales */
     *pivots = count;
     return status;
 }
@@ -479,8 +479,7 @@ static int lemke_refine(int n, const double *M, const double *q, lemke_scale sca
     if (!lemke_basis_solve(n, M, scale.m_factor, wk->d, wk->basis, wk->q, wk->LU, wk->piv,
                            wk->x))
         return 0;
-    lemke_extract_z(n, wk->basis, wk->x, wk->zc);
-    lemke_unscale_z(n, scale.z_exponent, wk->zc);
+    lemke_extract_z(n, wk->basis, wk->x, scale.z_exponent, wk->zc);
     rs_lcp_residual(n, M, q, wk->zc, wk->wc);
     rs_lcp_certificate refined;
     lemke_certify(n, M, q, wk->zc, wk->wc, cert_tol, wk, scale, &refined);
@@ -897,8 +896,7 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
     for (int i = 0; i < n; i++)
         if (!(wk->x[i] >= -LEMKE_WARM_FEASIBILITY * xmax))
             return 0;
-    lemke_extract_z(n, wk->basis, wk->x, z);
-    lemke_unscale_z(n, scale.z_exponent, z);
+    lemke_extract_z(n, wk->basis, wk->x, scale.z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate cert;
     lemke_certify(n, M, q, z, w, cert_tol, wk, scale, &cert);

@@ -48,15 +48,21 @@ LEMKE_INLINE int tied(double a, double b, double tol)
     return fabs(a - b) <= tol * rs_max2(1.0, fabs(b));
 }
 
-/* z from basic values: z_j = max(0, value) if z_j is basic, else 0. */
-LEMKE_INLINE void lemke_extract_z(int n, const int *basis, const double *values, double *z)
+/* z from basic values: z_j = max(0, value) 2^z_exponent if z_j is basic, else 0. The factor is
+ * lemke_unscale_z's (two exact products), applied as each entry is written: a second pass
+ * reading back the entries just stored one by one waits for those stores to land (measured:
+ * about 5 ns of an 80 ns solve at n = 3). */
+LEMKE_INLINE void lemke_extract_z(int n, const int *basis, const double *values, int z_exponent,
+                                  double *z)
 {
+    const int half = z_exponent / 2;
+    const double f1 = rs_power_of_two(half), f2 = rs_power_of_two(z_exponent - half);
     for (int j = 0; j < n; j++)
         z[j] = 0.0;
     for (int p = 0; p < n; p++) {
         const int v = basis[p];
-        if (v >= n && v < 2 * n)
-            z[v - n] = rs_max2(values[p], 0.0); /* also 0 for NaN (a breakdown) */
+        if (v >= n && v < 2 * n) /* max: also 0 for NaN (a breakdown) */
+            z[v - n] = rs_max2(values[p], 0.0) * f1 * f2;
     }
 }
 

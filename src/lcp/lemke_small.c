@@ -155,8 +155,7 @@ LEMKE_INLINE int lemke_small(const int n, const double *M, const double *q, cons
         int basis[CAP];
         if ((pivots = lemke_small_path(n, M, scale.m_factor, qu, du, r, s, rhs, basis)) < 0)
             return 0;
-        lemke_extract_z(n, basis, rhs, z);
-        lemke_unscale_z(n, scale.z_exponent, z);
+        lemke_extract_z(n, basis, rhs, scale.z_exponent, z);
     }
     rs_lcp_residual(n, M, q, z, w);
     rs_lcp_certificate_in(n, M, q, z, w, s->cert_tol, D, C, scale.cert_m_inf, &info->cert);
