@@ -50,29 +50,34 @@ LEMKE_INLINE int lemke_small_path(const int n, const double *M, double mf, const
 {
     const int max_pivots = lemke_pivot_limit(s, n);
     const double tie_tol = s->tie_tol, pivot_tol = s->pivot_tol;
-    /* T: column v (column-major, length n) for a nonbasic variable v; nb lists them */
-    double T[CAP * (2 * CAP + 1)], a[CAP], ratio[CAP], inverse[CAP];
-    int nb[CAP + 1], cand[CAP];
-    for (int j = 0; j < n; j++) { /* z_j: -M_j at unit scale */
+    /* T: the columns of the n + 1 nonbasic variables in slots (column-major, slot c at T + c n:
+     * its address does not depend on which variable is there); nb[c] is the variable in slot c,
+     * slot_of[v] the slot of a nonbasic variable v */
+    double T[(CAP + 1) * CAP], a[CAP], ratio[CAP], inverse[CAP];
+    int nb[CAP + 1], slot_of[2 * CAP + 1], cand[CAP];
+    for (int j = 0; j < n; j++) { /* slot j: z_j, -M_j at unit scale */
         for (int i = 0; i < n; i++)
-            T[(n + j) * n + i] = -(M[(size_t)j * (size_t)n + (size_t)i] * mf);
+            T[j * n + i] = -(M[(size_t)j * (size_t)n + (size_t)i] * mf);
         nb[j] = n + j;
+        slot_of[n + j] = j;
     }
-    for (int i = 0; i < n; i++) { /* z0: -d */
-        T[2 * n * n + i] = -du[i];
+    for (int i = 0; i < n; i++) { /* slot n: z0, -d */
+        T[n * n + i] = -du[i];
         rhs[i] = qu[i];
         basis[i] = i; /* w */
     }
     nb[n] = 2 * n;
+    slot_of[2 * n] = n;
     int entering = 2 * n, slot = n; /* nb[slot] == entering */
     int leaving = r, count = 0;
     const int z0_row = r; /* z0 stays in its row until it leaves, which ends the path */
     basis[r] = 2 * n;
-    double inv = 1.0 / T[2 * n * n + r]; /* 1 / a_r: then from the ratio test's inverses */
+    double inv = 1.0 / T[n * n + r]; /* 1 / a_r: then from the ratio test's inverses */
     for (;;) {
         /* pivot on row r: a = T_entering becomes e_r */
+        double *Te = T + slot * n;
         for (int i = 0; i < n; i++)
-            a[i] = T[entering * n + i];
+            a[i] = Te[i];
         const double rr = rhs[r] * inv;
         for (int i = 0; i < n; i++)
             rhs[i] -= a[i] * rr;
@@ -82,25 +87,26 @@ LEMKE_INLINE int lemke_small_path(const int n, const double *M, double mf, const
         for (int c = 0; c <= n; c++) {
             if (c == slot)
                 continue;
-            double *Tv = T + nb[c] * n;
+            double *Tv = T + c * n;
             const double b = Tv[r] * inv;
             for (int i = 0; i < n; i++)
                 Tv[i] -= a[i] * b;
             Tv[r] = b;
         }
-        double *Tl = T + leaving * n; /* the leaving variable's column was e_r */
+        /* the leaving variable takes the entering one's slot; its column was e_r */
         for (int i = 0; i < n; i++)
-            Tl[i] = -(a[i] * inv);
-        Tl[r] = inv;
+            Te[i] = -(a[i] * inv);
+        Te[r] = inv;
         nb[slot] = leaving;
+        slot_of[leaving] = slot;
         if (count >= max_pivots || count >= LEMKE_WATCH_AFTER(n))
             return -1;
 
-        /* the complement of the leaving variable enters: it is nonbasic, so in nb */
+        /* the complement of the leaving variable enters: it is nonbasic, so in a slot */
         entering = leaving < n ? leaving + n : leaving - n;
-        for (slot = 0; nb[slot] != entering; slot++)
-            assert(slot < n);
-        const double *column = T + entering * n;
+        slot = slot_of[entering];
+        assert(nb[slot] == entering);
+        const double *column = T + slot * n;
         int nc, near;
         r = lemke_ratio_rows(n, column, rhs, z0_row, pivot_tol, tie_tol, ratio, cand, &nc, &near,
                              inverse);
@@ -115,7 +121,7 @@ LEMKE_INLINE int lemke_small_path(const int n, const double *M, double mf, const
             for (int c = 0; c <= n; c++)
                 if (nb[c] < n)
                     for (int i = 0; i < n; i++)
-                        B[nb[c] * n + i] = T[nb[c] * n + i];
+                        B[nb[c] * n + i] = T[c * n + i];
             for (int p = 0; p < n; p++)
                 if (basis[p] < n)
                     B[basis[p] * n + p] = 1.0;
