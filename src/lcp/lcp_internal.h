@@ -115,10 +115,10 @@ static inline int rs_ruiz_step(double norm, double factor)
 {
     uint64_t norm_bits, factor_bits;
     memcpy(&norm_bits, &norm, sizeof norm_bits);
-    const int biased = (int)(norm_bits >> 52); /* norm >= 0: the sign bit is clear */
+    const int biased = (int)(norm_bits >> 52); /* with the sign bit: 2048 for a -0.0 */
     if ((unsigned)(biased - 1022) < 2u)        /* norm in [0.5, 2): the usual case once settled */
         return 0;
-    if (!(norm > 0.0)) /* (tested second: the usual case needs no floating-point comparison) */
+    if (!(norm > 0.0)) /* zero, either sign (tested second: the usual case needs no compare) */
         return 0;
     /* e = rs_unit_exponent(norm) = biased - 1022 clamped to +-1021, f = -floor(e / 2): with e +
      * 1022 >= 1, floor(e / 2) = (e + 1022) / 2 - 511, a shift of a nonnegative int */
