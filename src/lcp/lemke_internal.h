@@ -50,9 +50,8 @@ LEMKE_INLINE int tied(double a, double b, double tol)
 
 /* z from basic values: z_j = max(0, value) 2^z_exponent if z_j is basic, else 0. The factor is
  * lemke_unscale_z's (two products, exact unless z_j is subnormal), applied as each entry is
- * written: a second pass
- * reading back the entries just stored one by one waits for those stores to land (measured:
- * about 5 ns of an 80 ns solve at n = 3). */
+ * written: a second pass reading back the entries just stored one by one waits for those
+ * stores to land (measured: about 5 ns of an 80 ns solve at n = 3). */
 LEMKE_INLINE void lemke_extract_z(int n, const int *basis, const double *values, int z_exponent,
                                   double *z)
 {
