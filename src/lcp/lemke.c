@@ -387,17 +387,18 @@ static inline uint64_t lemke_key(int v)
 }
 
 /*
- * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z and
- * *pivots and returns the status. In exact arithmetic the lexicographic rule never repeats a
+ * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z (of
+ * the caller's problem: the unit-scale z times 2^z_exponent) and *pivots and returns the status. In exact arithmetic the lexicographic rule never repeats a
  * basis; with rounding, the tie tolerance can make a degenerate path cycle (a 64-box pile's step,
  * n = 680, ran to any pivot limit). From LEMKE_WATCH_AFTER(n) pivots on, Brent's method compares
  * the basis's key with one saved at doubling intervals: a cycle of length L is caught within
  * about 2 L pivots of its start, and it is a breakdown, after which the other attempts run.
  */
 LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_factor,
-                                            const double *q, int r, const lemke_work *wk,
-                                            int max_pivots, double pivot_tol, double tie_tol,
-                                            double *z, int *pivots)
+                                            int z_exponent, const double *q, int r,
+                                            const lemke_work *wk, int max_pivots,
+                                            double pivot_tol, double tie_tol, double *z,
+                                            int *pivots)
 {
     const size_t nn = (size_t)n;
     rs_lemke_status status = RS_LEMKE_SOLVED;
@@ -462,7 +463,7 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
             }
         }
     }
-    lemke_extract_z(n, wk->basis, wk->rhs, 0, z); /* at unit scale: the caller unscales */
+    lemke_extract_z(n, wk->basis, wk->rhs, z_exponent, z);
     *pivots = count;
     return status;
 }
@@ -513,9 +514,8 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
         for (int i = 0; i < n; i++)
             z[i] = 0.0;
     } else {
-        status = lemke_pivoting(n, M, scale.m_factor, qu, r, wk, max_pivots, s->pivot_tol,
-                                s->tie_tol, z, &pivots);
-        lemke_unscale_z(n, scale.z_exponent, z);
+        status = lemke_pivoting(n, M, scale.m_factor, scale.z_exponent, qu, r, wk, max_pivots,
+                                s->pivot_tol, s->tie_tol, z, &pivots);
     }
     rs_lcp_certificate cert;
     rs_lcp_residual(n, M, q, z, w);
