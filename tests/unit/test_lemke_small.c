@@ -30,7 +30,6 @@ static rs_lemke_settings defaults(void)
     return s;
 }
 
-/* The small path on (M, q, d); then the general solve (refine = 2) as the reference. */
 /* The small path on (M, q, d) with settings s; the general solve (refine = 2) as the reference.
  * same_path: the same pivots and z within 1e-11; else only z within 1e-7 where unique (an
  * SPD or P-matrix class). Returns whether the small path answered (it must when same_path). */
