@@ -62,15 +62,19 @@ const char *rs_lemke_status_name(rs_lemke_status status)
     return "unknown";
 }
 
+/* The defaults (rs_lemke_settings' documentation gives each). */
+static const rs_lemke_settings lemke_defaults = {
+    .max_pivots = 0,
+    .pivot_tol = 1e-11,
+    .tie_tol = 1e-12,
+    .cert_tol = RS_LCP_CERT_TOL_DEFAULT,
+    .refine = 1,
+};
+
 void rs_lemke_settings_default(rs_lemke_settings *settings)
 {
-    if (!settings)
-        return;
-    settings->max_pivots = 0;
-    settings->pivot_tol = 1e-11;
-    settings->tie_tol = 1e-12;
-    settings->cert_tol = RS_LCP_CERT_TOL_DEFAULT;
-    settings->refine = 1;
+    if (settings)
+        *settings = lemke_defaults;
 }
 
 rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **field_out)
@@ -834,6 +838,29 @@ rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d
     return lemke_solve(n, M, q, d, settings, work, work_bytes, 0, z, w, info);
 }
 
+/* rs_lemke_solve_alloc past the small-problem path: the general solve with a workspace on the
+ * stack (8 KiB: a contact problem's size needs no allocation) or from the heap. Not inlined, so
+ * that the small path's call does not set up this frame. */
+LEMKE_NOINLINE rs_error lemke_solve_alloc_general(int n, const double *M, const double *q,
+                                                  const double *d,
+                                                  const rs_lemke_settings *settings,
+                                                  int small_tried, double *z, double *w,
+                                                  rs_lemke_info *info)
+{
+    const size_t bytes = rs_lemke_workspace_size(n);
+    if (bytes == 0)
+        return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
+    double stack[1024];
+    if (bytes <= sizeof stack)
+        return lemke_solve(n, M, q, d, settings, stack, sizeof stack, small_tried, z, w, info);
+    void *work = malloc(bytes);
+    if (!work)
+        return RS_ERR_NOMEM;
+    const rs_error err = lemke_solve(n, M, q, d, settings, work, bytes, small_tried, z, w, info);
+    free(work);
+    return err;
+}
+
 rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                               const rs_lemke_settings *settings, double *z, double *w,
                               rs_lemke_info *info)
@@ -843,26 +870,15 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
         (!settings || rs_lemke_settings_validate(settings, NULL) == RS_OK)) {
         /* a small problem: its own path first, without a workspace (lemke_small.c), then, where
          * that path does not answer, the general solve (which does not try it again) */
-        const rs_lemke_settings s = lemke_settings_or_default(settings);
-        if (s.refine != 2) {
-            const int small = rs_lemke_small_solve(n, M, q, NULL, &s, z, w, info);
+        const rs_lemke_settings *s = settings ? settings : &lemke_defaults;
+        if (s->refine != 2) {
+            const int small = rs_lemke_small_solve(n, M, q, NULL, s, z, w, info);
             if (small != 0)
                 return small > 0 ? RS_OK : RS_ERR_NONFINITE;
             small_tried = 1;
         }
     }
-    const size_t bytes = rs_lemke_workspace_size(n);
-    if (bytes == 0)
-        return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
-    double stack[1024]; /* 8 KiB: a contact problem's size needs no allocation */
-    if (bytes <= sizeof stack)
-        return lemke_solve(n, M, q, d, settings, stack, sizeof stack, small_tried, z, w, info);
-    void *work = malloc(bytes);
-    if (!work)
-        return RS_ERR_NOMEM;
-    const rs_error err = lemke_solve(n, M, q, d, settings, work, bytes, small_tried, z, w, info);
-    free(work);
-    return err;
+    return lemke_solve_alloc_general(n, M, q, d, settings, small_tried, z, w, info);
 }
 
 /* How far below zero a basic variable of a guessed basis may come out (relative to the largest

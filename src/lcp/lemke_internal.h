@@ -15,8 +15,10 @@
 /* Helpers of the solve, inlined into each size instance of a solve. */
 #if defined(__GNUC__)
 #define LEMKE_INLINE static inline __attribute__((always_inline))
+#define LEMKE_NOINLINE static __attribute__((noinline))
 #else
 #define LEMKE_INLINE static inline
+#define LEMKE_NOINLINE static
 #endif
 
 /* The pivot limit of a solve (all its attempts together): max_pivots, or 10000 + 100 n. */

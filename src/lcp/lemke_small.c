@@ -179,15 +179,21 @@ LEMKE_INLINE int lemke_small(const int n, const double *M, const double *q, cons
 int rs_lemke_small_solve(int n, const double *M, const double *q, const double *d,
                          const rs_lemke_settings *s, double *z, double *w, rs_lemke_info *info)
 {
-    switch (n) {
-    case 1: return lemke_small(1, M, q, d, s, z, w, info);
-    case 2: return lemke_small(2, M, q, d, s, z, w, info);
-    case 3: return lemke_small(3, M, q, d, s, z, w, info);
-    case 4: return lemke_small(4, M, q, d, s, z, w, info);
-    case 5: return lemke_small(5, M, q, d, s, z, w, info);
-    case 6: return lemke_small(6, M, q, d, s, z, w, info);
-    case 7: return lemke_small(7, M, q, d, s, z, w, info);
-    case 8: return lemke_small(8, M, q, d, s, z, w, info);
-    default: return 0;
-    }
+    /* The usual covering vector d = e (NULL): each size a case of its own, n a constant in each,
+     * and d's unit scale the constant 1/2 (the first ratios -2 q_i, z0's column -1/2). Another
+     * covering vector (only callers of the public solve give one): one instance for every n,
+     * the same operations in the same order, so the same numbers. */
+    if (!d)
+        switch (n) {
+        case 1: return lemke_small(1, M, q, NULL, s, z, w, info);
+        case 2: return lemke_small(2, M, q, NULL, s, z, w, info);
+        case 3: return lemke_small(3, M, q, NULL, s, z, w, info);
+        case 4: return lemke_small(4, M, q, NULL, s, z, w, info);
+        case 5: return lemke_small(5, M, q, NULL, s, z, w, info);
+        case 6: return lemke_small(6, M, q, NULL, s, z, w, info);
+        case 7: return lemke_small(7, M, q, NULL, s, z, w, info);
+        case 8: return lemke_small(8, M, q, NULL, s, z, w, info);
+        default: return 0;
+        }
+    return n >= 1 && n <= CAP ? lemke_small(n, M, q, d, s, z, w, info) : 0;
 }
