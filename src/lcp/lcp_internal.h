@@ -21,7 +21,10 @@
 #include "relaxsim/lcp_file.h"
 
 /* Always inlined: the Lemke solve instantiates these per small size (lemke.c), and with n a
- * compile-time constant gcc unrolls their loops (the certificate was half of a solve at n = 2). */
+ * compile-time constant gcc unrolls their loops (the certificate was half of a solve at n = 2).
+ * The one-line helpers too: in a caller as large as the small path's switch, gcc's inliner
+ * otherwise may call them out of line (seen: rs_all_finite and rs_cert_scaled as calls, 60 more
+ * instructions per solve at n = 3, after a change elsewhere in that function). */
 #if defined(__GNUC__)
 #define RS_LCP_INLINE static inline __attribute__((always_inline))
 #else
@@ -34,7 +37,7 @@
  * which then reads 16 bytes at a time from arrays that were just written one entry at a time (z
  * and w of a solve) and waits for those stores to land (measured: 5 to 8 ns of a 120 ns solve
  * at n = 4). */
-static inline int rs_all_finite(const double *x, size_t n)
+RS_LCP_INLINE int rs_all_finite(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t bits;
@@ -47,8 +50,8 @@ static inline int rs_all_finite(const double *x, size_t n)
 
 /* Plain comparisons: the values are finite where these are used (fmin/fmax are library calls
  * at -O2, and they treat NaN differently, which is not wanted here). */
-static inline double rs_min2(double a, double b) { return a < b ? a : b; }
-static inline double rs_max2(double a, double b) { return a > b ? a : b; }
+RS_LCP_INLINE double rs_min2(double a, double b) { return a < b ? a : b; }
+RS_LCP_INLINE double rs_max2(double a, double b) { return a > b ? a : b; }
 
 /** w = M z + q (M column-major n*n). */
 RS_LCP_INLINE void rs_lcp_residual(int n, const double *M, const double *q, const double *z,
@@ -69,7 +72,7 @@ RS_LCP_INLINE void rs_lcp_residual(int n, const double *M, const double *q, cons
 
 /* The exponent e with x / 2^e in [0.5, 1) for a finite x > 0 (0 for x = 0), kept within +-1021
  * so that 2^e and 2^-e are normal doubles; read from x's bits (frexp is a library call). */
-static inline int rs_unit_exponent(double x)
+RS_LCP_INLINE int rs_unit_exponent(double x)
 {
     if (!(x > 0.0))
         return 0;
@@ -80,7 +83,7 @@ static inline int rs_unit_exponent(double x)
 }
 
 /* 2^e for |e| <= 1022, built from its bits. */
-static inline double rs_power_of_two(int e)
+RS_LCP_INLINE double rs_power_of_two(int e)
 {
     const uint64_t bits = (uint64_t)(1023 + e) << 52;
     double x;
@@ -90,7 +93,7 @@ static inline double rs_power_of_two(int e)
 
 /* 1 / c for a factor of rs_lcp_equilibrate (a power of two in [DBL_MIN, 1 / DBL_MIN], so that
  * 1 / c is one too): exact, from its bits. */
-static inline double rs_inverse_factor(double c)
+RS_LCP_INLINE double rs_inverse_factor(double c)
 {
     uint64_t bits;
     memcpy(&bits, &c, sizeof bits);
@@ -111,7 +114,7 @@ typedef struct rs_lcp_extent {
  * the norm of the factor's row or column as scaled now; 0 when that is already in [0.5, 2), when
  * it is 0, or when the factor would leave [DBL_MIN, 1 / DBL_MIN] (a zero pattern that cannot be
  * balanced drives factors apart without end: they stop there, finite and nonzero). */
-static inline int rs_ruiz_step(double norm, double factor)
+RS_LCP_INLINE int rs_ruiz_step(double norm, double factor)
 {
     uint64_t norm_bits, factor_bits;
     memcpy(&norm_bits, &norm, sizeof norm_bits);
@@ -216,21 +219,21 @@ RS_LCP_INLINE double rs_lcp_equilibrate(int n, const double *M, double *D, doubl
 }
 
 /* x / scale; a zero scale comes with x = 0 (see rs_lcp_certificate_of), which stays 0. */
-static inline double rs_cert_relative(double x, double scale)
+RS_LCP_INLINE double rs_cert_relative(double x, double scale)
 {
     return scale > 0.0 ? x / scale : (x == 0.0 ? 0.0 : copysign(INFINITY, x));
 }
 
 /* 1 / scale when that is finite, else 0 (a zero scale, or a subnormal one whose inverse
  * overflows: x * inf would turn a zero x into NaN). */
-static inline double rs_cert_inverse(double scale)
+RS_LCP_INLINE double rs_cert_inverse(double scale)
 {
     const double inverse = scale > 0.0 ? 1.0 / scale : 0.0;
     return inverse < INFINITY ? inverse : 0.0;
 }
 
 /* x / scale, as a product by inverse = rs_cert_inverse(scale) where that is not 0. */
-static inline double rs_cert_scaled(double x, double scale, double inverse)
+RS_LCP_INLINE double rs_cert_scaled(double x, double scale, double inverse)
 {
     return inverse > 0.0 ? x * inverse : rs_cert_relative(x, scale);
 }
