@@ -22,7 +22,7 @@
 
 /* Always inlined: the Lemke solve instantiates these per small size (lemke.c), and with n a
  * compile-time constant gcc unrolls their loops (the certificate was half of a solve at n = 2).
- * The one-line helpers too: in a caller as large as the small path's switch, gcc's inliner
+ * The small helpers too: in a caller as large as the small path's switch, gcc's inliner
  * otherwise may call them out of line (seen: rs_all_finite and rs_cert_scaled as calls, 60 more
  * instructions per solve at n = 3, after a change elsewhere in that function). */
 #if defined(__GNUC__)

@@ -372,12 +372,7 @@ static rs_error lemke_check_args(int n, const double *M, const double *q, const 
 /* The caller's settings, or the defaults for NULL. */
 static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *settings)
 {
-    rs_lemke_settings s;
-    if (settings)
-        s = *settings;
-    else
-        rs_lemke_settings_default(&s);
-    return s;
+    return settings ? *settings : lemke_defaults;
 }
 
 /* A 64-bit key of variable v (splitmix64 of v): the XOR of the basic variables' keys names the

@@ -12,7 +12,9 @@
 #include "relaxsim/lcp.h"
 #include "lcp/lcp_internal.h"
 
-/* Helpers of the solve, inlined into each size instance of a solve. */
+/* Helpers of the solve, inlined into each size instance of a solve; LEMKE_NOINLINE for a
+ * function kept out of line (one that holds a set of instances, or a frame a small solve must
+ * not set up). */
 #if defined(__GNUC__)
 #define LEMKE_INLINE static inline __attribute__((always_inline))
 #define LEMKE_NOINLINE static __attribute__((noinline))

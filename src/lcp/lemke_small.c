@@ -44,10 +44,8 @@
 /* The pivoting, from the first pivot (z0 enters at row r, w_r leaves) to termination, on the
  * unit-scale problem (rhs: q on entry; du, NULL for d = e, whose unit scale is 1/2 in every row;
  * M times mf). Returns the complementary pivots made (>= 0) with the basic values in rhs and the
- * basis in basis, or -1 where the general solve must decide. rhs is the array the unit scale
- * wrote q into, and d = e's entries are constants here: a loop copying them is vectorized, and
- * its 16-byte loads of entries just stored one at a time wait for those stores to land
- * (measured: about 3 ns of 79 at n = 3). */
+ * basis in basis, or -1 where the general solve must decide. No copy of q or d: a vectorized copy
+ * would wait for the unit scale's stores to land (measured: about 3 ns of 79 at n = 3). */
 LEMKE_INLINE int lemke_small_path(const int n, const double *M, double mf, const double *du,
                                   int r, const rs_lemke_settings *s, double *rhs, int *basis)
 {
@@ -137,7 +135,7 @@ LEMKE_INLINE int lemke_small_path(const int n, const double *M, double mf, const
     return rs_all_finite(rhs, (size_t)n) ? count : -1; /* a NaN or an infinity stays to the end */
 }
 
-/* rs_lemke_small_solve with n a constant (always inlined into each case of its switch). */
+/* rs_lemke_small_solve with n a constant (always inlined into each case of the switches below). */
 LEMKE_INLINE int lemke_small(const int n, const double *M, const double *q, const double *d,
                              const rs_lemke_settings *s, double *z, double *w,
                              rs_lemke_info *info)
@@ -177,24 +175,42 @@ LEMKE_INLINE int lemke_small(const int n, const double *M, const double *q, cons
     return 1;
 }
 
+/* lemke_small for n = 1..8, each size an instance with n a constant, with and without a
+ * caller's covering vector d: two functions, not one, since in a function holding both sets gcc
+ * compiles each instance worse (130 more instructions per solve at n = 3). */
+#define LEMKE_SMALL_SIZES(d)                                                                     \
+    switch (n) {                                                                                 \
+    case 1: return lemke_small(1, M, q, d, s, z, w, info);                                       \
+    case 2: return lemke_small(2, M, q, d, s, z, w, info);                                       \
+    case 3: return lemke_small(3, M, q, d, s, z, w, info);                                       \
+    case 4: return lemke_small(4, M, q, d, s, z, w, info);                                       \
+    case 5: return lemke_small(5, M, q, d, s, z, w, info);                                       \
+    case 6: return lemke_small(6, M, q, d, s, z, w, info);                                       \
+    case 7: return lemke_small(7, M, q, d, s, z, w, info);                                       \
+    case 8: return lemke_small(8, M, q, d, s, z, w, info);                                       \
+    default: return 0;                                                                           \
+    }
+
+/* d = e (NULL), every caller's inside relaxsim: its unit scale is the constant 1/2 (z0's column
+ * -1/2), which these instances fold (measured: 2% to 3% of a solve at n = 3). */
+LEMKE_NOINLINE int lemke_small_e(int n, const double *M, const double *q,
+                                 const rs_lemke_settings *s, double *z, double *w,
+                                 rs_lemke_info *info)
+{
+    LEMKE_SMALL_SIZES(NULL)
+}
+
+/* A caller's own covering vector d: its own eight instances (about 80 KB of code), since one
+ * instance for every n was 1.1 to 1.45 times slower. */
+LEMKE_NOINLINE int lemke_small_d(int n, const double *M, const double *q, const double *d,
+                                 const rs_lemke_settings *s, double *z, double *w,
+                                 rs_lemke_info *info)
+{
+    LEMKE_SMALL_SIZES(d)
+}
+
 int rs_lemke_small_solve(int n, const double *M, const double *q, const double *d,
                          const rs_lemke_settings *s, double *z, double *w, rs_lemke_info *info)
 {
-    /* The usual covering vector d = e (NULL): each size a case of its own, n a constant in each,
-     * and d's unit scale the constant 1/2 (the first ratios -2 q_i, z0's column -1/2). Another
-     * covering vector (only callers of the public solve give one): one instance for every n,
-     * the same operations in the same order, so the same numbers. */
-    if (!d)
-        switch (n) {
-        case 1: return lemke_small(1, M, q, NULL, s, z, w, info);
-        case 2: return lemke_small(2, M, q, NULL, s, z, w, info);
-        case 3: return lemke_small(3, M, q, NULL, s, z, w, info);
-        case 4: return lemke_small(4, M, q, NULL, s, z, w, info);
-        case 5: return lemke_small(5, M, q, NULL, s, z, w, info);
-        case 6: return lemke_small(6, M, q, NULL, s, z, w, info);
-        case 7: return lemke_small(7, M, q, NULL, s, z, w, info);
-        case 8: return lemke_small(8, M, q, NULL, s, z, w, info);
-        default: return 0;
-        }
-    return n >= 1 && n <= CAP ? lemke_small(n, M, q, d, s, z, w, info) : 0;
+    return d ? lemke_small_d(n, M, q, d, s, z, w, info) : lemke_small_e(n, M, q, s, z, w, info);
 }
