@@ -370,9 +370,9 @@ static rs_error lemke_check_args(int n, const double *M, const double *q, const 
 }
 
 /* The caller's settings, or the defaults for NULL. */
-static rs_lemke_settings lemke_settings_or_default(const rs_lemke_settings *settings)
+static const rs_lemke_settings *lemke_settings_or_default(const rs_lemke_settings *settings)
 {
-    return settings ? *settings : lemke_defaults;
+    return settings ? settings : &lemke_defaults;
 }
 
 /* A 64-bit key of variable v (splitmix64 of v): the XOR of the basic variables' keys names the
@@ -387,11 +387,12 @@ static inline uint64_t lemke_key(int v)
 
 /*
  * The pivoting phase, from the first pivot (z0 enters, row r leaves) to termination; fills z (of
- * the caller's problem: the unit-scale z times 2^z_exponent) and *pivots and returns the status. In exact arithmetic the lexicographic rule never repeats a
- * basis; with rounding, the tie tolerance can make a degenerate path cycle (a 64-box pile's step,
- * n = 680, ran to any pivot limit). From LEMKE_WATCH_AFTER(n) pivots on, Brent's method compares
- * the basis's key with one saved at doubling intervals: a cycle of length L is caught within
- * about 2 L pivots of its start, and it is a breakdown, after which the other attempts run.
+ * the caller's problem: the unit-scale z times 2^z_exponent) and *pivots and returns the status.
+ * In exact arithmetic the lexicographic rule never repeats a basis; with rounding, the tie
+ * tolerance can make a degenerate path cycle (a 64-box pile's step, n = 680, ran to any pivot
+ * limit). From LEMKE_WATCH_AFTER(n) pivots on, Brent's method compares the basis's key with one
+ * saved at doubling intervals: a cycle of length L is caught within about 2 L pivots of its
+ * start, and it is a breakdown, after which the other attempts run.
  */
 LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_factor,
                                             int z_exponent, const double *q, int r,
@@ -790,7 +791,7 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
                                 const rs_lemke_settings *settings, void *work, int small_tried,
                                 double *z, double *w, rs_lemke_info *info)
 {
-    const rs_lemke_settings s = lemke_settings_or_default(settings);
+    const rs_lemke_settings s = *lemke_settings_or_default(settings);
     if (!small_tried && n <= RS_LEMKE_SMALL_MAX && s.refine != 2 &&
         rs_lemke_small_solve(n, M, q, d, &s, z, w, info) > 0)
         return;
@@ -865,7 +866,7 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
         (!settings || rs_lemke_settings_validate(settings, NULL) == RS_OK)) {
         /* a small problem: its own path first, without a workspace (lemke_small.c), then, where
          * that path does not answer, the general solve (which does not try it again) */
-        const rs_lemke_settings *s = settings ? settings : &lemke_defaults;
+        const rs_lemke_settings *s = lemke_settings_or_default(settings);
         if (s->refine != 2) {
             const int small = rs_lemke_small_solve(n, M, q, NULL, s, z, w, info);
             if (small != 0)
@@ -933,7 +934,7 @@ rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const doub
     const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
     if (err != RS_OK)
         return err;
-    const rs_lemke_settings s = lemke_settings_or_default(settings);
+    const rs_lemke_settings s = *lemke_settings_or_default(settings);
     lemke_work wk;
     lemke_work_map((size_t)n, work, &wk);
     int solved;
