@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh                 build dependencies, then the Release build
 #   scripts/setup.sh --test-tools    also what the test script uses (valgrind, OpenMPI, xmllint,
-#                                    python3-numpy for the Python binding, man-db for the manual)
+#                                    python3-numpy for the Python binding, man-db for the manual,
+#                                    git for the fresh-clone test)
 #   scripts/setup.sh --no-build      install only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ packages=(build-essential cmake pkg-config coinor-libipopt-dev libmumps-seq-dev 
 build=1
 for arg in "$@"; do
   case "$arg" in
-    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils locales python3-numpy man-db) ;;
+    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils locales python3-numpy man-db git) ;;
     --no-build) build=0 ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac

@@ -2,7 +2,8 @@
 # test.sh: everything that must pass before a change lands, stage by stage; stops at the first
 # failing stage. Budget: 12 minutes of CPU time (user + sys, printed at the end) on a 2-core
 # machine.
-#   1. set-up: the missing Debian packages
+#   1. set-up: the missing Debian packages; a clone of the repository into a temporary directory
+#      with nothing beside it builds and passes the fast tests (tests/fresh_clone.sh)
 #   2. the optimised build (Release, warnings as errors, the optional MPI batch) and the whole
 #      ctest: the fast tests and the slow ones, whose long simulations run here once
 #   3. relaxsim check problems/: every shipped scenario and sweep against its contract, the JUnit
@@ -36,16 +37,15 @@ banner() {
 }
 trap 'echo; echo "==== FAILED at stage $stage ===="' ERR
 
-banner "set-up: packages"
+banner "set-up: packages, and a fresh clone on its own"
 scripts/setup.sh --test-tools --no-build
 
-# the Siconos LCP collection (outside the repository): RS_LCP_DATA_DIR, or ../shared's
-data=${RS_LCP_DATA_DIR:-../shared/lcp-data/siconos}
-[ -d "$data" ] && data=$(cd "$data" && pwd)
+# the repository stands on its own: a clone with nothing beside it builds and passes the fast tests
+tests/fresh_clone.sh
+data=tests/data/siconos # the Siconos LCP collection the valgrind stage solves
 
 banner "optimised build (-Werror, with MPI) and the whole ctest (fast and slow)"
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DRS_WERROR=ON -DRS_WITH_MPI=ON \
-  -DRS_LCP_DATA_DIR="$data" >/dev/null
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DRS_WERROR=ON -DRS_WITH_MPI=ON >/dev/null
 cmake --build build-release -j"$jobs"
 ctest --test-dir build-release --output-on-failure -j"$jobs"
 
@@ -57,7 +57,7 @@ xmllint --noout --schema tests/junit/junit.xsd build-release/check.xml
 banner "AddressSanitizer + UndefinedBehaviorSanitizer: fast tests, slow ones reduced"
 # without MPI: OpenMPI's own allocations would be reported by LeakSanitizer
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_WERROR=ON -DRS_SANITIZE=ON -DRS_BUILD_BENCH=OFF \
-  -DRS_WITH_MPI=OFF -DRS_LCP_DATA_DIR="$data" >/dev/null
+  -DRS_WITH_MPI=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L fast
@@ -166,12 +166,13 @@ cc -std=c11 -Wall -Werror tests/consumer/consumer.c -o build-consumer/consumer_p
   $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs relaxsim)
 LD_LIBRARY_PATH="$(dirname "$(find "$prefix" -name 'librelaxsim.so' | head -n1)")" build-consumer/consumer_pc
 "$prefix/bin/relaxsim" --version
-# the manual pages as installed
-MANPATH="$prefix/share/man" man -P cat relaxsim 2>/dev/null | grep -q "relaxsim compare" ||
-  { echo "man relaxsim: not found in $prefix/share/man"; false; }
-MANPATH="$prefix/share/man" man -P cat relaxsim-scenario 2>/dev/null | grep -q "\[expect\]" ||
-  { echo "man relaxsim-scenario: not found in $prefix/share/man"; false; }
-echo "man relaxsim, man relaxsim-scenario: installed"
+# the manual pages as installed, read with the command CONTRIBUTING.md gives for a prefix of
+# one's own (man -M PREFIX/share/man PAGE; nothing else set)
+man -M "$prefix/share/man" relaxsim 2>/dev/null | grep -q "relaxsim compare" ||
+  { echo "man -M $prefix/share/man relaxsim: no manual entry"; false; }
+man -M "$prefix/share/man" relaxsim-scenario 2>/dev/null | grep -q "\[expect\]" ||
+  { echo "man -M $prefix/share/man relaxsim-scenario: no manual entry"; false; }
+echo "man -M PREFIX/share/man relaxsim, relaxsim-scenario: installed"
 # the Python binding as installed, next to the library it finds from its own place
 pydir=$(dirname "$(dirname "$(find "$prefix" -path '*dist-packages/relaxsim/__init__.py' | head -n1)")")
 python=/usr/bin/python3; [ -x "$python" ] || python=python3

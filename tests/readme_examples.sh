@@ -3,16 +3,17 @@
 # reader would copy them: every line of their code blocks that starts with build/relaxsim or
 # "$ build/relaxsim" (continuation lines included), page by page in the README's order (the
 # README, the command pages, the other pages), in a scratch directory where build/relaxsim is
-# the built command and problems/ the repository's; the sweep file of docs/commands/batch.md's
-# ```ini block (beside the base scenario it names); and the C program of docs/api.md's ```c
-# block, compiled against this build's library and run. Each must exit 0 (a plot needs gnuplot:
-# skipped when it is missing). Prints one line per example and a closing "N passed, N failed".
+# the built command and problems/ and tests/ the repository's; the sweep file of
+# docs/commands/batch.md's ```ini block (beside the base scenario it names); and the C program
+# of docs/api.md's ```c block, compiled against this build's library and run. Each must exit 0 (a
+# plot needs gnuplot: skipped when it is missing). Prints one line per example and a closing
+# "N passed, N failed".
 set -u
 cli=$1 src=$2 work=$3/readme_examples
 rm -rf "$work" && mkdir -p "$work/build" "$work/sweep" || exit 1
 ln -s "$cli" "$work/build/relaxsim"
 ln -s "$src/problems" "$work/problems"
-rm -f "$3/shared" && ln -s "$src/../shared" "$3/shared" # the README names ../shared/lcp-data
+ln -s "$src/tests" "$work/tests" # docs/commands/lcp.md solves a file of tests/data
 # the commands: code-block lines starting with build/relaxsim (or "$ build/relaxsim"), joined
 # over trailing '\'
 for page in "$src/README.md" \

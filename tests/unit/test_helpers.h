@@ -69,9 +69,9 @@ static inline void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-/* Directory of the Siconos LCP collection, set by CMake. */
+/* Directory of the Siconos LCP collection (tests/data/siconos in the repository), set by CMake. */
 #ifndef RS_LCP_DATA_DIR
-#define RS_LCP_DATA_DIR "../shared/lcp-data/siconos"
+#define RS_LCP_DATA_DIR RS_SOURCE_DIR "/tests/data/siconos"
 #endif
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_siconos_data.c: the 20 problems of the Siconos LCP collection (../shared/lcp-data/siconos),
+ * test_siconos_data.c: the 20 problems of the Siconos LCP collection (tests/data/siconos),
  * with the outcomes its README states. Solved means the certificate recomputed here passes at
  * 1e-9 relative; the two problems without a Lemke solution must be reported as not solved.
  */
@@ -58,7 +58,7 @@ static int setup_data_dir(void **state)
     (void)state;
     struct stat st;
     if (stat(RS_LCP_DATA_DIR, &st) != 0) {
-        print_error("LCP collection not found at %s (configure with -DRS_LCP_DATA_DIR=...)\n",
+        print_error("LCP collection not found at %s (tests/data/siconos of the repository)\n",
                     RS_LCP_DATA_DIR);
         return -1;
     }
