@@ -895,11 +895,39 @@ rs_error rs_batch_results_close(rs_batch_results *res, rs_error_detail *detail)
     return err;
 }
 
+/* --stack K > 1 on a sweep whose model cannot stack is refused before any run: taking K runs
+ * at a time and solving each alone would look stacked and not be. */
+static rs_error check_stack(const rs_sweep *sw, const rs_batch_options *o, rs_error_detail *detail)
+{
+    if (o->stack <= 1)
+        return RS_OK;
+    const char *sets[RS_SWEEP_MAX_SETS];
+    for (int i = 0; i < sw->nsets; i++)
+        sets[i] = sw->sets[i];
+    static rs_scenario base;
+    rs_error_detail ignored;
+    if (rs_scenario_load(sw->scenario, sets, sw->nsets, &base, &ignored) != RS_OK)
+        return RS_OK; /* each run reports its own bad input */
+    const char *why;
+    const int supported = rs_stack_supported(&base, &why);
+    char model[64];
+    snprintf(model, sizeof model, "%s", base.model->name);
+    rs_scenario_release(&base);
+    if (supported)
+        return RS_OK;
+    return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                         "%s:%d: --stack %d: the %s model cannot be stacked (%s); run the sweep "
+                         "without --stack", sw->path, sw->scenario_line, o->stack, model, why);
+}
+
 rs_error rs_batch_run(const rs_sweep *sw, const rs_batch_options *o, rs_batch_progress_fn progress,
                       void *progress_ctx, rs_batch_counts *counts, rs_error_detail *detail)
 {
     rs_batch_results res;
-    rs_error err = rs_batch_results_open(sw, o, &res, counts, detail);
+    rs_error err = check_stack(sw, o, detail);
+    if (err != RS_OK)
+        return err;
+    err = rs_batch_results_open(sw, o, &res, counts, detail);
     if (err != RS_OK)
         return err;
     worker ws[MAX_JOBS];

@@ -6,10 +6,21 @@
 #include "core/timer.h"
 #include "nlp/ipopt_solver.h"
 
+int rs_stack_supported(const rs_scenario *sc, const char **why)
+{
+    const int supported = !sc->model->lcp_size;
+    if (why)
+        *why = supported ? NULL
+                         : "its steps change size with their contacts, and a stack solves "
+                           "every run's step as one block-diagonal NLP of a fixed layout";
+    return supported;
+}
+
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
 {
     const rs_nlp_settings *x = &a->nlp, *y = &b->nlp;
-    return a->model == b->model && !a->model->lcp_size && a->variant == b->variant && a->steps == b->steps &&
+    return a->model == b->model && rs_stack_supported(a, NULL) && a->variant == b->variant &&
+           a->steps == b->steps &&
            x->tol == y->tol && x->max_iter == y->max_iter && x->eps == y->eps &&
            x->penalty == y->penalty && x->penalty_weight == y->penalty_weight &&
            x->warm_start == y->warm_start && x->mu_init == y->mu_init &&

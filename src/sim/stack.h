@@ -34,6 +34,11 @@
  * state and inputs may differ. */
 int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b);
 
+/* 1 if a scenario's model can be stacked at all: its step NLP has one size for the whole run. A
+ * model whose step sizes follow its contacts (rs_model.lcp_size: the bodies model) is never
+ * stacked; why names the reason (NULL when it can). */
+int rs_stack_supported(const rs_scenario *sc, const char **why);
+
 /* How stacked solves are run. */
 typedef struct rs_stack_options {
     int warm_max_iter; /* iteration limit of a stacked warm solve (1 .. max_iter; default 50: a

@@ -147,9 +147,9 @@ static int relaxsim(const char *args)
     return WEXITSTATUS(st);
 }
 
-/* A sweep over a choice (the formulation of disc_polygons, a model whose LCP size changes per
- * step and never stacks): each run's override is the word, results.jsonl and results.csv carry
- * it, summary.json lists the choices, and every run is a real comparison. */
+/* A sweep over a choice (the formulation of disc_polygons): each run's override is the word,
+ * results.jsonl and results.csv carry it, summary.json lists the choices, and every run is a
+ * real comparison. */
 static void test_choice_sweep(void **state)
 {
     (void)state;
@@ -164,7 +164,8 @@ static void test_choice_sweep(void **state)
     assert_string_equal(sets[1], "model.formulation=egan_accurate");
     rs_sweep_free(&sw);
     system("rm -rf '" TMP "forms'");
-    assert_int_equal(relaxsim("batch " TMP "forms.ini -j 2 --stack 2 --keep -q -o " TMP "forms"), 1);
+    /* -j 1: the runs' lines in run order (the hand edit below is of line 1) */
+    assert_int_equal(relaxsim("batch " TMP "forms.ini -j 1 --keep -q -o " TMP "forms"), 1);
     static char csv[1 << 14], sum[1 << 16];
     slurp(TMP "forms/results.csv", csv, sizeof csv);
     assert_non_null(strstr(csv, "\n0,stewart_trinkle,"));
@@ -702,6 +703,33 @@ static void test_stacked_batch_matches_unstacked(void **state)
     cJSON_Delete(sb);
 }
 
+/* --stack on a sweep whose model's steps change size with its contacts (the bodies model,
+ * disc_polygons) is refused before any run, exit 2, naming the sweep's line and the reason:
+ * nothing is written (each run solved alone would have looked stacked). */
+static void test_stack_refused_where_it_cannot_stack(void **state)
+{
+    (void)state;
+    static const char *const scenarios[] = {"bodies_box_rest.ini", "polygon_valley.ini"};
+    for (int i = 0; i < 2; i++) {
+        char text[512], cmd[1024];
+        static char err[4096];
+        snprintf(text, sizeof text, "[sweep]\nscenario = %s%s\n[vary]\nrun.steps = 3, 4\n", SCEN,
+                 scenarios[i]);
+        write_file(TMP "nostack.ini", text);
+        system("rm -rf '" TMP "nostack'");
+        snprintf(cmd, sizeof cmd, "batch " TMP "nostack.ini --stack 2 -q -o " TMP "nostack");
+        assert_int_equal(relaxsim(cmd), 2);
+        slurp(TMP "batch_err.txt", err, sizeof err);
+        assert_non_null(strstr(err, "nostack.ini:2: --stack 2: the "));
+        assert_non_null(strstr(err, "cannot be stacked"));
+        assert_int_equal(access(TMP "nostack", F_OK), -1); /* nothing written */
+        snprintf(cmd, sizeof cmd, "batch " TMP "nostack.ini -q -o " TMP "nostack");
+        const int rc = relaxsim(cmd); /* alone, it runs (its 3 and 4 steps may miss the contract) */
+        assert_true(rc == 0 || rc == 1);
+        assert_int_equal(access(TMP "nostack/results.jsonl", F_OK), 0);
+    }
+}
+
 /* A scenario with warm starts off (the post's, as published) runs in a batch, stacked or not. */
 static void test_batch_runs_without_warm_starts(void **state)
 {
@@ -743,6 +771,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_numbering),
         cmocka_unit_test(test_batch_runs_without_warm_starts),
+        cmocka_unit_test(test_stack_refused_where_it_cannot_stack),
         cmocka_unit_test(test_bad_sweeps),
         cmocka_unit_test(test_choice_sweep),
         cmocka_unit_test(test_jobs_do_not_change_results),
