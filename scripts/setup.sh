@@ -5,7 +5,9 @@
 #   scripts/setup.sh                 build dependencies, then the Release build
 #   scripts/setup.sh --test-tools    also what the test script uses (valgrind, OpenMPI, xmllint,
 #                                    python3-numpy for the Python binding, man-db for the manual,
-#                                    git for the fresh-clone test)
+#                                    git for the fresh-clone test, the reference BLAS and
+#                                    OpenBLAS for the contracts under several BLAS kernels; as
+#                                    Debian does, OpenBLAS then becomes the system's BLAS)
 #   scripts/setup.sh --no-build      install only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +17,8 @@ packages=(build-essential cmake pkg-config coinor-libipopt-dev libmumps-seq-dev 
 build=1
 for arg in "$@"; do
   case "$arg" in
-    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils locales python3-numpy man-db git) ;;
+    --test-tools) packages+=(valgrind libopenmpi-dev openmpi-bin libxml2-utils locales python3-numpy man-db git
+                              libblas3 liblapack3 libopenblas0-serial) ;;
     --no-build) build=0 ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac

@@ -6,8 +6,9 @@
 #      with nothing beside it builds and passes the fast tests (tests/fresh_clone.sh)
 #   2. the optimised build (Release, warnings as errors, the optional MPI batch) and the whole
 #      ctest: the fast tests and the slow ones, whose long simulations run here once
-#   3. relaxsim check problems/: every shipped scenario and sweep against its contract, the JUnit
-#      report validated (the 1,000-run robustness sweeps excepted: scripts/robustness.sh)
+#   3. relaxsim check problems/: every shipped scenario and sweep against its contract, under
+#      three BLAS kernels (scripts/blas_kernels.sh), each JUnit report validated (the 1,000-run
+#      robustness sweeps excepted: scripts/robustness.sh)
 #   4. a Debug build under AddressSanitizer + UndefinedBehaviorSanitizer (warnings as errors): the
 #      fast tests, and the slow ones reduced (RS_TEST_REDUCED=1: the same code paths on shorter
 #      runs; the README's examples are the command's, run in stage 2)
@@ -49,10 +50,18 @@ cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DRS_WERROR=ON -DRS_WITH_
 cmake --build build-release -j"$jobs"
 ctest --test-dir build-release --output-on-failure -j"$jobs"
 
-banner "relaxsim check problems/ (contracts, JUnit report)"
-build-release/relaxsim check problems --exclude '*_robust.ini' \
-  --exclude '*_robust_no_start_check.ini' --junit build-release/check.xml -q
-xmllint --noout --schema tests/junit/junit.xsd build-release/check.xml
+banner "relaxsim check problems/ under three BLAS kernels (contracts, JUnit reports)"
+# every shipped contract holds whichever BLAS kernel IPOPT and MUMPS run on: the first three of
+# scripts/blas_kernels.sh (Debian's reference BLAS, OpenBLAS's own choice for this CPU, its SSE3
+# kernel), each selected for the command's process alone
+scripts/blas_kernels.sh | head -n 3 > build-release/kernels.txt
+while IFS=$'\t' read -r kernel assignments; do
+  echo "  kernel $kernel: $assignments"
+  env $assignments build-release/relaxsim check problems --exclude '*_robust.ini' \
+    --exclude '*_robust_no_start_check.ini' --junit "build-release/check-$kernel.xml" -q
+  xmllint --noout --schema tests/junit/junit.xsd "build-release/check-$kernel.xml"
+done < build-release/kernels.txt
+[ "$(wc -l < build-release/kernels.txt)" -ge 3 ]
 
 banner "AddressSanitizer + UndefinedBehaviorSanitizer: fast tests, slow ones reduced"
 # without MPI: OpenMPI's own allocations would be reported by LeakSanitizer

@@ -352,6 +352,10 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
         cJSON_AddStringToObject(e, "applies_to", c->which);
         cJSON_AddNumberToObject(e, "actual", c->actual);
         cJSON_AddBoolToObject(e, "passed", c->passed);
+        if (!isnan(c->unit)) { /* a check on a column: its natural unit and its bound's floor */
+            cJSON_AddNumberToObject(e, "unit", c->unit);
+            cJSON_AddNumberToObject(e, "floor", c->floor);
+        }
         cJSON_AddItemToArray(checks, e);
         if (!c->passed) {
             char text[200];

@@ -3,6 +3,7 @@
  * (see compare.h), then evaluates the tolerance contract of the scenario's [expect] section.
  */
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -241,6 +242,7 @@ static void record_check(rs_compare_result *r, const rs_check *ck, const char *w
     cr->check = ck;
     cr->actual = actual;
     cr->passed = passed;
+    cr->unit = cr->floor = NAN; /* a column's check gets them from check_floor */
     snprintf(cr->which, sizeof cr->which, "%s", which);
     r->contract_passed &= cr->passed;
 }
@@ -256,6 +258,22 @@ static void add_final_diff_check(rs_compare_result *r, const rs_check *ck, doubl
 {
     const double diff = fabs(nlp - lemke);
     record_check(r, ck, "final", diff, diff <= ck->a + ck->b * fabs(lemke));
+}
+
+/* The unit and floor of result cr of check ck on column col (rs_check_result): a final_* check
+ * reads its trajectory's last step, every other check the largest unit over the steps; the
+ * comparisons of the two answers (shadow, drift, final_diff) are the NLP's accuracy. */
+static void check_floor(const rs_scenario *sc, const rs_compare_result *r, const rs_check *ck,
+                        int col, rs_check_result *cr)
+{
+    const int lemke = strcmp(cr->which, "lemke") == 0;
+    const rs_trajectory_stats *t = lemke ? &r->lemke : &r->nlp;
+    const int final = strncmp(ck->key, "final_", 6) == 0;
+    cr->unit = final ? t->unit_final[col] : t->unit_max[col];
+    if (lemke)
+        cr->floor = RS_LEMKE_FLOOR_ULPS * DBL_EPSILON / 2 * fmax(fabs(ck->a), cr->unit);
+    else
+        cr->floor = sc->nlp.cert_tol * cr->unit;
 }
 
 /* The gates every contract has unless it names its own bound: a failed step fails the run. */
@@ -304,7 +322,7 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         const rs_check *ck = &sc->checks[i];
         const char *key = ck->key, *dot = strchr(key, '.');
         const int col = dot ? column_of(r, dot + 1) : -1;
-        const int results_before = r->nchecks + r->checks_unrecorded;
+        const int results_before = r->nchecks + r->checks_unrecorded, recorded_before = r->nchecks;
         if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
             if (has_nlp)
                 add_check(r, ck, "nlp", r->nlp.failed_steps);
@@ -347,6 +365,9 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
             if (compare)
                 add_final_diff_check(r, ck, r->nlp.final[col], r->lemke.final[col]);
         }
+        if (col >= 0)
+            for (int j = recorded_before; j < r->nchecks; j++)
+                check_floor(sc, r, ck, col, &r->checks[j]);
         if (r->nchecks + r->checks_unrecorded > results_before)
             r->applied_checks++;
         else
@@ -368,6 +389,7 @@ struct rs_compare_session {
     int agree_modes;
     rs_compare_step cur;        /* the step being solved */
     rs_trajectory_acc nlp_acc, lemke_acc;
+    double *units;              /* 2 ncol: a step's column units (the model's, then as judged) */
     double t0;
 };
 
@@ -390,10 +412,11 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     const rs_model *m = sc->model;
     const int ncol = m->nstate + m->nforce;
     rs_compare_session *cs = calloc(1, sizeof *cs);
-    /* per column: shadow and drift maxima, final/min/max of both trajectories; the names */
-    out->storage = calloc((size_t)ncol * (8 * sizeof(double) + sizeof(char *)) + 1, 1);
-    if (cs)
-        cs->x_nlp = calloc(3 * (size_t)m->nstate, sizeof(double));
+    /* per column: shadow and drift maxima, final/min/max and the units of both trajectories;
+     * the names */
+    out->storage = calloc((size_t)ncol * (12 * sizeof(double) + sizeof(char *)) + 1, 1);
+    if (cs) /* the states (two trajectories, the NLP's before the step) and the units' scratch */
+        cs->x_nlp = calloc(3 * (size_t)m->nstate + 2 * (size_t)ncol, sizeof(double));
     if (opt->keep_steps)
         out->step = calloc((size_t)sc->steps, sizeof *out->step);
     if (!cs || !cs->x_nlp || !out->storage || (opt->keep_steps && !out->step) ||
@@ -416,9 +439,14 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     out->lemke.final = col + 5 * ncol;
     out->lemke.min = col + 6 * ncol;
     out->lemke.max = col + 7 * ncol;
-    out->col_names = (const char **)(col + 8 * ncol);
+    out->nlp.unit_final = col + 8 * ncol;
+    out->nlp.unit_max = col + 9 * ncol;
+    out->lemke.unit_final = col + 10 * ncol;
+    out->lemke.unit_max = col + 11 * ncol;
+    out->col_names = (const char **)(col + 12 * ncol);
     cs->x_lemke = cs->x_nlp + m->nstate;
     cs->x_before = cs->x_lemke + m->nstate;
+    cs->units = cs->x_before + m->nstate;
     cs->t0 = rs_wall_seconds();
     cs->sc = sc;
     cs->out = out;
@@ -522,6 +550,28 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
     cs->kept_for_verdict += !requested;
 }
 
+/* The natural unit of every column in the step s solved from state x (as rs_compare_judge
+ * states its tolerances) into t's last-step and largest units. */
+static void track_units(const rs_compare_session *cs, const double *x, const double *input,
+                        const rs_step_result *s, rs_trajectory_stats *t)
+{
+    const rs_scenario *sc = cs->sc;
+    const rs_model *m = sc->model;
+    const int ncol = m->nstate + m->nforce;
+    double *model_units = NULL;
+    if (m->column_units) {
+        const rs_step_data d = {sc->params, x, input, sc->dt, sc->variant, &sc->nlp,
+                                sc->scene, 1, NULL};
+        model_units = cs->units + ncol;
+        m->column_units(&d, &s->scales, model_units);
+    }
+    for (int c = 0; c < ncol; c++) {
+        const double u = column_unit(m, &s->scales, c, column(m, s, c), model_units);
+        t->unit_final[c] = u;
+        t->unit_max[c] = isnan(t->unit_max[c]) ? u : fmax(t->unit_max[c], u);
+    }
+}
+
 void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp)
 {
     const rs_scenario *sc = cs->sc;
@@ -558,6 +608,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         /* else: a failed step with no finite state (counted as failed): the trajectory goes
          * on from the last finite state, never from a made-up one */
         rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
+        track_units(cs, x_before, st->input, &st->nlp, &out->nlp);
     }
     if (cs->run_lemke) {
         /* the independent trajectory starts from its own previous step's basis, never from the
@@ -567,6 +618,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
         if (cs->compare)
             (void)rs_stepper_swap_lemke_warm(cs->stepper, &cs->lemke_warm);
+        track_units(cs, cs->x_lemke, st->input, &st->lemke, &out->lemke);
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
         rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);

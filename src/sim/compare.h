@@ -80,6 +80,9 @@ typedef struct rs_trajectory_stats {
     double *final;               /* per column (the result's storage) */
     double *min;                 /* over the trajectory's steps (NaN once a NaN is seen) */
     double *max;
+    double *unit_final;          /* per column: its natural unit in the last step (the unit its
+                                    tolerances are stated in: compare.c's column_unit) */
+    double *unit_max;            /* ... the largest over the steps */
 } rs_trajectory_stats;
 
 /* A check applies to at most two trajectories (first_contact_step, rest_time_s: NLP and Lemke),
@@ -91,7 +94,18 @@ typedef struct rs_check_result {
     int passed;
     double actual;
     char which[16];              /* "nlp" / "lemke" when a check applies to both */
+    /* A check on a column (final_*, min_*, max_*, shadow_max_abs, drift_max_abs, final_diff):
+     * the column's natural unit where the check reads it (the last step's for final_*, the
+     * largest over the steps otherwise), and the floor no error bound on it can go below and
+     * hold on every machine: the NLP's cert_tol in that unit for a quantity of the NLP (the
+     * accuracy its certificate guarantees), RS_LEMKE_FLOOR_ULPS unit roundoffs of the quantity's
+     * scale (its bound's value or its unit, the larger) for one of Lemke's. NaN for the other
+     * checks (counts, times, fractions). */
+    double unit, floor;
 } rs_check_result;
+
+/* The rounding a Lemke quantity's bound allows at least, in unit roundoffs of its scale. */
+#define RS_LEMKE_FLOOR_ULPS 64.0
 
 /* A check of the contract that a run did not evaluate, and why (which command does). */
 typedef struct rs_skipped_check {

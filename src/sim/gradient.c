@@ -906,7 +906,7 @@ static void evaluate_contract(const rs_scenario *sc, rs_grad_result *r)
         else
             continue; /* a check of compare and run */
         rs_check_result *cr = &r->checks[r->nchecks++];
-        *cr = (rs_check_result){ck, rs_check_passes(ck, actual), actual, "grad"};
+        *cr = (rs_check_result){ck, rs_check_passes(ck, actual), actual, "grad", NAN, NAN};
         r->contract_passed &= cr->passed;
     }
     const rs_check *gates[2] = {named_failed ? named_failed : &implied_failed,
@@ -914,7 +914,8 @@ static void evaluate_contract(const rs_scenario *sc, rs_grad_result *r)
     const double counts[2] = {r->verdicts[RS_GRAD_FAILED], r->verdicts[RS_GRAD_DISAGREE]};
     for (int g = 0; g < 2 && r->nchecks < RS_SCENARIO_MAX_CHECKS; g++) {
         rs_check_result *cr = &r->checks[r->nchecks++];
-        *cr = (rs_check_result){gates[g], rs_check_passes(gates[g], counts[g]), counts[g], "grad"};
+        *cr = (rs_check_result){gates[g], rs_check_passes(gates[g], counts[g]), counts[g], "grad",
+                                NAN, NAN};
         r->contract_passed &= cr->passed;
     }
 }

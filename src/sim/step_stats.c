@@ -39,15 +39,20 @@ void rs_trajectory_acc_init(rs_trajectory_acc *a, int ncol, rs_trajectory_stats 
     a->ncol = ncol;
     a->last_moving = -1;
     double *final = out->final, *min = out->min, *max = out->max; /* the caller's arrays */
+    double *unit_final = out->unit_final, *unit_max = out->unit_max;
     memset(out, 0, sizeof *out);
     out->final = final;
     out->min = min;
     out->max = max;
+    out->unit_final = unit_final;
+    out->unit_max = unit_max;
     out->first_contact_step = -1;
     for (int c = 0; c < ncol; c++) {
         out->final[c] = 0.0;
         out->min[c] = INFINITY;
         out->max[c] = -INFINITY;
+        if (out->unit_final)
+            out->unit_final[c] = out->unit_max[c] = NAN;
     }
 }
 

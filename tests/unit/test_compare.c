@@ -314,6 +314,48 @@ static void test_falling_block_rests_with_weight(void **state)
     rs_compare_free(&r);
 }
 
+/* Every check on a column carries that column's natural unit where it reads it and the floor no
+ * bound on it can go below and hold on every machine (compare.h): recomputed here from the step
+ * records' scales. The falling block's columns: x in L (or its rounding), xd in V, fn in F. */
+static double unit_in(const rs_step_result *s, int c)
+{
+    if (c == 2)
+        return s->scales.force;
+    if (c == 1)
+        return s->scales.speed;
+    return rs_length_unit(&s->scales, s->state_next[0]);
+}
+
+static void test_each_check_states_its_unit_and_floor(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {"run.steps=80"};
+    load("falling_block", sets, 1);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    const int last = r.steps - 1;
+    int seen = 0;
+    for (int i = 0; i < r.nchecks; i++) {
+        const rs_check_result *c = &r.checks[i];
+        const char *key = c->check->key, *dot = strchr(key, '.');
+        if (!dot) { /* counts, times, fractions: no unit */
+            assert_true(isnan(c->unit) && isnan(c->floor));
+            continue;
+        }
+        const int col_index = index_of(dot + 1), lemke = strcmp(c->which, "lemke") == 0;
+        double unit = 0.0;
+        for (int k = strncmp(key, "final_", 6) == 0 ? last : 0; k <= last; k++)
+            unit = fmax(unit, unit_in(lemke ? &r.step[k].lemke : &r.step[k].nlp, col_index));
+        assert_close(c->unit, unit, 0.0, 1e-15);
+        const double floor = lemke ? 64.0 * 1.1102230246251565e-16 * fmax(fabs(c->check->a), unit)
+                                   : sc.nlp.cert_tol * unit;
+        assert_close(c->floor, floor, 0.0, 1e-15);
+        seen++;
+    }
+    assert_true(seen >= 5); /* the scenario's shadow, final and min checks on both backends */
+    rs_compare_free(&r);
+}
+
 /* A check a run cannot evaluate is listed as skipped, with the command that does, and is not
  * counted as applied: a Lemke run skips a bound on the NLP's trajectory (one it would fail), a
  * comparison's drift bound and a gradient bound (it said nothing of them). */
@@ -791,6 +833,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_check_has_its_result),
+        cmocka_unit_test(test_each_check_states_its_unit_and_floor),
         cmocka_unit_test(test_streamed_run_reports_the_same),
         cmocka_unit_test(test_point2d_default_scenario),
         cmocka_unit_test(test_point2d_nlp_stands_on_its_own),
