@@ -39,6 +39,15 @@ static int edge_is_interior(const world_polygon *p, int i)
     return p->edges && p->edges[i].interior;
 }
 
+/* 1 if vertex i of an obstacle lies where another obstacle's face covers one of its two edges
+ * (scene.h: buried): the seam of two abutting boxes, a box's base corner on the ground. Free
+ * space there is bounded by the faces alone, whose contacts hold the body; a contact at the
+ * vertex, with its normal tilted towards a body beside it, would kick the body as it crosses. */
+static int vertex_is_buried(const world_polygon *p, int i)
+{
+    return p->edges && (p->edges[i].buried[0] || p->edges[(i + p->nv - 1) % p->nv].buried[1]);
+}
+
 /* A new contact of body a against body b (b = -1: the static obstacle k) along the unit normal
  * n from b into a, with its gap; the rest zeroed. NULL when out of memory. */
 static rs_contact *add_contact(finder *f, int a, int b, int k, const double *n, double gap)
@@ -105,6 +114,19 @@ static double closest_on_segment(const double *p, const double *q, const double 
     return t;
 }
 
+/* 1 if x projects beyond an end of P's edge i (t: its clamped parameter) at a buried vertex: the
+ * closest point would be that vertex, seen at a slant. At the end itself (x straight above it)
+ * the point's normal is the face's, and it is kept. */
+static int beyond_buried_end(const world_polygon *P, int i, double t, const double *x)
+{
+    const int j = (i + 1) % P->nv;
+    const double *p = P->v + 2 * i, *q = P->v + 2 * j;
+    const double along = (x[0] - p[0]) * (q[0] - p[0]) + (x[1] - p[1]) * (q[1] - p[1]);
+    const double len2 = (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]);
+    return (t <= 0.0 && along < 0.0 && vertex_is_buried(P, i)) ||
+           (t >= 1.0 && along > len2 && vertex_is_buried(P, j));
+}
+
 /* Disc a (centre ca, radius r) against polygon P (body b, or obstacle k when b = -1). */
 static int disc_polygon(finder *f, int a, int b, int k, const double *ca, double r,
                         const world_polygon *P, double limit)
@@ -135,6 +157,8 @@ static int disc_polygon(finder *f, int a, int b, int k, const double *ca, double
             double c[2];
             const double t = closest_on_segment(P->v + 2 * i, P->v + 2 * ((i + 1) % P->nv), ca, c);
             const double d = hypot(ca[0] - c[0], ca[1] - c[1]);
+            if (beyond_buried_end(P, i, t, ca))
+                continue; /* the face beside the vertex, another obstacle's, holds the disc */
             if (d < dmin) {
                 dmin = d;
                 q[0] = c[0];
@@ -158,6 +182,33 @@ static int disc_polygon(finder *f, int a, int b, int k, const double *ca, double
     c->face = feature < 1000 ? feature : -1;
     c->vertex = feature >= 1000 ? feature - 1000 : -1;
     return 1;
+}
+
+/* 1 if point x of obstacle P (a clipped end of its incident face) is one of its buried vertices
+ * and the contact there would push along -rn (out of P) in a direction that is the outward
+ * normal of neither exposed face at that vertex: the corner where two abutting obstacles meet,
+ * seen by a body's face from the side. Such a vertex is not a corner of free space, and a
+ * contact at it kicks a body sliding across the seam (its linearised gap closes though the
+ * body's true distance from the faces does not). */
+static int at_buried_corner(const world_polygon *P, const double *x, const double *rn)
+{
+    if (!P->edges)
+        return 0;
+    for (int i = 0; i < P->nv; i++) {
+        const double *v = P->v + 2 * i;
+        const double tol = 1e-9 * fmax(1.0, fmax(fabs(v[0]), fabs(v[1])));
+        if (fabs(x[0] - v[0]) > tol || fabs(x[1] - v[1]) > tol || !vertex_is_buried(P, i))
+            continue;
+        for (int k = 0; k < 2; k++) { /* the two faces at vertex i: i - 1 and i */
+            const int face = (i + P->nv - k) % P->nv;
+            const double *n = P->n + 2 * face;
+            if (!edge_is_interior(P, face) && fabs(n[0] + rn[0]) <= 1e-9 &&
+                fabs(n[1] + rn[1]) <= 1e-9)
+                return 0; /* the push is an exposed face's: an ordinary face contact */
+        }
+        return 1;
+    }
+    return 0;
 }
 
 /* The largest separation of polygon Q from the face lines of P: max over P's faces i of
@@ -237,6 +288,8 @@ static int polygon_polygon(finder *f, int a, int b, int k, const world_polygon *
         const double sep = rn[0] * (seg[e][0] - r1[0]) + rn[1] * (seg[e][1] - r1[1]);
         if (!(sep < limit))
             continue;
+        if (!ref_is_b && at_buried_corner(B, seg[e], rn))
+            continue; /* a seam's corner seen side-on: the obstacles' faces hold the body */
         /* n points out of B into A: the reference face's normal when it is B's */
         const double n[2] = {ref_is_b ? rn[0] : -rn[0], ref_is_b ? rn[1] : -rn[1]};
         rs_contact *c = add_contact(f, a, b, k, n, sep);

@@ -23,7 +23,10 @@
  *                      contacts (a face on a face: both ends; a corner on a face: one);
  *   against a half-plane: a disc one contact, a polygon one per vertex within the margin.
  * Static polygons are treated as polygons that do not move. Interior edges of the scene (one
- * obstacle's side covered by another's) carry no contact.
+ * obstacle's side covered by another's) carry no contact, and a buried vertex (at a covered end
+ * of an edge: where two abutting obstacles meet) none but a face contact with the normal of an
+ * exposed face there: a disc beside it is held by the neighbouring face, a body's face that sees
+ * it side-on gets no push back, so a body crosses the seam of flat ground unkicked.
  */
 #ifndef RS_GEOM_CONTACTS_H
 #define RS_GEOM_CONTACTS_H

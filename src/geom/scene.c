@@ -258,6 +258,8 @@ static void add_cover(rs_scene_edge *e, double t0, double t1)
         e->cover[1] = t1;
     }
     e->interior = e->cover[0] == 0.0 && e->cover[1] == 1.0;
+    e->buried[0] |= t0 == 0.0; /* an end once covered stays buried, whichever part is kept */
+    e->buried[1] |= t1 == 1.0;
 }
 
 /* Record the covered parts between the obstacle just added (edges from first on) and the others. */
@@ -267,6 +269,7 @@ static void mark_interior(rs_scene *s, int first)
         s->edges[i].cover[0] = 1.0; /* empty */
         s->edges[i].cover[1] = 0.0;
         s->edges[i].interior = 0;
+        s->edges[i].buried[0] = s->edges[i].buried[1] = 0;
     }
     for (int i = first; i < s->nedges; i++)
         for (int j = 0; j < first; j++) {

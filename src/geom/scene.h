@@ -41,6 +41,10 @@ typedef struct rs_scene_edge {
                           (on the same line, opposite normal: two tiles' shared side, a box's
                           base on the ground): not on the boundary of free space; t0 > t1: none */
     int interior;      /* 1: covered entirely (cover = [0, 1]): never a contact */
+    int buried[2];     /* 1: end a (buried[0]) or b (buried[1]) lies within the covered part:
+                          a vertex where this obstacle meets another's face (the seam of two
+                          abutting boxes, a box's base corner on the ground), never on the
+                          boundary of free space as a corner: it carries no vertex contact */
 } rs_scene_edge;
 
 typedef struct rs_scene_obstacle {

@@ -112,6 +112,46 @@ static void test_contacts(void **state)
     rs_contact_list_free(&l);
 }
 
+/* Flat ground made of two abutting static boxes (their seam at x = 1): a body near the seam
+ * touches the ground's top faces only, with the normal straight up. The corner (1, 0) where the
+ * boxes meet lies on the other's face (both boxes' sides there are covered): a contact at it,
+ * seen at a slant by a disc beside it or side-on by a box's leading face, kicked bodies crossing
+ * the seam (the disc of bodies_seam.ini lost 1.7e-4 of its speed there). */
+static void test_a_seam_has_no_corner(void **state)
+{
+    (void)state;
+    rs_scene s;
+    rs_contact_list l = {0, 0, NULL};
+    scene_of("polygon -1 -1, 1 -1, 1 0, -1 0\npolygon 1 -1, 3 -1, 3 0, 1 0\n"
+             "body d disc r=0.1\nbody b box w=0.2 h=0.1\n", &s);
+    /* the disc resting 1 cm either side of the seam and on it (the box away, at x = 2.5) */
+    static const double dx[] = {-0.01, 0.0, 0.01};
+    for (int i = 0; i < 3; i++) {
+        double pose[6] = {1.0 + dx[i], 0.1, 0.0, 2.5, 0.05, 0.0}, margin[2] = {1e-3, 1e-3};
+        assert_int_equal(rs_find_contacts(&s, pose, margin, 0.0, &l), RS_OK);
+        int disc = 0;
+        for (int c = 0; c < l.n; c++) {
+            assert_int_equal(l.c[c].b, -1); /* the disc and the box do not touch */
+            assert_close(l.c[c].n[0], 0.0, 0.0, 0.0);
+            assert_close(l.c[c].n[1], 1.0, 0.0, 0.0);
+            assert_close(l.c[c].gap, 0.0, 1e-15, 0.0);
+            disc += l.c[c].a == 0;
+        }
+        assert_true(disc >= 1); /* the disc is held */
+    }
+    /* the box 1e-4 m short of the seam: its leading face 1e-4 m from the right box's corner */
+    double box_only[6] = {-0.5, 0.1, 0.0, 0.8999, 0.05, 0.0}, margin[2] = {1e-3, 1e-3};
+    assert_int_equal(rs_find_contacts(&s, box_only, margin, 0.0, &l), RS_OK);
+    int held = 0;
+    for (int c = 0; c < l.n; c++) {
+        assert_close(l.c[c].n[1], 1.0, 0.0, 0.0); /* no push back from the corner */
+        held += l.c[c].a == 1;
+    }
+    assert_int_equal(held, 2); /* the box's two bottom corners on the left box's face */
+    rs_scene_free(&s);
+    rs_contact_list_free(&l);
+}
+
 /* The stack: the contacts between box k and k + 1 (and the ground's under box 1) carry
  * (5 - k) m g together, k = 0 for the ground, on the Lemke trajectory's last step. */
 static void test_stack_carries_the_weight_above(void **state)
@@ -630,6 +670,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contacts),
+        cmocka_unit_test(test_a_seam_has_no_corner),
         cmocka_unit_test(test_stack_carries_the_weight_above),
         cmocka_unit_test(test_pile_ends_without_overlap),
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
