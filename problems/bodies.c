@@ -31,7 +31,8 @@
  *
  * The relaxation of this LCP is the generic one (src/nlp/lcp_relaxation.c), posed in the step's
  * natural units: speed V (the largest speed of any body's point, before and after the free
- * step, or g dt), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
+ * step, or g dt, or 1e-6 X / dt with X the scene's size: a floor that does not vanish with g,
+ * find_step), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
  * its lighter body, gamma and the velocity rows in V, the cone row in F_i. The model's own NLP
  * (bodies_nlp.c) poses the same step in the post's style.
  *
@@ -126,6 +127,7 @@ static int find_step(bodies_step *s, const rs_step_data *d)
     const rs_scene *sc = s->scene;
     const double dt = d->dt, g = d->params[BP_G];
     double vmax = g * dt; /* the speed gravity adds in a step: the floor of V */
+    double size = 0.0;    /* X: the scene's size (see below) */
     for (int b = 0; b < s->nb; b++) {
         const rs_body *bd = &sc->bodies[b];
         const double *x = d->state + BS_N * b, *u = d->input + BU_N * b;
@@ -145,7 +147,19 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         const double after = hypot(vf[0], vf[1]) + fabs(vf[2]) * bd->extent;
         s->margin[b] = dt * fmax(before, after);
         vmax = fmax(vmax, fmax(before, after));
+        size = fmax(size, fmax(fabs(x[BS_X]), fabs(x[BS_Z])) + bd->extent);
     }
+    /* The floor of V without gravity (a top view: a table, planar pushing, billiards; or g = 0
+     * set), where bodies can rest with nothing moving and g dt is 0: the speed that moves a body
+     * by a millionth of the scene's size X in one step, 1e-6 X / dt, X the largest coordinate of
+     * any body's centre plus its extent (the region the bodies occupy, from the origin). The
+     * poses are stored to their rounding, about 1e-16 X, so a resting contact's gap is of that
+     * size, and the step LCP turns a gap into a speed, gap / dt: in this floor that is near
+     * 1e-10 V, below every tolerance stated in V, L and F (Lemke's certificate, 1e-9, is the
+     * tightest), where V = 1e-12 m/s made it 1% of V and failed every resting step. It stays
+     * below g dt, so that the units with gravity are unchanged, while X < g dt^2 / 1e-6 (9.8 m
+     * at g = 9.81, dt = 1e-3). */
+    vmax = fmax(vmax, 1e-6 * size / dt);
     rs_step_scales_set(&s->scales, &vmax, 1, 0.0, dt, 1.0);
     double mmax = 0.0;
     for (int b = 0; b < s->nb; b++)

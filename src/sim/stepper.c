@@ -823,6 +823,51 @@ int rs_stepper_relaxed_point(const rs_stepper *s, rs_stepper_relaxed_step *out)
     return 1;
 }
 
+/* Lemke's own failure on the step's LCP (no answer), rather than an answer the physics refuses. */
+static int lemke_lcp_failed(int status)
+{
+    return status == RS_LEMKE_RAY_TERMINATION || status == RS_LEMKE_BREAKDOWN ||
+           status == RS_LEMKE_MAX_PIVOTS;
+}
+
+/*
+ * The step LCP's q without its rounding: a copy of s->q (allocated, the caller frees it) with
+ * each q_i whose size is at most RS_Q_ROUNDING of its row's natural unit (rs_model.lcp_units: a
+ * speed row in V, a force row in F) set to 0; NULL when no q_i is that small but nonzero, when
+ * the model states no units, or out of memory. A row's q is a sum of terms of the step's data
+ * (the free velocities at the contact, at most V; the gap over dt), so its rounding is some ulp
+ * of V: a q_i below that is indistinguishable from 0. Without gravity a resting contact's q is
+ * nothing else: two pucks moving together at 0.45 m/s, q = (4.4e-11, -2.1e-25, 2.1e-25, 0) m/s
+ * (the gap's rounding over dt, and a slip of 2e-25 m/s, the rounding of a spin), or a stack at
+ * g = 0 with rows of 4e-14 beside 1e-29 m/s (V = 1.1e-3 m/s). The LCP certificate has no absolute
+ * floor (certificates.md): it measures the rows to push in their own 1e-25, where Lemke's path
+ * breaks down on ties of rounding. Without them the LCP is the same one to 64 ulp of V, and its
+ * answer (there z = 0: no force where nothing presses) is the step's.
+ */
+#define RS_Q_ROUNDING (64.0 * 2.220446049250313e-16)
+static double *q_without_rounding(const rs_stepper *s, int n)
+{
+    const rs_model *m = s->cfg.model;
+    if (!m->lcp_units || n <= 0)
+        return NULL;
+    double *q = malloc(sizeof(double) * 3 * (size_t)n); /* q, then z's and w's units */
+    if (!q)
+        return NULL;
+    double *unit = q + n;
+    m->lcp_units(&s->data, unit, unit + n);
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+        const int rounding = fabs(s->q[i]) <= RS_Q_ROUNDING * unit[n + i];
+        changed |= rounding && s->q[i] != 0.0;
+        q[i] = rounding ? 0.0 : s->q[i];
+    }
+    if (!changed) {
+        free(q);
+        return NULL;
+    }
+    return q;
+}
+
 void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, rs_step_result *out)
 {
     const rs_model *m = s->cfg.model;
@@ -878,6 +923,30 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         }
         if (out->ok || !info.warm_started)
             break;
+    }
+    double *q_clean = !out->ok && lemke_lcp_failed(out->status) ? q_without_rounding(s, n) : NULL;
+    if (q_clean) {
+        /* the LCP without the rows of rounding, cold; (z, w) then the step LCP's as built (w = M z
+         * + q), and the answer judged by the step's physics in its natural units (finish_step) */
+        rs_lemke_info info = {0};
+        const rs_error err = rs_lemke_solve(n, s->M, q_clean, NULL, &s->cfg.lemke, s->lemke_work,
+                                            s->lemke_bytes, s->z, s->w, &info);
+        free(q_clean);
+        out->time_s = rs_wall_seconds() - t0;
+        out->attempts++;
+        out->iterations += info.pivots;
+        if (err == RS_OK && info.status == RS_LEMKE_SOLVED) {
+            rs_lcp_residual(n, s->M, s->q, s->z, s->w);
+            m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces,
+                           contact_out(s, out));
+            finish_step(s, out);
+            out->warm_started = 0;
+            out->ok = rs_all_finite(out->state_next, (size_t)m->nstate) &&
+                      rs_all_finite(out->forces, (size_t)m->nforce) &&
+                      out->primal <= s->cfg.nlp.cert_tol &&
+                      out->complementarity <= s->cfg.nlp.cert_tol;
+            out->status = out->ok ? RS_LEMKE_SOLVED : RS_LEMKE_NOT_CERTIFIED;
+        }
     }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
     s->have_basis = out->ok;

@@ -203,6 +203,10 @@ int rs_stepper_nlp_check_point(rs_stepper *stepper, const double *x, const doubl
                                rs_step_result *out);
 /* The step by this run's own IPOPT solver along its ladder (out reset first). */
 void rs_stepper_nlp_solve_alone(rs_stepper *stepper, rs_step_result *out);
+/* The step by Lemke: the previous basis first (when it may apply), then cold; when Lemke finds
+ * no answer (a ray, a breakdown, the pivot limit) and some q_i are within rounding of their
+ * row's natural unit (rs_model.lcp_units), once more with those q_i at 0 (stepper.c,
+ * q_without_rounding). Every answer is held to the step's physics (cert_tol). */
 void rs_stepper_lemke(rs_stepper *stepper, const double *state, const double *input,
                       rs_step_result *out);
 

@@ -17,6 +17,9 @@
  *   a random point of the stack's first step.
  * - The step derivatives (bodies_tangent.c, for `relaxsim grad`) against central differences of
  *   the LCP and the recovery, the contact set fixed, over a scene with every kind of contact.
+ * - Resting contacts without gravity (g = 0, a top view): the stack, a disc thrown down onto
+ *   the ground and the table's shot into its cushion solve every step, in units whose floor
+ *   does not vanish with g.
  */
 #include "test_helpers.h"
 
@@ -666,6 +669,66 @@ static void test_bad_input(void **state)
             "body a (bad.scene line 2): its moment of inertia is 0 kg m^2");
 }
 
+/* A run compared both ways: no failed step (NLP, Lemke's shadow and its own trajectory), and
+ * the last step's V at its floor without gravity, 1e-6 X / dt (X: the largest coordinate of a
+ * body's centre plus its extent), when nothing moves. */
+static void expect_rests_without_gravity(const char *path, const char *const *sets, int nsets,
+                                         rs_compare_result *r, rs_scenario *sc)
+{
+    load(path, sets, nsets, sc);
+    assert_int_equal(rs_compare_run(sc, RS_RUN_COMPARE, NULL, NULL, r), RS_OK);
+    if (r->nlp.failed_steps + r->lemke.failed_steps + r->shadow_failed_steps > 0)
+        print_error("%s: %d NLP, %d Lemke and %d shadow Lemke steps failed\n", path,
+                    r->nlp.failed_steps, r->lemke.failed_steps, r->shadow_failed_steps);
+    assert_int_equal(r->nlp.failed_steps, 0);
+    assert_int_equal(r->lemke.failed_steps, 0);
+    assert_int_equal(r->shadow_failed_steps, 0);
+    const rs_step_result *end = &r->step[r->steps - 1].lemke;
+    double X = 0.0;
+    for (int b = 0; b < sc->scene->nbodies; b++)
+        X = fmax(X, fmax(fabs(end->state_next[BS_N * b + BS_X]),
+                         fabs(end->state_next[BS_N * b + BS_Z])) + sc->scene->bodies[b].extent);
+    /* (the floor is taken from the step's start, the state before the last step: at rest the
+     * same to rounding) */
+    assert_close(end->scales.speed, 1e-6 * X / sc->dt, 0.0, 1e-9);
+    assert_close(end->scales.length, 1e-6 * X, 0.0, 1e-9);
+}
+
+/* Without gravity (a top view: a table, planar pushing, billiards; or g = 0 set) bodies rest
+ * with nothing moving, and every natural unit needs a floor that does not vanish with g: V was
+ * g dt or the 1e-12 m/s of RS_STEP_SPEED_FLOOR, so that a resting contact's gap, the rounding
+ * of the poses (1e-17 m, 1e-14 m/s over dt), was 1% of V and every resting step failed its
+ * certificate; and a resting contact's q, rounding alone (rows of 1e-25 m/s beside 4e-11), broke
+ * Lemke's path down. The stack at g = 0 (every NLP and Lemke step failed), a disc thrown down
+ * onto the ground at g = 0 (it lands and rests: 199 of 400 NLP steps failed), and the table's
+ * shot into its cushion (bodies_table_cushion.ini: 332 NLP and 2,106 Lemke steps), each passes
+ * with the floor's units at rest; the table's contract (its closed form from momentum) holds. */
+static void test_resting_contacts_without_gravity(void **state)
+{
+    (void)state;
+    rs_scenario sc;
+    rs_compare_result r;
+    const char *stack[] = {"model.g=0", "run.steps=200"};
+    expect_rests_without_gravity(SCEN "bodies_stack.ini", stack, 2, &r, &sc);
+    for (int c = 0; c < r.ncol; c++) /* nothing moves, no force */
+        if (strstr(r.col_names[c], "d_") || strstr(r.col_names[c], "_N"))
+            assert_close(r.lemke.final[c], 0.0, 1e-12, 0.0);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+    const char *disc[] = {"model.g=0", "initial.disc.xd=0", "initial.disc.z=0.3",
+                          "initial.disc.zd=-1", "run.steps=400"};
+    expect_rests_without_gravity(SCEN "bodies_disc_slip_roll.ini", disc, 5, &r, &sc);
+    const rs_step_result *end = &r.step[r.steps - 1].lemke;
+    assert_close(end->state_next[BS_Z], 0.1, 1e-9 * end->scales.length, 0.0);
+    assert_close(end->state_next[BS_ZD], 0.0, 1e-9 * end->scales.speed, 0.0);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+    expect_rests_without_gravity(SCEN "bodies_table_cushion.ini", NULL, 0, &r, &sc);
+    assert_true(r.contract_passed);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -678,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_step_tangents),
         cmocka_unit_test(test_polygon_inertia_anywhere),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_resting_contacts_without_gravity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
