@@ -22,11 +22,15 @@ struct rs_stepper {
      * step, created when a size first occurs; fixed-size models use index lcp_n only */
     rs_ipopt_solver **solver_by_size;
     rs_kkt_check **kkt_by_size;
+    unsigned long long *used_by_size; /* the tick of each size's last use */
+    unsigned long long tick;    /* counts the uses of a cached solver (least recently used) */
+    int ncached;                /* the solvers held, by size and own (<= the cache's size) */
     int use_relaxation;         /* 1: the relaxation of the LCP; 0: the model's own NLP */
     /* the model's own NLP with per-step sizes: one solver per (n, m), created on first use */
     struct own_solver {
         int n, m, nnz_jac, nnz_hess;
         unsigned long long bounds_key;
+        unsigned long long used;    /* the tick of its last use */
         rs_ipopt_solver *ipopt;
         rs_kkt_check *kkt;
     } *own;
@@ -68,6 +72,7 @@ void rs_stepper_destroy(rs_stepper *s)
         s->cfg.model->cache_free(s->data.cache);
     free(s->solver_by_size);
     free(s->kkt_by_size);
+    free(s->used_by_size);
     free(s->own);
     free(s->lemke_basis);
     free(s->x);
@@ -122,17 +127,20 @@ static rs_error ensure_lcp(rs_stepper *s, int n)
     unsigned char *basis = calloc(nl + 1, 1);
     rs_ipopt_solver **by_size = calloc(nl + 1, sizeof *by_size);
     rs_kkt_check **kkt_size = calloc(nl + 1, sizeof *kkt_size);
-    if (!M || !work || !basis || !by_size || !kkt_size) {
+    unsigned long long *used = calloc(nl + 1, sizeof *used);
+    if (!M || !work || !basis || !by_size || !kkt_size || !used) {
         free(M);
         free(work);
         free(basis);
         free(by_size);
         free(kkt_size);
+        free(used);
         return RS_ERR_NOMEM;
     }
     if (s->solver_by_size) { /* the solvers made so far stay */
         memcpy(by_size, s->solver_by_size, sizeof *by_size * ((size_t)s->cap_lcp + 1));
         memcpy(kkt_size, s->kkt_by_size, sizeof *kkt_size * ((size_t)s->cap_lcp + 1));
+        memcpy(used, s->used_by_size, sizeof *used * ((size_t)s->cap_lcp + 1));
     }
     if (s->lemke_basis)
         memcpy(basis, s->lemke_basis, (size_t)s->cap_lcp);
@@ -141,6 +149,7 @@ static rs_error ensure_lcp(rs_stepper *s, int n)
     free(s->lemke_basis);
     free(s->solver_by_size);
     free(s->kkt_by_size);
+    free(s->used_by_size);
     s->M = M;
     s->q = s->M + nl * nl;
     s->z = s->q + nl;
@@ -154,10 +163,58 @@ static rs_error ensure_lcp(rs_stepper *s, int n)
     s->lemke_basis = basis;
     s->solver_by_size = by_size;
     s->kkt_by_size = kkt_size;
+    s->used_by_size = used;
     s->cap_lcp = (int)nl;
     s->relax.M = s->Ms;
     s->relax.q = s->qs;
     return s->use_relaxation ? ensure_nlp(s, 2 * (int)nl, 2 * (int)nl) : RS_OK;
+}
+
+/* Room for one more cached solver: while the cache is full, free the least recently used one
+ * (of either kind: by LCP size, or the model's own NLP by its dimensions). The solver of the
+ * step being set up is made after this, so none in use is freed. */
+static void make_room(rs_stepper *s)
+{
+    const int cap = s->cfg.solver_cache > 0 ? s->cfg.solver_cache : RS_STEPPER_SOLVER_CACHE;
+    while (s->ncached >= cap) {
+        int size = -1, own = -1;
+        unsigned long long oldest = ~0ULL;
+        for (int n = 0; s->solver_by_size && n <= s->cap_lcp; n++)
+            if (s->solver_by_size[n] && s->used_by_size[n] < oldest) {
+                oldest = s->used_by_size[n];
+                size = n;
+            }
+        for (int k = 0; k < s->nown; k++)
+            if (s->own[k].used < oldest) {
+                oldest = s->own[k].used;
+                own = k;
+                size = -1;
+            }
+        rs_ipopt_solver *gone = own >= 0 ? s->own[own].ipopt : size >= 0 ? s->solver_by_size[size]
+                                                                         : NULL;
+        if (gone && gone == s->ipopt) { /* the last step's: no longer the current one */
+            s->ipopt = NULL;
+            s->kkt = NULL;
+        }
+        if (own >= 0) {
+            rs_ipopt_destroy(s->own[own].ipopt);
+            rs_kkt_check_destroy(s->own[own].kkt);
+            s->own[own] = s->own[--s->nown]; /* the last one takes its place */
+        } else if (size >= 0) {
+            rs_ipopt_destroy(s->solver_by_size[size]);
+            rs_kkt_check_destroy(s->kkt_by_size[size]);
+            s->solver_by_size[size] = NULL;
+            s->kkt_by_size[size] = NULL;
+        } else {
+            return; /* nothing held (never: ncached counts what is held) */
+        }
+        s->ncached--;
+    }
+}
+
+int rs_stepper_cached_solvers(const rs_stepper *s)
+{
+    return s ? s->ncached : 0;
 }
 
 /* The model's own NLP of this step's size (n, m): the solver and KKT check of those dimensions,
@@ -184,10 +241,12 @@ static rs_error use_own_size(rs_stepper *s)
     for (int k = 0; k < s->nown; k++)
         if (s->own[k].n == n && s->own[k].m == m && s->own[k].nnz_jac == nnz_jac &&
             s->own[k].nnz_hess == nnz_hess && s->own[k].bounds_key == key) {
+            s->own[k].used = ++s->tick;
             s->ipopt = s->own[k].ipopt;
             s->kkt = s->own[k].kkt;
             return RS_OK;
         }
+    make_room(s);
     if (s->nown == s->cap_own) {
         const int cap = s->cap_own ? 2 * s->cap_own : 16;
         struct own_solver *more = realloc(s->own, sizeof *more * (size_t)cap);
@@ -211,7 +270,9 @@ static rs_error use_own_size(rs_stepper *s)
     o->nnz_jac = nnz_jac;
     o->nnz_hess = nnz_hess;
     o->bounds_key = key;
+    o->used = ++s->tick;
     s->nown++;
+    s->ncached++;
     s->ipopt = o->ipopt;
     s->kkt = o->kkt;
     return RS_OK;
@@ -237,6 +298,7 @@ static rs_error use_size(rs_stepper *s, int n)
     if (n == 0 || (!s->use_relaxation && m->nlp_size))
         return RS_OK;
     if (!s->solver_by_size[n]) {
+        make_room(s);
         rs_error err = rs_ipopt_create(&s->problem, &s->cfg.nlp, &s->solver_by_size[n]);
         if (err == RS_OK)
             err = rs_kkt_check_create(&s->problem, &s->kkt_by_size[n]);
@@ -245,7 +307,9 @@ static rs_error use_size(rs_stepper *s, int n)
             s->solver_by_size[n] = NULL;
             return err;
         }
+        s->ncached++;
     }
+    s->used_by_size[n] = ++s->tick;
     s->ipopt = s->solver_by_size[n];
     s->kkt = s->kkt_by_size[n];
     return RS_OK;

@@ -133,9 +133,21 @@ typedef struct rs_stepper_config {
     int lemke_warm;          /* 1: try the previous step's basis first (rs_lemke_solve_warm) */
     rs_mode_tols mode_tols;  /* relative to the step's natural force and speed */
     const rs_scene *scene;   /* the obstacles of a model with needs_scene (not owned), else NULL */
+    int solver_cache;        /* IPOPT problems kept for the step sizes met, at most (0: the
+                                default RS_STEPPER_SOLVER_CACHE); the least recently used one
+                                is freed to make room for a new size */
 } rs_stepper_config;
 
+/* The IPOPT problems (with their KKT checks) a stepper keeps by default, one per NLP size met:
+ * a scene whose contact counts keep changing meets a new size every few steps (54 in a
+ * 1,000-step pile), and each problem holds IPOPT's and the KKT check's arrays. */
+#define RS_STEPPER_SOLVER_CACHE 32
+
+
 typedef struct rs_stepper rs_stepper;
+
+/* The IPOPT problems a stepper holds now (at most its solver_cache). */
+int rs_stepper_cached_solvers(const rs_stepper *stepper);
 
 rs_error rs_stepper_create(const rs_stepper_config *config, rs_stepper **out);
 void rs_stepper_destroy(rs_stepper *stepper);

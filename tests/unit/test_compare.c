@@ -637,6 +637,55 @@ static void test_lemke_solves_every_documented_value(void **state)
     }
 }
 
+/* The IPOPT problems a stepper keeps, one per NLP size met, are bounded: three discs dropped from
+ * three heights land one by one (the NLP's size grows with each contact), and a stepper that keeps
+ * two problems frees the least recently used as a new size comes, never holding more; its answers
+ * are the same to the bit as those of a stepper that keeps them all (a problem made again poses
+ * the same NLP). */
+static void test_solver_cache_is_bounded(void **state)
+{
+    (void)state;
+    static const char scene[] = "halfplane 0 0, 0 1\nbody a disc r=0.1 z=0.11\n"
+                                "body b disc r=0.1 x=0.5 z=0.13\nbody c disc r=0.1 x=1 z=0.16\n";
+    static const char text[] = "[model]\nname = bodies\nscene = drops.scene\n[run]\nsteps = 200\n";
+    rs_error_detail d;
+    rs_scenario_release(&sc);
+    assert_int_equal(rs_scenario_load_text("drops.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
+    rs_stepper *kept[2];
+    int most = 0;
+    for (int i = 0; i < 2; i++) {
+        rs_stepper_config cfg = rs_scenario_stepper_config(&sc);
+        cfg.solver_cache = i == 0 ? 2 : 1000;
+        assert_int_equal(rs_stepper_create(&cfg, &kept[i]), RS_OK);
+    }
+    rs_step_result out[2];
+    double x[2][18], u[9] = {0}; /* three bodies: 6 state and 3 input components each */
+    assert_int_equal(sc.model->nstate, 18);
+    assert_int_equal(sc.model->ninput, 9);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(rs_step_result_init(&out[i], sc.model), RS_OK);
+        memcpy(x[i], sc.initial, sizeof(double) * (size_t)sc.model->nstate);
+    }
+    for (int k = 0; k < sc.steps; k++)
+        for (int i = 0; i < 2; i++) {
+            rs_stepper_nlp(kept[i], x[i], u, &out[i]);
+            assert_true(out[i].ok);
+            memcpy(x[i], out[i].state_next, sizeof(double) * (size_t)sc.model->nstate);
+            if (i == 0)
+                assert_true(rs_stepper_cached_solvers(kept[0]) <= 2);
+            else
+                most = rs_stepper_cached_solvers(kept[1]) > most ? rs_stepper_cached_solvers(kept[1])
+                                                                 : most;
+        }
+    assert_true(most >= 3); /* three sizes met at least: the bound of 2 was exercised */
+    assert_memory_equal(x[0], x[1], sizeof(double) * (size_t)sc.model->nstate);
+    for (int i = 0; i < 2; i++) {
+        rs_step_result_free(&out[i]);
+        rs_stepper_destroy(kept[i]);
+    }
+    rs_scenario_release(&sc);
+}
+
 /* A non-finite answer is a failed step, never a solution, the trajectory goes on from the last
  * finite state, and the NaN stays visible in every statistic and check that reads it. */
 static void test_nan_is_never_an_answer(void **state)
@@ -645,7 +694,8 @@ static void test_nan_is_never_an_answer(void **state)
     const char *sets[] = {"run.steps=3", "expect.min_nlp.z_m=-1"};
     load("point2d_friction", sets, 2);
     /* the stepper: a state with a NaN fails both backends */
-    rs_stepper_config cfg = {sc.model, sc.params, sc.variant, sc.dt, sc.nlp, sc.lemke, 0, sc.mode_tols, NULL};
+    rs_stepper_config cfg = {sc.model, sc.params, sc.variant,   sc.dt, sc.nlp,
+                             sc.lemke, 0,         sc.mode_tols, NULL,  0};
     rs_stepper *stepper;
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
     const double bad_state[4] = {0.0, NAN, 1.0, 0.0}, input[2] = {0.0, 0.0};
@@ -705,7 +755,8 @@ static void test_models_are_checked(void **state)
     }
     load("point2d_friction", NULL, 0);
     rs_model broken = *sc.model;
-    rs_stepper_config cfg = {&broken, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols, NULL};
+    rs_stepper_config cfg = {&broken, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols,
+                             NULL,    0};
     rs_stepper *stepper = NULL;
     broken.lcp_n = 0; /* a fixed size of nothing */
     assert_int_equal(rs_model_check(&broken, NULL), RS_ERR_BAD_ARG);
@@ -848,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_models_are_checked),
         cmocka_unit_test(test_nan_is_never_an_answer),
+        cmocka_unit_test(test_solver_cache_is_bounded),
         cmocka_unit_test(test_warm_basis_that_misses_the_physics),
         cmocka_unit_test(test_small_forces_are_judged_against_themselves),
         cmocka_unit_test(test_light_and_heavy_bodies_are_judged_alike),
