@@ -703,10 +703,34 @@ static rs_error check_inertia(const rs_step_data *d, rs_error_detail *detail)
 }
 
 /* The start: overlaps no larger than the rounding of a position (1e-3 L). */
+/* A start whose first step LCP the dense solvers cannot hold (RS_DENSE_LCP_MAX_N rows) is
+ * refused with its size and what to change: the rows grow with the contacts found, every pair
+ * of bodies within one step's travel plus model.reach of each other. */
+static rs_error check_size(const rs_step_data *d, rs_error_detail *detail)
+{
+    unsigned long long key;
+    const int n = lcp_size(d, &key);
+    if (n < 0)
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory finding the first step's "
+                                                   "contacts");
+    if (n <= RS_DENSE_LCP_MAX_N)
+        return RS_OK;
+    const double gb = 3.0 * 8.0 * (double)n * (double)n / 1e9;
+    return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                         "the first step's LCP has %d rows (its dense arrays %.3g GB), more than "
+                         "the %d the dense Lemke solver takes: the %d bodies of %.200s have that "
+                         "many contact candidates within one step's travel plus model.reach = "
+                         "%g m; lower model.reach, or simulate fewer bodies",
+                         n, gb, RS_DENSE_LCP_MAX_N, d->scene->nbodies, d->scene->name,
+                         d->params[BP_REACH]);
+}
+
 static rs_error check_step(const rs_step_data *d, rs_error_detail *detail)
 {
-    const rs_error err = check_inertia(d, detail);
-    return err != RS_OK ? err : check_overlaps(d, 1e-3, detail);
+    rs_error err = check_inertia(d, detail);
+    if (err == RS_OK)
+        err = check_overlaps(d, 1e-3, detail);
+    return err != RS_OK ? err : check_size(d, detail);
 }
 
 /* A state a run reached: overlaps up to one step's length, the penetration a step leaves (a disc

@@ -71,6 +71,12 @@ typedef struct rs_step_scales {
     double force;   /* F = m V / dt, N */
 } rs_step_scales;
 
+/* The largest step LCP the dense solvers take (rows): the stepper keeps M and the relaxation's
+ * scaled copy, n x n doubles each, and Lemke's basis inverse, another n x n: 3 n^2 doubles, 1.6 GB
+ * at this size. A step whose LCP is larger is refused (status too_large) before anything is
+ * allocated for it, and a scenario whose first step is larger is refused when it is loaded. */
+#define RS_DENSE_LCP_MAX_N 8192
+
 /* Below this speed (m/s) nothing moves: V is never smaller (a body at rest without gravity). */
 #define RS_STEP_SPEED_FLOOR 1e-12
 

@@ -605,7 +605,8 @@ static int step_size(rs_stepper *s)
     if (!m->lcp_size)
         return 1;
     const int n = m->lcp_size(&s->data, &s->structure);
-    if (n < 0 || (!m->sizes_grow && n > m->lcp_n) || use_size(s, n) != RS_OK) {
+    if (n < 0 || n > RS_DENSE_LCP_MAX_N || (!m->sizes_grow && n > m->lcp_n) ||
+        use_size(s, n) != RS_OK) {
         s->lcp_now = -1;
         return 0;
     }
