@@ -54,7 +54,8 @@ banner "relaxsim check problems/ under three BLAS kernels (contracts, JUnit repo
 # every shipped contract holds whichever BLAS kernel IPOPT and MUMPS run on: the first three of
 # scripts/blas_kernels.sh (Debian's reference BLAS, OpenBLAS's own choice for this CPU, its SSE3
 # kernel), each selected for the command's process alone
-scripts/blas_kernels.sh | head -n 3 > build-release/kernels.txt
+scripts/blas_kernels.sh > build-release/kernels-all.txt
+head -n 3 build-release/kernels-all.txt > build-release/kernels.txt
 while IFS=$'\t' read -r kernel assignments; do
   echo "  kernel $kernel: $assignments"
   env $assignments build-release/relaxsim check problems --exclude '*_robust.ini' \
