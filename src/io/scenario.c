@@ -205,8 +205,11 @@ static rs_error load_scene(const parse_ctx *c, rs_scenario *sc)
         return fail(c, "%s: cannot read the scene file", sc->scene_path);
     const size_t read = strlen(text);
     if (read < (size_t)st.st_size) { /* the text would end there, the rest unread */
+        int line = 1;
+        for (size_t i = 0; i < read; i++)
+            line += text[i] == '\n';
         free(text);
-        return fail(c, "%s: a NUL byte at byte %zu (not a text file?)", sc->scene_path, read + 1);
+        return fail(c, "%s:%d: a NUL byte (not a text file?)", sc->scene_path, line);
     }
     return parse_scene(c, sc, text);
 }

@@ -164,16 +164,22 @@ static int read_body(char *rest, int lineno, rs_scene *scene, char *why, size_t 
         given[k] = 1;
     }
     /* ranges: masses and inertias positive, coordinates within the scene's, speeds within 1e6 */
-    static const double lo[NKEYS] = {0, 0, 0, 0, 0, -RS_SCENE_MAX_COORD, -RS_SCENE_MAX_COORD,
-                                     -1e6, -1e6, -1e6, -1e6};
+    /* (the mass's range is the scenario key model.NAME.m's, [1e-9, 1e9]; the pose and velocity
+     * the scenario's [initial] keys', +-1e12: one range whichever file gives the value) */
+    static const double lo[NKEYS] = {0, 0, 0, 1e-9, 0, -RS_SCENE_MAX_COORD, -RS_SCENE_MAX_COORD,
+                                     -1e12, -1e12, -1e12, -1e12};
     static const double hi[NKEYS] = {RS_SCENE_MAX_COORD, RS_SCENE_MAX_COORD, RS_SCENE_MAX_COORD,
-                                     1e9, 1e12, RS_SCENE_MAX_COORD, RS_SCENE_MAX_COORD, 1e6, 1e6,
-                                     1e6, 1e6};
+                                     1e9, 1e12, RS_SCENE_MAX_COORD, RS_SCENE_MAX_COORD, 1e12, 1e12,
+                                     1e12, 1e12};
     for (int k = 0; k < NKEYS; k++) {
-        const int positive = k <= K_INERTIA;
+        const int positive = k <= K_INERTIA && k != K_M;
         if (given[k] && (positive ? !(value[k] > lo[k]) : !(value[k] >= lo[k])) ) {
-            snprintf(why, n, "body %s: %s = %g must be %s", name, body_keys[k], value[k],
-                     positive ? "> 0" : "within the documented range");
+            if (k == K_M)
+                snprintf(why, n, "body %s: m = %g must be within [1e-9, 1e9] kg (as "
+                         "model.%s.m)", name, value[k], name);
+            else
+                snprintf(why, n, "body %s: %s = %g must be %s", name, body_keys[k], value[k],
+                         positive ? "> 0" : "within the documented range");
             return 0;
         }
         if (given[k] && value[k] > hi[k]) {

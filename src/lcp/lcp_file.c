@@ -329,6 +329,14 @@ rs_error rs_lcp_read_text(const char *text, size_t len, const char *name, rs_lcp
     *out = NULL;
     if (!text)
         return RS_ERR_NULL_ARG;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) { /* a binary file, or text cut short: never parsed up to the NUL and solved */
+        int line = 1;
+        for (const char *c = text; c < nul; c++)
+            line += *c == '\n';
+        return rs_detail_set(detail, RS_ERR_PARSE, "%s:%d: a NUL byte (not a text file?)",
+                             name ? name : "<string>", line);
+    }
     token_reader tr = {text, len, 0, 0, count_tokens(text, len), name ? name : "<string>",
                        detail};
     const locale_t caller = rs_c_locale_enter(); /* "1.5", whatever the caller's locale */

@@ -77,6 +77,12 @@ typedef struct rs_step_scales {
  * allocated for it, and a scenario whose first step is larger is refused when it is loaded. */
 #define RS_DENSE_LCP_MAX_N 8192
 
+/* Every value a scenario gives (an initial state, an input) lies within +-RS_VALUE_MAX: beyond
+ * it the step's scales leave double precision's reach. A step whose next state leaves it has
+ * left the domain of every scene and is a failed step (its certificate fails), never a solved
+ * one: a run that flies off to 1e20 m is reported, not passed. */
+#define RS_VALUE_MAX 1e12
+
 /* Below this speed (m/s) nothing moves: V is never smaller (a body at rest without gravity). */
 #define RS_STEP_SPEED_FLOOR 1e-12
 

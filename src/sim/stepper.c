@@ -513,6 +513,9 @@ static void finish_step(rs_stepper *s, rs_step_result *out)
                                s->cfg.mode_tols.speed * out->scales.speed};
     m->residuals(&s->data, out->state_next, out->forces, out->ncontact ? out->contact : NULL,
                  &out->primal, &out->complementarity);
+    for (int i = 0; i < m->nstate; i++)
+        if (!(fabs(out->state_next[i]) <= RS_VALUE_MAX))
+            out->primal = INFINITY; /* out of every scene's range (model.h): not certified */
     m->modes(&s->data, out->state_next, out->forces, &tols, out->modes);
 }
 

@@ -181,6 +181,30 @@ static void test_a_step_too_large_is_refused_up_front(void **state)
     rs_scenario_release(&sc);
 }
 
+/* A run that flies off the scale of every scene is failed steps, not solved ones: a disc thrown
+ * at 1e12 m/s (the largest speed a scenario takes) leaves +-1e12 m (the largest coordinate) in
+ * its first step; every step from there fails its certificate, on both backends (it reached
+ * 1.8e20 m reported solved). */
+static void test_a_state_beyond_every_range_fails(void **state)
+{
+    (void)state;
+    static const char scene[] = "body d disc r=0.1 x=999999999999 z=0.1\n";
+    static const char text[] = "[model]\nname = bodies\nscene = far.scene\ng = 0\n"
+                               "[initial]\nd.xd = 1e12\n[run]\nsteps = 3\n";
+    rs_scenario sc;
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load_text("far.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    assert_int_equal(r.nlp.failed_steps, 3);
+    assert_int_equal(r.lemke.failed_steps, 3);
+    assert_false(r.contract_passed);
+    for (int k = 0; k < 3; k++)
+        assert_true(r.step[k].lemke.primal > 1e300); /* the certificate's verdict: out of range */
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
 /* The stack: the contacts between box k and k + 1 (and the ground's under box 1) carry
  * (5 - k) m g together, k = 0 for the ground, on the Lemke trajectory's last step. */
 static void test_stack_carries_the_weight_above(void **state)
@@ -648,7 +672,11 @@ static void test_bad_input(void **state)
      * input") */
     REFUSED("halfplane 0 0, 0 1\nbody a box w=0.4 h=0.2 z=0.5\n", "initial.a.z=0.05",
             "--set initial.a.z: body a (bad.scene line 2) is 0.05 m inside the obstacle");
-    REFUSED("body a box w=0.4 h=0.2 m=0\n", NULL, "bad.scene:1", "m = 0 must be > 0");
+    REFUSED("body a box w=0.4 h=0.2 m=0\n", NULL, "bad.scene:1",
+            "m = 0 must be within [1e-9, 1e9] kg (as model.a.m)");
+    /* the scene's range is the scenario key's: 1e-300 kg was taken here and refused there */
+    REFUSED("body a box w=0.4 h=0.2 m=1e-300\n", NULL, "bad.scene:1",
+            "m = 1e-300 must be within [1e-9, 1e9] kg");
     REFUSED("body a box w=-0.4 h=0.2\n", NULL, "bad.scene:1", "w = -0.4");
     REFUSED("body a polygon vertices 0 0, 1 0, 0.2 0.2, 0 1\n", NULL, "bad.scene:1", "not convex");
     REFUSED("body a polygon vertices 0 0, 0 1, 1 0\n", NULL, "bad.scene:1", "clockwise");
@@ -684,7 +712,7 @@ static void test_bad_input(void **state)
         assert_int_equal(rs_scenario_load(RS_TEST_TMPDIR "/nul.ini", NULL, 0, &sc, &d),
                          RS_ERR_PARSE);
         assert_non_null(strstr(d.message, "nul.ini:3: model.scene"));
-        assert_non_null(strstr(d.message, "a NUL byte at byte 41"));
+        assert_non_null(strstr(d.message, "nul.scene:2: a NUL byte")); /* its line, not a byte */
         rs_scene scene;
         assert_int_equal(rs_scene_read(RS_TEST_TMPDIR "/nul.scene", &scene, &d), RS_ERR_PARSE);
         assert_non_null(strstr(d.message, "nul.scene:2: a NUL byte in the line"));
@@ -761,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_contacts),
         cmocka_unit_test(test_a_seam_has_no_corner),
         cmocka_unit_test(test_a_step_too_large_is_refused_up_front),
+        cmocka_unit_test(test_a_state_beyond_every_range_fails),
         cmocka_unit_test(test_stack_carries_the_weight_above),
         cmocka_unit_test(test_pile_ends_without_overlap),
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),

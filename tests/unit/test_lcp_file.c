@@ -92,6 +92,26 @@ static void test_truncated_file(void **state)
     expect_parse_error("2 1 2 2 1 1 1 2 2 2 1 0 1 0 0 2 1 1", RS_ERR_PARSE, "found end of file");
 }
 
+/* A NUL byte is refused with its line: the file was read up to it and what followed skipped (a
+ * 2 x 2 problem cut at its first entries was solved). */
+static void test_nul_byte(void **state)
+{
+    (void)state;
+    static const char text[] = "2 0 2 2\n2 2\0 1 1 1 1 -1 -1\n";
+    rs_lcp *lcp = NULL;
+    rs_error_detail detail;
+    assert_int_equal(rs_lcp_read_text(text, sizeof text - 1, "bad.dat", &lcp, &detail),
+                     RS_ERR_PARSE);
+    assert_null(lcp);
+    assert_non_null(strstr(detail.message, "bad.dat:2: a NUL byte"));
+    FILE *f = fopen(RS_TEST_TMPDIR "/nul.dat", "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+    fclose(f);
+    assert_int_equal(rs_lcp_read_file(RS_TEST_TMPDIR "/nul.dat", &lcp, &detail), RS_ERR_PARSE);
+    assert_non_null(strstr(detail.message, "nul.dat:2: a NUL byte"));
+}
+
 static void test_counts_that_do_not_match(void **state)
 {
     (void)state;
@@ -219,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_blocks_of_1),
         cmocka_unit_test(test_round_trip_one_block),
         cmocka_unit_test(test_truncated_file),
+        cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_counts_that_do_not_match),
         cmocka_unit_test(test_nan_and_inf_entries),
         cmocka_unit_test(test_negative_and_absurd_n),
