@@ -31,8 +31,8 @@
  *
  * The relaxation of this LCP is the generic one (src/nlp/lcp_relaxation.c), posed in the step's
  * natural units: speed V (the largest speed of any body's point, before and after the free
- * step, or g dt, or 1e-6 X / dt with X the scene's size: a floor that does not vanish with g,
- * find_step), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
+ * step, or g dt, or min(1e-6 X / dt, g0 dt) with X the scene's size: a floor that does not
+ * vanish with g, find_step), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
  * its lighter body, gamma and the velocity rows in V, the cone row in F_i. The model's own NLP
  * (bodies_nlp.c) poses the same step in the post's style.
  *
@@ -42,7 +42,13 @@
  * the contact set and its normals are the start's); p_i >= 0, |f_i| <= mu_i p_i, p_i times the
  * gap after the step, and a sliding contact's friction at the cone's edge against its slip. Each
  * in natural units: lengths in L, an angle in L / R (R the body's extent), speeds in V, an
- * angular speed in V / R, a body's forces in m_b V / dt and its torque in that times R.
+ * angular speed in V / R, a body's forces in m_b V / dt and its torque in that times R, a
+ * contact's forces in max(F_i, |p_i|) (the force it carries when that is larger: residuals);
+ * (D2) beyond the rounding of the position update itself (rs_update_excess).
+ *
+ * A gap within the rounding of the positions it is computed from (8 eps (|x| + |z| + extent)
+ * of each body) is found (the margins include it) and, once that rounding exceeds 1e-9 L, taken
+ * as 0 (find_step): at small time steps the gap term g_i / dt otherwise turns it into motion.
  */
 #include <float.h>
 #include <math.h>
@@ -121,6 +127,20 @@ static int same_step(bodies_step *s, const rs_step_data *d)
     return same;
 }
 
+/* The rounding of the positions of body b's points (m; 0 for an obstacle, b < 0): a point is
+ * its centre plus its offset turned by theta, and a gap is a difference of such points (or of a
+ * point and an obstacle's line) projected on the normal, each operation rounding to the size of
+ * its operands, |centre| + extent. 8 eps of that bounds what the contact finder's arithmetic
+ * leaves on a gap: the five-box stack's gaps come out at +-2.8e-17 m (the boxes' centres at
+ * 0.1 .. 0.9 m, exactly touching); this bound is 2.0e-15 m for its top box. */
+static double position_rounding(const bodies_step *s, int b)
+{
+    if (b < 0)
+        return 0.0;
+    return 8.0 * DBL_EPSILON *
+           (fabs(s->pose[3 * b]) + fabs(s->pose[3 * b + 1]) + s->extent[b]);
+}
+
 /* Find the step's contacts and what depends on them; 0 when out of memory. */
 static int find_step(bodies_step *s, const rs_step_data *d)
 {
@@ -145,7 +165,8 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         /* how far any point of b moves in the step without contact forces */
         const double before = hypot(x[BS_XD], x[BS_ZD]) + fabs(x[BS_THD]) * bd->extent;
         const double after = hypot(vf[0], vf[1]) + fabs(vf[2]) * bd->extent;
-        s->margin[b] = dt * fmax(before, after);
+        /* (plus the rounding of its gaps: a gap that rounding leaves positive is found) */
+        s->margin[b] = dt * fmax(before, after) + position_rounding(s, b);
         vmax = fmax(vmax, fmax(before, after));
         size = fmax(size, fmax(fabs(x[BS_X]), fabs(x[BS_Z])) + bd->extent);
     }
@@ -156,10 +177,14 @@ static int find_step(bodies_step *s, const rs_step_data *d)
      * poses are stored to their rounding, about 1e-16 X, so a resting contact's gap is of that
      * size, and the step LCP turns a gap into a speed, gap / dt: in this floor that is near
      * 1e-10 V, below every tolerance stated in V, L and F (Lemke's certificate, 1e-9, is the
-     * tightest), where V = 1e-12 m/s made it 1% of V and failed every resting step. It stays
-     * below g dt, so that the units with gravity are unchanged, while X < g dt^2 / 1e-6 (9.8 m
-     * at g = 9.81, dt = 1e-3). */
-    vmax = fmax(vmax, 1e-6 * size / dt);
+     * tightest), where V = 1e-12 m/s made it 1% of V and failed every resting step. It is
+     * capped at g0 dt, the speed standard gravity (g0 = 9.80665 m/s^2) adds in one step: at a
+     * small dt, 1e-6 X / dt would outgrow every speed of the scene (1.1 m/s for the stack at
+     * dt = 1e-6 s, where gravity adds 9.8e-6 m/s) and loosen every tolerance with it; there
+     * the rounding of the poses is judged as it is with gravity, by the certificate's rounding
+     * floors (rs_update_excess, the gaps within rounding). With g = 9.81 the floor is never
+     * above g dt, so that the units with gravity are unchanged. */
+    vmax = fmax(vmax, fmin(1e-6 * size / dt, 9.80665 * dt));
     rs_step_scales_set(&s->scales, &vmax, 1, 0.0, dt, 1.0);
     double mmax = 0.0;
     for (int b = 0; b < s->nb; b++)
@@ -184,7 +209,19 @@ static int find_step(bodies_step *s, const rs_step_data *d)
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     s->nz = 0;
     for (int i = 0; i < nc; i++) {
-        const rs_contact *c = &s->list.c[i];
+        rs_contact *c = &s->list.c[i];
+        /* A gap within the rounding of the positions it is computed from is a touch, 0, once
+         * that rounding is a visible part (1e-9) of the step's length L. The normal row has
+         * g_i / dt, which turns a gap's rounding e into a speed e / dt = (e / L) V and a force
+         * of m e / dt^2: the five-box stack's gaps of +-2.8e-17 m moved its forces by 2.8e-11
+         * N (3e-12 of m g) at dt = 1e-3 s, by 6% at 1e-8 s (8.98 to 10.37 N for 9.81), from 0
+         * to 177 N at 1e-9 s; and from 1e-10 s a gap rounded positive lay beyond the step's
+         * reach g dt^2, and the boxes fell freely through steps whose travel no position can
+         * hold. Below 1e-9 L the rounding changes nothing a tolerance sees, and the data of
+         * the shipped scenes at their time steps stays as it was, to the bit. */
+        const double rounding = position_rounding(s, c->a) + position_rounding(s, c->b);
+        if (rounding > 1e-9 * s->scales.length && fabs(c->gap) <= rounding)
+            c->gap = 0.0;
         s->first[i] = s->nz;
         s->mu[i] = rs_scene_pair_mu(sc, c->a, c->b, d->params[BP_MU]);
         s->nz += s->mu[i] > 0.0 ? 4 : 1;
@@ -531,11 +568,12 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f,
     for (int b = 0; b < nb; b++) {
         const double R = fmax(s->extent[b], 1e-300), F = s->mass[b] * V / dt;
         const double *x = d->state + BS_N * b, *y = sn + BS_N * b;
-        /* (D2): positions from the velocities; (D1): the velocities from the contact forces */
-        p = fmax(p, fabs(y[BS_X] - x[BS_X] - dt * y[BS_XD]) / rs_length_unit(sc, y[BS_X]));
-        p = fmax(p, fabs(y[BS_Z] - x[BS_Z] - dt * y[BS_ZD]) / rs_length_unit(sc, y[BS_Z]));
-        p = fmax(p, fabs(y[BS_TH] - x[BS_TH] - dt * y[BS_THD]) /
-                        fmax(L / R, 8.0 * 2.220446049250313e-16 * fabs(y[BS_TH])));
+        /* (D2): positions from the velocities, beyond the update's own rounding (at dt = 1e-6
+         * s a box at z = 0.3 m rounds to 2.8e-17 m = 2.8e-6 L); (D1): the velocities from the
+         * contact forces */
+        p = fmax(p, rs_update_excess(y[BS_X], x[BS_X], dt * y[BS_XD], L));
+        p = fmax(p, rs_update_excess(y[BS_Z], x[BS_Z], dt * y[BS_ZD], L));
+        p = fmax(p, rs_update_excess(y[BS_TH], x[BS_TH], dt * y[BS_THD], L / R));
         p = fmax(p, fmax(fabs(v[3 * b] - vc[3 * b]), fabs(v[3 * b + 1] - vc[3 * b + 1])) / V);
         p = fmax(p, fabs(v[3 * b + 2] - vc[3 * b + 2]) * R / V);
         /* the reported totals are the contacts' */
@@ -551,7 +589,23 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f,
         const rs_contact *ct = &s->list.c[i];
         double t[2];
         bodies_tangent(ct, t);
-        const double Fi = s->fscale[i], mu = s->mu[i];
+        /* Contact i's forces in F_i = max(m_i V / dt, |p_i|): its natural unit (m_i its lighter
+         * body's mass: the force that changes that body's velocity by V within the step), or
+         * the normal force it carries when that is larger. A light body under a heavy one
+         * carries the heavy one's weight on both its contacts, the one above and the one
+         * with the ground below (m_top = 1e6 m_i: p_i = 1e6 m_i V / dt at rest, V = g dt),
+         * and its velocity v' = v_free + dt (p_below - p_above) / m_i, a difference of two
+         * terms of 1e6 V, carries a rounding of 1e6 eps V; so do the gaps and slips after the
+         * step computed from it. In m_i V / dt the products p gap and f slip then multiplied
+         * 1e6 by 1e6 eps (2e-4: Lemke's answers, right to 4e-10 of each force, failed every
+         * step). Neither the heavier body's mass (the light body's ground contact carries the
+         * same load and has no heavier body) nor the contact's effective mass (1 / (1/m_a +
+         * 1/m_b + ...), at most the lighter mass) follows the load: with either, every Lemke
+         * step still failed at 1e6, 19 of 500 at 1e4, as before. The force does: a heavy
+         * body's contacts are judged alike on a light body and on the ground (in its weight at
+         * rest), a light body's in its own unit whatever lies beneath it, and the products'
+         * rounding stays eps m_top / m_i. */
+        const double Fi = fmax(s->fscale[i], fabs(contact[2 * i])), mu = s->mu[i];
         const double pn = contact[2 * i] / Fi, ft = contact[2 * i + 1] / Fi;
         const double gap = (ct->gap + dt * bodies_relative_velocity(ct, ct->n, v)) / L;
         const double slip = bodies_relative_velocity(ct, t, v) / V;

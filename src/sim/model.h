@@ -107,6 +107,23 @@ static inline double rs_length_unit(const rs_step_scales *sc, double x)
     return sc->length > rounding ? sc->length : rounding;
 }
 
+/* How far a position update y = x + step (step = dt v) is off beyond its own rounding, in unit
+ * (L for a position, L / R for an angle). The update and the residual y - x - step are computed
+ * in floating point: y carries up to half an ulp of |y| and the product dt v half an ulp of
+ * itself, and the residual's two subtractions round as much again, so that a correct update
+ * leaves |y - x - step| <= 2^-53 (2 |y| + |x| + 2 |step|) < DBL_EPSILON (|x| + |y| + |step|)
+ * whatever dt is. That much is not an error: it is the precision of a position of size |x|, and
+ * at a small step it can exceed the tolerance times L, which does not depend on |x| (a box at
+ * z = 0.9 m has an ulp of 1.1e-16 m; at dt = 1e-6 s, L = g dt^2 = 9.8e-12 m, so its rounding
+ * is 5.7e-6 L, above cert_tol 1e-6). Only the excess counts. */
+static inline double rs_update_excess(double y, double x, double step, double unit)
+{
+    const double r = y - x - step, a = r < 0 ? -r : r;
+    const double rounding = 2.220446049250313e-16 * ((x < 0 ? -x : x) + (y < 0 ? -y : y) +
+                                                     (step < 0 ? -step : step));
+    return a > rounding ? (a - rounding) / unit : 0.0;
+}
+
 /* The domain of a state a run reached, for a body whose contact is at position level: its
  * height above the surface (name, e.g. "z") down to one step's length below it, far more than a
  * step's rounding or the NLP's tolerance leaves (the next step's gap term lifts it); deeper is no

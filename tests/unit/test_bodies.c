@@ -20,6 +20,12 @@
  * - Resting contacts without gravity (g = 0, a top view): the stack, a disc thrown down onto
  *   the ground and the table's shot into its cushion solve every step, in units whose floor
  *   does not vanish with g.
+ * - A box of 1e6 kg on a box of 1 kg on the ground: every step solved by both backends (the
+ *   certificate's unit of a contact follows the force it carries, not its lighter body), each
+ *   interface carrying the weight above it.
+ * - The stack at dt = 1e-6 s and at the smallest dt a scenario takes, 1e-12 s: every step
+ *   solved by both backends, each box's contact force its weight, nothing moving (positions
+ *   judged beyond their own rounding, gaps within the rounding of the positions a touch).
  */
 #include "test_helpers.h"
 
@@ -274,6 +280,123 @@ static void test_pile_ends_without_overlap(void **state)
     free(pose);
     rs_compare_free(&r);
     rs_scenario_release(&sc);
+}
+
+/* A heavy box (1e6 kg) resting on a light one (1 kg) on the ground. */
+static const char heavy_scene[] = "halfplane 0 0, 0 1\n"
+                                  "body low box w=0.4 h=0.2 m=1 z=0.1\n"
+                                  "body top box w=0.4 h=0.2 m=1e6 z=0.3\n";
+
+/* answer, the step from before_state with input: the contacts of the top box's face carry
+ * m_top g together, the ground's (m_top + m_low) g; each box's total contact force is its
+ * weight. */
+static void expect_interface_loads(const rs_scenario *sc, const double *before_state,
+                                   const double *input, const rs_step_result *answer)
+{
+    const rs_step_data d = {sc->params, before_state, input, sc->dt,
+                            sc->variant, &sc->nlp, sc->scene, 1, NULL};
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(&d, &tmp);
+    assert_non_null(s);
+    assert_int_equal(answer->ncontact, s->list.n);
+    double carried[2] = {0.0, 0.0}; /* the ground's, the top box's face's */
+    for (int i = 0; i < s->list.n; i++)
+        carried[s->list.c[i].b >= 0] += answer->contact[2 * i] * fabs(s->list.c[i].n[1]);
+    const double g = 9.81, m_top = 1e6, m_low = 1.0;
+    if (fabs(carried[1] - m_top * g) > 1e-9 * m_top * g ||
+        fabs(carried[0] - (m_top + m_low) * g) > 1e-9 * m_top * g)
+        print_error("carried %.17g N (face) and %.17g N (ground)\n", carried[1], carried[0]);
+    assert_close(carried[1], m_top * g, 0.0, 1e-9);
+    assert_close(carried[0], (m_top + m_low) * g, 0.0, 1e-9);
+    /* each box's total contact force is its weight (the top's to 1e-9 of it, the light box's
+     * as a difference of two forces of 1e7 N: to 1e-9 of those) */
+    assert_close(answer->forces[BF_N + BF_Z], m_top * g, 0.0, 1e-9);
+    assert_close(answer->forces[BF_Z], m_low * g, 1e-9 * m_top * g, 0.0);
+    bodies_step_release(tmp);
+}
+
+/* The heavy box on the light one at a mass ratio of 1e6, where every Lemke answer was refused
+ * by the complementarity check (its unit the light box's force m V / dt, 1e-6 of what each of
+ * the light box's contacts carries; with friction 10 of 500 steps at 1e4, beside 9 breakdowns
+ * that remain). Frictionless, every step of the NLP, of
+ * Lemke from the NLP's states (the shadow) and of Lemke's own trajectory is solved; with
+ * friction (mu = 0.5) the NLP's and the shadow's too, and no step of Lemke's trajectory is
+ * refused by the physical certificate (a Lemke path on that degenerate LCP can still end in a
+ * breakdown, its answer refused by the LCP certificate: a matter of the LCP, not of the
+ * certificate's units). */
+static void test_heavy_body_on_a_light_one(void **state)
+{
+    (void)state;
+    const char *const text[2] = {"[model]\nname = bodies\nmu = 0\n[run]\nsteps = 50\n",
+                                 "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 50\n"};
+    for (int f = 0; f < 2; f++) {
+        rs_scenario sc;
+        rs_error_detail d;
+        const rs_error err =
+            rs_scenario_load_text("heavy.ini", text[f], heavy_scene, NULL, 0, &sc, &d);
+        if (err != RS_OK)
+            print_error("%s\n", d.message);
+        assert_int_equal(err, RS_OK);
+        rs_compare_result r;
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+        int nlp = 0, shadow = 0, lemke = 0, refused = 0;
+        for (int k = 0; k < r.steps; k++) {
+            nlp += !r.step[k].nlp.ok;
+            shadow += !r.step[k].shadow.ok;
+            lemke += !r.step[k].lemke.ok;
+            refused += r.step[k].lemke.status == RS_LEMKE_NOT_CERTIFIED ||
+                       r.step[k].shadow.status == RS_LEMKE_NOT_CERTIFIED;
+        }
+        if (nlp || shadow || lemke)
+            print_error("mu = %s: failed steps: %d NLP, %d shadow, %d Lemke (%d refused by "
+                        "the certificate)\n", f ? "0.5" : "0", nlp, shadow, lemke, refused);
+        assert_int_equal(nlp, 0);
+        assert_int_equal(shadow, 0);
+        assert_int_equal(refused, 0);
+        if (f == 0)
+            assert_int_equal(lemke, 0);
+        const rs_compare_step *before = &r.step[r.steps - 2], *last = &r.step[r.steps - 1];
+        expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->nlp);
+        expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->shadow);
+        if (last->lemke.ok && before->lemke.ok)
+            expect_interface_loads(&sc, before->lemke.state_next, last->input, &last->lemke);
+        rs_compare_free(&r);
+        rs_scenario_release(&sc);
+    }
+}
+
+/* The stack (bodies_stack.ini) at dt = 1e-6 s and 1e-12 s, the smallest a scenario takes: every
+ * step failed both ways (its positions round by 2.8e-17 m, 2.8e-6 of the step's length L = g dt^2
+ * at 1e-6 s, and the certificate judged their update in L; at 1e-12 s, besides, the gaps'
+ * rounding, turned into speeds by the step's g / dt, moved the boxes). Now every step is solved
+ * by both backends, each box's contact force is its weight, and nothing moves. */
+static void test_stack_at_small_time_steps(void **state)
+{
+    (void)state;
+    const char *const dts[] = {"run.dt=1e-6", "run.dt=1e-12"};
+    for (int k = 0; k < 2; k++) {
+        rs_scenario sc;
+        const char *sets[] = {dts[k], "run.steps=50"};
+        load(SCEN "bodies_stack.ini", sets, 2, &sc);
+        rs_compare_result r;
+        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+        int failed = 0;
+        for (int i = 0; i < r.steps; i++)
+            failed += !r.step[i].nlp.ok + !r.step[i].shadow.ok + !r.step[i].lemke.ok;
+        if (failed)
+            print_error("%s: %d failed solves of %d\n", dts[k], failed, 3 * r.steps);
+        assert_int_equal(failed, 0);
+        const rs_step_result *ends[3] = {&r.step[r.steps - 1].nlp, &r.step[r.steps - 1].shadow,
+                                         &r.step[r.steps - 1].lemke};
+        for (int e = 0; e < 3; e++)
+            for (int b = 0; b < 5; b++) {
+                assert_close(ends[e]->forces[BF_N * b + BF_Z], 9.81, 1e-8, 0.0);
+                assert_close(ends[e]->state_next[BS_N * b + BS_Z], 0.1 + 0.2 * b, 1e-15, 0.0);
+                assert_close(ends[e]->state_next[BS_N * b + BS_X], 0.0, 1e-15, 0.0);
+            }
+        rs_compare_free(&r);
+        rs_scenario_release(&sc);
+    }
 }
 
 /* Lemke trajectories of a and b agree column by column (b's columns named by prefix + a's
@@ -792,6 +915,8 @@ int main(void)
         cmocka_unit_test(test_a_state_beyond_every_range_fails),
         cmocka_unit_test(test_stack_carries_the_weight_above),
         cmocka_unit_test(test_pile_ends_without_overlap),
+        cmocka_unit_test(test_heavy_body_on_a_light_one),
+        cmocka_unit_test(test_stack_at_small_time_steps),
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
         cmocka_unit_test(test_nlp_derivatives),
         cmocka_unit_test(test_step_tangents),
