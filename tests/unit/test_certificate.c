@@ -155,7 +155,14 @@ static void test_a_row_of_extreme_data_hides_no_violation(void **state)
             assert_int_equal(info.status, RS_LEMKE_SOLVED);
             assert_true(info.cert.rel_natural_residual < bound[unit]);
         } else {
-            assert_true(fabs(z[0] - 1.0977860916437208) < 1e-12 && z[1] == 0.0);
+            /* the ray's end point, judged from (M, q, z) as returned, not by its digits: z on
+             * its first component alone, which violates its own complementarity (z_1 w_1 = 1.9
+             * measured: far from any rounding) */
+            double w1 = q[0];
+            for (int j = 0; j < 4; j++)
+                w1 += M[4 * j] * z[j];
+            assert_true(z[0] > 0.0 && z[1] == 0.0 && z[2] == 0.0 && z[3] == 0.0);
+            assert_true(z[0] * w1 > 1.0);
             assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
             assert_false(info.cert.passed);
             assert_true(info.cert.rel_natural_residual > 1e-5); /* measured 1.2e-4 */

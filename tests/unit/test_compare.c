@@ -528,6 +528,7 @@ static void test_small_forces_are_judged_against_themselves(void **state)
     rs_compare_step st;
     assert_int_equal(rs_compare_step_init(&st, sc.model), RS_OK);
     assert_int_equal(rs_compare_step_copy(&st, &r.step[1030], sc.model), RS_OK);
+    assert_model_fits_test_arrays(sc.model);
     double x_before[RS_TEST_MAX_STATE];
     memcpy(x_before, r.step[1029].nlp.state_next, sizeof(double) * (size_t)sc.model->nstate);
     st.shadow.forces[fx - sc.model->nstate] = 0.0;
@@ -551,6 +552,7 @@ static void test_light_and_heavy_bodies_are_judged_alike(void **state)
                               "run.steps=2000", "nlp.check_start=no"};
         load("point2d_friction", sets, 6);
         assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r[i]), RS_OK);
+        assert_model_fits_test_arrays(sc.model);
         double state_k[RS_TEST_MAX_STATE];
         memcpy(state_k, sc.initial, sizeof(double) * (size_t)sc.model->nstate);
         for (int k = 0; k < r[i].steps; k++) {
@@ -711,6 +713,7 @@ static void test_nan_is_never_an_answer(void **state)
     rs_compare_result r;
     rs_compare_session *cs;
     assert_int_equal(rs_compare_begin(&sc, RS_RUN_COMPARE, &r, &cs), RS_OK);
+    assert_model_fits_test_arrays(sc.model);
     double held[RS_TEST_MAX_STATE];
     for (int k = 0; k < sc.steps; k++) {
         rs_compare_input(cs, k);

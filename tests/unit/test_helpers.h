@@ -26,6 +26,20 @@
 #define RS_TEST_MAX_LCP 66
 #define RS_TEST_MAX_NLP 96
 
+/* Fails the test, naming the size, when a model's step does not fit those arrays (a model that
+ * grew, or a new one): every test that holds a step in them checks its model first. */
+#define assert_model_fits_test_arrays(m)                                                       \
+    do {                                                                                       \
+        if ((m)->nparams > RS_TEST_MAX_PARAMS || (m)->nstate > RS_TEST_MAX_STATE ||            \
+            (m)->ninput > RS_TEST_MAX_INPUT || (m)->nforce > RS_TEST_MAX_FORCE ||              \
+            (m)->lcp_n > RS_TEST_MAX_LCP || (m)->nlp_n > RS_TEST_MAX_NLP ||                    \
+            (m)->nlp_m > RS_TEST_MAX_NLP)                                                      \
+            fail_msg("model %s: %d params, %d states, %d inputs, %d forces, LCP %d, NLP %d x %d "  \
+                     "beyond the test arrays (test_helpers.h RS_TEST_MAX_*)",                  \
+                     (m)->name, (m)->nparams, (m)->nstate, (m)->ninput, (m)->nforce,           \
+                     (m)->lcp_n, (m)->nlp_n, (m)->nlp_m);                                      \
+    } while (0)
+
 /* RS_TEST_REDUCED=1 (scripts/test.sh's sanitizer stage): the slow tests (ctest label "slow") run
  * the same code paths on shorter runs and check what those runs can show; the full runs and
  * their figures are checked once, in the optimised build. */

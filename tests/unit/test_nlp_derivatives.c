@@ -127,6 +127,7 @@ static void check_sparsity(const rs_nlp_problem *p, const double *x, rs_rng *rng
 /* Random step data and points for a model with an NLP of its own. */
 static void check_model(const rs_model *mdl, int variant, rs_nlp_penalty penalty)
 {
+    assert_model_fits_test_arrays(mdl);
     rs_rng rng;
     rs_rng_seed(&rng, 2024 + (uint64_t)variant);
     double params[RS_TEST_MAX_PARAMS], state[RS_TEST_MAX_STATE], input[RS_TEST_MAX_INPUT];
@@ -193,6 +194,7 @@ static void test_point3d(void **state)
     mdl->nlp_describe(&p, 0);
     p.ctx = &d;
     assert_non_null(p.sparsity);
+    assert_model_fits_test_arrays(mdl);
     double x[RS_TEST_MAX_NLP];
     for (int trial = 0; trial < 10; trial++) {
         for (int j = 0; j < p.n; j++)
@@ -273,6 +275,7 @@ static void test_disc_polygons(void **state)
                 p.ctx = &d;
                 mdl->nlp_size(&d, &p.n, &p.m);
                 assert_true(p.n > 4 && p.n <= mdl->nlp_n && p.m <= mdl->nlp_m);
+                assert_model_fits_test_arrays(mdl);
                 const int contacts = p.n == 4 ? 0 : (p.n - 4) / (params[4] > 0 ? 5 : 2);
                 sizes_seen[contacts < 3 ? contacts : 3] = 1;
                 double x[RS_TEST_MAX_NLP];

@@ -197,6 +197,11 @@ static void figure1_artifact(void **state)
             lmax = fmax(lmax, r.step[k].nlp.scales.length);
             ipopt += !r.step[k].nlp.at_start && r.step[k].nlp.path != RS_PATH_NONE;
         }
+        /* the floor of this bound, not a margin over what is measured: IPOPT's answer is good
+         * to its tolerance (nlp.tol in the step's length L per step, at most lmax), and a
+         * velocity error left by each IPOPT step carries into every later step's position, so
+         * the path's error can grow as tol lmax k (k + 1) / 2 after k of them (8.5e-9 m here,
+         * measured 2.1e-12 to 2.9e-12 m: no tighter bound is one on IPOPT's accuracy) */
         const double bound = sc.nlp.tol * lmax * ipopt * (ipopt + 1.0) / 2.0;
         print_message("figure 1, %-18s %-19s: path - parabola: Lemke %.3g m, NLP %.3g m (%d IPOPT "
                       "steps, bound %.3g m)\n",

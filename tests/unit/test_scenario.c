@@ -380,6 +380,7 @@ static void test_final_diff_and_weight_units(void **state)
     assert_close(sc.checks[0].a, 1e-6, 0.0, 0.0);
     assert_close(sc.checks[0].b, 1e-6, 0.0, 1e-15);
     assert_close(sc.checks[1].b, 0.0, 0.0, 0.0);
+    assert_model_fits_test_arrays(sc.model);
     double u[RS_TEST_MAX_INPUT];
     rs_scenario_input(&sc, 0, u);
     assert_close(u[0], 10.0, 0.0, 1e-15);  /* 0.5 m g, m g = 20 N */

@@ -61,6 +61,7 @@ static double column(const rs_scenario *sc, const rs_step_result *s, int c)
 /* Recompute the physical residuals of every NLP step of a run from its records. */
 static void assert_certified(const rs_scenario *sc, const rs_compare_result *r)
 {
+    assert_model_fits_test_arrays(sc->model);
     double state[RS_TEST_MAX_STATE];
     memcpy(state, sc->initial, sizeof(double) * (size_t)sc->model->nstate);
     for (int k = 0; k < r->steps; k++) {
