@@ -609,9 +609,10 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f,
         const double pn = contact[2 * i] / Fi, ft = contact[2 * i + 1] / Fi;
         const double gap = (ct->gap + dt * bodies_relative_velocity(ct, ct->n, v)) / L;
         const double slip = bodies_relative_velocity(ct, t, v) / V;
+        /* primal: the inequalities and the cone; complementarity: the products (model.h) */
         p = fmax(p, fmax(-gap, 0.0));      /* no overlap after the step */
-        c = fmax(c, fmax(-pn, 0.0));       /* a pushing contact force */
-        c = fmax(c, fabs(ft) - mu * pn);   /* within the cone */
+        p = fmax(p, fmax(-pn, 0.0));       /* a pushing contact force */
+        p = fmax(p, fabs(ft) - mu * pn);   /* within the cone */
         c = fmax(c, fabs(pn) * fmax(gap, 0.0)); /* a force only at zero gap */
         if (mu > 0.0) {
             c = fmax(c, fabs(slip) * fmax(mu * pn - fabs(ft), 0.0)); /* sliding: at the edge */

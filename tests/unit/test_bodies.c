@@ -212,6 +212,33 @@ static void test_a_state_beyond_every_range_fails(void **state)
     rs_scenario_release(&sc);
 }
 
+/* The certificate's columns mean what they mean for every model (model.h): primal the equations,
+ * the inequalities and the cone; complementarity the products. A resting box's answer with its
+ * contact forces made to pull (p_i < 0, at zero gap and no slip: every product still 0) is a
+ * primal violation alone, of about 1 (|p_i| in its unit); it was filed under complementarity. */
+static void test_certificate_columns(void **state)
+{
+    (void)state;
+    rs_scenario sc;
+    static const char *const sets[] = {"run.steps=1"};
+    load(SCEN "bodies_box_rest.ini", sets, 1, &sc);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
+    const rs_step_result *s = &r.step[0].lemke;
+    assert_true(s->ok && s->ncontact == 2);
+    double contact[4], input[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < 2 * s->ncontact; i++)
+        contact[i] = i % 2 ? s->contact[i] : -s->contact[i]; /* pulling, same friction */
+    const rs_step_data d = {sc.params, sc.initial, input, sc.dt, sc.variant, &sc.nlp, sc.scene,
+                            1, NULL};
+    double primal, complementarity;
+    sc.model->residuals(&d, s->state_next, s->forces, contact, &primal, &complementarity);
+    assert_true(primal >= 0.4);            /* measured 0.5: each corner carries half of m g */
+    assert_true(complementarity <= 1e-12); /* every product at zero gap and slip */
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
 /* The stack: the contacts between box k and k + 1 (and the ground's under box 1) carry
  * (5 - k) m g together, k = 0 for the ground, on the Lemke trajectory's last step. */
 static void test_stack_carries_the_weight_above(void **state)
@@ -920,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_a_seam_has_no_corner),
         cmocka_unit_test(test_a_step_too_large_is_refused_up_front),
         cmocka_unit_test(test_a_state_beyond_every_range_fails),
+        cmocka_unit_test(test_certificate_columns),
         cmocka_unit_test(test_stack_carries_the_weight_above),
         cmocka_unit_test(test_pile_ends_without_overlap),
         cmocka_unit_test(test_heavy_body_on_a_light_one),
