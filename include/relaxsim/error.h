@@ -28,7 +28,9 @@ typedef enum rs_error {
     RS_ERR_IO,            /**< a file could not be opened, read or written */
     RS_ERR_WORKSPACE,     /**< the caller's workspace is too small */
     RS_ERR_BAD_ARG,       /**< an argument value is invalid (e.g. a covering vector entry <= 0) */
-    RS_ERR_STOPPED        /**< the caller's callback asked to stop (rs_sim_compare) */
+    RS_ERR_STOPPED,       /**< the caller's callback asked to stop (rs_sim_compare) */
+    RS_ERR_WRITE          /**< an output's data could not be written (a full disk, an I/O error,
+                               a closed pipe) after its file was opened */
 } rs_error;
 
 /** A human-readable name for an error code. Never returns NULL (unknown codes give "unknown error"). */

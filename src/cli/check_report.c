@@ -141,8 +141,9 @@ int rs_check_write_junit(rs_outfile *out, const rs_check_file *files, int n, dou
         fputs("  </testsuite>\n", f);
     }
     fputs("</testsuites>\n", f);
-    if (rs_outfile_commit(out, &detail) != RS_OK)
-        return rs_cli_usage_error("--junit: %s", detail.message), 0;
+    const rs_error err = rs_outfile_commit(out, &detail);
+    if (err != RS_OK)
+        return rs_cli_output_error(err, "--junit: %s", detail.message), 0;
     return 1;
 }
 
@@ -209,7 +210,8 @@ int rs_check_write_json(rs_outfile *out, const rs_check_file *files, int n, doub
         rs_outfile_abort(out);
         return rs_cli_usage_error("--json: out of memory"), 0;
     }
-    if (rs_outfile_commit(out, &detail) != RS_OK)
-        return rs_cli_usage_error("--json: %s", detail.message), 0;
+    const rs_error err = rs_outfile_commit(out, &detail);
+    if (err != RS_OK)
+        return rs_cli_output_error(err, "--json: %s", detail.message), 0;
     return 1;
 }

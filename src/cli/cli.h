@@ -20,6 +20,15 @@ int rs_cli_usage_error(const char *fmt, ...)
 #endif
     ;
 
+/* Print "relaxsim: MESSAGE" to stderr and return the exit code of an output that failed with
+ * err: RS_EXIT_FAILED when its data could not be written (RS_ERR_WRITE: a full disk, a closed
+ * pipe, once the work was done: no bad usage), RS_EXIT_USAGE otherwise (a path refused). */
+int rs_cli_output_error(rs_error err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Option values, checked: on failure print what is wrong with OPTION and return 0. */
 int rs_cli_parse_long(const char *option, const char *text, long lo, long hi, long *out);
 int rs_cli_parse_u64(const char *option, const char *text, uint64_t *out);

@@ -21,6 +21,17 @@ int rs_cli_usage_error(const char *fmt, ...)
     return RS_EXIT_USAGE;
 }
 
+int rs_cli_output_error(rs_error err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("relaxsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return err == RS_ERR_WRITE ? RS_EXIT_FAILED : RS_EXIT_USAGE;
+}
+
 int rs_cli_parse_long(const char *option, const char *text, long lo, long hi, long *out)
 {
     char *end;

@@ -661,8 +661,10 @@ int rs_cmd_check(int argc, char **argv)
         rs_outfile_abort(json);
     }
     free_files(files, n);
-    if (!complete || !reports)
+    if (!complete)
         return RS_EXIT_USAGE;
+    if (!reports) /* a report that could not be written: its reason said */
+        return RS_EXIT_FAILED;
     return counts[RS_CHECK_BAD_INPUT]                           ? RS_EXIT_USAGE
            : counts[RS_CHECK_FAILED] + counts[RS_CHECK_CRASHED] + counts[RS_CHECK_NO_CONTRACT]
                ? RS_EXIT_FAILED

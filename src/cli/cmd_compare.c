@@ -220,12 +220,14 @@ int rs_cmd_compare(int argc, char **argv)
                         "unchanged\n", detail.message, dir);
         rs_compare_free(&r);
         rs_scenario_release(&sc);
-        return RS_EXIT_USAGE;
+        return err == RS_ERR_WRITE ? RS_EXIT_FAILED : RS_EXIT_USAGE; /* a full disk: no usage */
     }
-    if (rs_outset_commit(set, owned, (int)(sizeof owned / sizeof owned[0]), &detail) != RS_OK) {
+    const rs_error werr =
+        rs_outset_commit(set, owned, (int)(sizeof owned / sizeof owned[0]), &detail);
+    if (werr != RS_OK) {
         rs_compare_free(&r);
         rs_scenario_release(&sc);
-        return rs_cli_usage_error("%s", detail.message);
+        return rs_cli_output_error(werr, "%s", detail.message);
     }
     if (!a.quiet) {
         rs_cli_print_summary(stdout, &sc, &r);

@@ -73,7 +73,7 @@ static int dataset_loaded(const dataset_args *g, const rs_cli_scenario_args *a,
     const int rows = d.rows, failed = d.failed_step, ncol = d.ncol;
     rs_dataset_free(&d);
     if (werr != RS_OK)
-        return rs_cli_usage_error("%s", detail.message);
+        return rs_cli_output_error(werr, "%s", detail.message);
     if (failed >= 0)
         fprintf(stderr,
                 "relaxsim: dataset: %s: Lemke failed at step %d; %s holds the %d rows "

@@ -198,13 +198,17 @@ static void default_out_dir(const char *scenario, char *buf, size_t n)
     snprintf(buf, n, "out/%.*s_grad", len, base);
 }
 
+/* The error of the last file write_file could not write (RS_ERR_WRITE: its data). */
+static rs_error write_failure = RS_OK;
+
 /* One file of the set (0: gradients.csv, 1: tangents.csv, 2: grad.json) into the staging
- * directory; 0 (message printed) on failure. */
+ * directory; 0 (message printed, its error in write_failure) on failure. */
 static int write_file(rs_outset *set, const char *name, int which, const rs_scenario *sc,
                       const rs_grad_config *cfg, const rs_grad_result *r)
 {
     rs_error_detail detail;
     FILE *f = rs_outset_create(set, name, &detail);
+    write_failure = RS_ERR_IO;
     if (!f)
         return rs_cli_usage_error("%s", detail.message), 0;
     rs_error err = RS_OK;
@@ -217,8 +221,11 @@ static int write_file(rs_outset *set, const char *name, int which, const rs_scen
     const rs_error closed = rs_outset_close(set, f, name, &detail);
     if (err != RS_OK)
         return rs_cli_usage_error("%s/%s: %s", rs_outset_dir(set), name, rs_error_string(err)), 0;
-    if (closed != RS_OK)
+    if (closed != RS_OK) {
+        write_failure = closed;
         return rs_cli_usage_error("%s", detail.message), 0;
+    }
+    write_failure = RS_OK;
     return 1;
 }
 
@@ -338,8 +345,9 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
             rs_outset_abort(set);
             return code;
         }
-        if (rs_outset_commit(set, owned_sweep, 1, &detail) != RS_OK)
-            return rs_cli_usage_error("%s", detail.message);
+        const rs_error werr = rs_outset_commit(set, owned_sweep, 1, &detail);
+        if (werr != RS_OK)
+            return rs_cli_output_error(werr, "%s", detail.message);
         if (!a->quiet)
             fputs(wrote, stdout);
         return code;
@@ -356,8 +364,10 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
                   write_file(set, "grad.json", 2, sc, &g->cfg, &r);
     if (!written)
         rs_outset_abort(set);
-    else if (rs_outset_commit(set, owned, 3, &detail) != RS_OK)
-        written = rs_cli_usage_error("%s", detail.message) && 0;
+    else if ((err = rs_outset_commit(set, owned, 3, &detail)) != RS_OK) {
+        write_failure = err;
+        written = rs_cli_output_error(err, "%s", detail.message) && 0;
+    }
     if (written && !a->quiet) {
         printf("  gradients of %s (%s, %d steps)\n", a->scenario, sc->model->name, sc->steps);
         print_table(stdout, sc, &g->cfg, &r);
@@ -365,7 +375,9 @@ static int grad_loaded(grad_args *g, const rs_cli_scenario_args *a, rs_scenario 
     }
     if (written && a->quiet) /* quiet: no table, but a failed check is still named */
         rs_cli_name_failed_checks(stderr, "grad", a->scenario, r.checks, r.nchecks);
-    const int code = !written ? RS_EXIT_USAGE : r.contract_passed ? RS_EXIT_OK : RS_EXIT_FAILED;
+    const int code = !written ? (write_failure == RS_ERR_WRITE ? RS_EXIT_FAILED : RS_EXIT_USAGE)
+                     : r.contract_passed ? RS_EXIT_OK
+                                         : RS_EXIT_FAILED;
     rs_grad_free(&r);
     return code;
 }

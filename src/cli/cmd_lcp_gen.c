@@ -129,6 +129,7 @@ int rs_cmd_lcp_gen(int argc, char **argv)
      * never through a link, its directory made; to /dev/stdout, what is printed goes to stderr */
     rs_outfile *out = NULL;
     err = remark ? rs_cli_outfile_begin(opt.out, &out, &detail) : RS_ERR_NOMEM;
+    const int opened = err == RS_OK;
     if (err == RS_OK) {
         err = rs_lcp_write_stream(rs_outfile_stream(out), opt.out, lcp, opt.storage,
                                   opt.block_size, remark, &detail);
@@ -138,10 +139,10 @@ int rs_cmd_lcp_gen(int argc, char **argv)
             err = rs_outfile_commit(out, &detail);
     }
     int code = RS_EXIT_OK;
-    if (err != RS_OK)
-        code = rs_cli_usage_error("lcp gen: -o: %s",
-                                  err != RS_ERR_NOMEM && detail.message[0] ? detail.message
-                                                                           : rs_error_string(err));
+    if (err != RS_OK) /* a path that cannot be opened is bad usage; a write that failed is not */
+        code = rs_cli_output_error(
+            opened ? err : RS_ERR_IO, "lcp gen: -o: %s",
+            err != RS_ERR_NOMEM && detail.message[0] ? detail.message : rs_error_string(err));
     else
         printf("wrote %s: class %s, n %ld, seed %llu%s, %s storage\n", opt.out,
                rs_lcp_class_name(opt.cls), opt.n, (unsigned long long)opt.seed,

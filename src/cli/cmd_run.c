@@ -65,10 +65,11 @@ int rs_cmd_run(int argc, char **argv)
         rs_scenario_release(&sc);
         return rs_cli_usage_error("%s: %s", a.scenario, rs_error_string(err));
     }
-    if (out && rs_outfile_commit(out, &detail) != RS_OK) {
+    const rs_error werr = out ? rs_outfile_commit(out, &detail) : RS_OK;
+    if (werr != RS_OK) {
         rs_compare_free(&r);
         rs_scenario_release(&sc);
-        return rs_cli_usage_error("%s", detail.message);
+        return rs_cli_output_error(werr, "%s", detail.message);
     }
     if (!a.quiet)
         rs_cli_print_summary(stdout, &sc, &r);

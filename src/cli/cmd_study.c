@@ -53,6 +53,7 @@ int rs_study_common_option(int argc, char **argv, int *i, const char **dir, int 
 /* The study's outputs, one set (io/outset.h): staged as they are written, put in place by
  * rs_study_commit once the study is done. */
 static rs_outset *study_set;
+static int study_write_failed; /* a study's output could not be written (RS_ERR_WRITE) */
 
 int rs_study_output_ready(const char *dir)
 {
@@ -71,15 +72,19 @@ FILE *rs_study_create(const char *name)
 {
     rs_error_detail detail;
     FILE *f = rs_outset_create(study_set, name, &detail);
-    if (!f)
+    if (!f) {
+        study_write_failed |= rs_outset_write_failed(study_set);
         rs_cli_usage_error("study: %s", detail.message);
+    }
     return f;
 }
 
 int rs_study_close(FILE *f, const char *name)
 {
     rs_error_detail detail;
-    if (rs_outset_close(study_set, f, name, &detail) != RS_OK)
+    const rs_error err = rs_outset_close(study_set, f, name, &detail);
+    study_write_failed |= err == RS_ERR_WRITE;
+    if (err != RS_OK)
         return rs_cli_usage_error("study: %s", detail.message), 0;
     return 1;
 }
@@ -120,6 +125,7 @@ int rs_study_commit(const char *const *owned, int nowned)
     rs_error_detail detail;
     const rs_error err = rs_outset_commit(study_set, owned, nowned, &detail);
     study_set = NULL;
+    study_write_failed |= err == RS_ERR_WRITE;
     if (err != RS_OK)
         return rs_cli_usage_error("study: %s", detail.message), 0;
     return 1;
@@ -628,7 +634,17 @@ static int run_unknown_friction(int argc, char **argv)
     return passed ? RS_EXIT_OK : RS_EXIT_FAILED;
 }
 
+static int study_command(int argc, char **argv);
+
+/* A study whose outputs could not be written (a full disk) fails, exit 1; one refused, exit 2. */
 int rs_cmd_study(int argc, char **argv)
+{
+    study_write_failed = 0;
+    const int code = study_command(argc, argv);
+    return code == RS_EXIT_USAGE && study_write_failed ? RS_EXIT_FAILED : code;
+}
+
+static int study_command(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "unknown-friction") == 0)
         return run_unknown_friction(argc, argv);

@@ -1,4 +1,5 @@
 /* main.c: the relaxsim command: dispatches to one subcommand per file. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,10 +112,31 @@ static int print_command_help(const char *first, const char *second)
     return shown;
 }
 
+/* What a command printed reached standard output, or the command fails: a full disk or a closed
+ * pipe is exit 1 with its reason (a command's report lost is no success), never a silent 0. */
+static int stdout_written(int code)
+{
+    errno = 0;
+    const int failed = fflush(stdout) != 0 || ferror(stdout);
+    if (!failed)
+        return code;
+    const int e = errno;
+    fprintf(stderr, "relaxsim: standard output: cannot write: %s\n",
+            e ? strerror(e) : "a write failed");
+    return code == RS_EXIT_OK ? RS_EXIT_FAILED : code;
+}
+
+static int run_command(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     /* a command that returns early (an error) leaves no staged output behind */
     atexit(rs_outset_remove_staged);
+    return stdout_written(run_command(argc, argv));
+}
+
+static int run_command(int argc, char **argv)
+{
     if (argc < 2) {
         print_usage(stderr);
         return RS_EXIT_USAGE;

@@ -180,8 +180,9 @@ int rs_replay_continuation(rs_scenario *sc, const rs_stepper_snapshot *snap, con
         static const char *const owned[] = {"continuation.dat", "continuation.png", "plot.gp",
                                             "plot.log"};
         const int drawn = n >= 2 && plot(set, r, d, ok, certified, step, slope, intercept);
-        if (rs_outset_commit(set, owned, 4, &detail) != RS_OK)
-            return rs_cli_usage_error("-o: %s", detail.message);
+        const rs_error werr = rs_outset_commit(set, owned, 4, &detail);
+        if (werr != RS_OK)
+            return rs_cli_output_error(werr, "-o: %s", detail.message);
         if (n < 2)
             printf("  no picture: fewer than two points to draw\n");
         else if (drawn)

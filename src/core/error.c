@@ -20,6 +20,7 @@ const char *rs_error_string(rs_error err)
     case RS_ERR_WORKSPACE: return "workspace too small";
     case RS_ERR_BAD_ARG: return "invalid argument";
     case RS_ERR_STOPPED: return "stopped by the caller";
+    case RS_ERR_WRITE: return "an output could not be written";
     }
     return "unknown error";
 }

@@ -86,7 +86,8 @@ rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
         e = e ? e : errno;
     }
     if (bad)
-        return rs_detail_set(detail, RS_ERR_IO, "%s: cannot write: %s", path, strerror(e ? e : EIO));
+        return rs_detail_set(detail, RS_ERR_WRITE, "%s: cannot write: %s", path,
+                             strerror(e ? e : EIO));
     return RS_OK;
 }
 

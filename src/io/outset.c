@@ -39,6 +39,7 @@ struct rs_outset {
     char subdirs[MAX_SUBDIRS][NAME_LEN];
     volatile sig_atomic_t nsubdirs;
     int failed;            /* a write failed: the set cannot be committed */
+    int write_failed;      /* ... and it was the data's write (RS_ERR_WRITE), not a name */
 };
 
 struct rs_outfile {
@@ -184,6 +185,14 @@ static int stage_subdir(rs_outset *s, const char *name)
     return mkdirat(s->stagefd, sub, 0700) == 0 || errno == EEXIST;
 }
 
+/* 1 if errno e says the data found no room or no device to go to (a full disk, a quota, an I/O
+ * error): a failed write (RS_ERR_WRITE), not a path refused. */
+static int no_room(int e)
+{
+    return e == ENOSPC || e == EDQUOT || e == EIO || e == EFBIG;
+}
+
+
 FILE *rs_outset_create(rs_outset *s, const char *name, rs_error_detail *detail)
 {
     if (!name_ok(name) || !stage_subdir(s, name) || add_name(s, name, 0) < 0) {
@@ -200,7 +209,9 @@ FILE *rs_outset_create(rs_outset *s, const char *name, rs_error_detail *detail)
         if (fd >= 0)
             close(fd);
         s->failed = 1;
-        rs_detail_set(detail, RS_ERR_IO, "%s/%s: cannot write: %s", s->dir, name, strerror(e));
+        s->write_failed |= no_room(e);
+        rs_detail_set(detail, no_room(e) ? RS_ERR_WRITE : RS_ERR_IO, "%s/%s: cannot write: %s",
+                      s->dir, name, strerror(e));
     }
     return f;
 }
@@ -210,8 +221,10 @@ rs_error rs_outset_close(rs_outset *s, FILE *f, const char *name, rs_error_detai
     char what[1300];
     snprintf(what, sizeof what, "%s/%s", s->dir, name);
     const rs_error err = rs_close_written(f, what, detail);
-    if (err != RS_OK)
+    if (err != RS_OK) {
         s->failed = 1;
+        s->write_failed |= err == RS_ERR_WRITE;
+    }
     return err;
 }
 
@@ -231,6 +244,11 @@ void rs_outset_drop(rs_outset *s, const char *name)
             unlinkat(s->stagefd, name, 0);
             s->names[i][0] = '\0'; /* an empty name is skipped by the commit */
         }
+}
+
+int rs_outset_write_failed(const rs_outset *s)
+{
+    return s && s->write_failed;
 }
 
 const char *rs_outset_stage(const rs_outset *s)
@@ -362,8 +380,9 @@ rs_error rs_outset_commit(rs_outset *s, const char *const *owned, int nowned,
 {
     rs_error err = RS_OK;
     if (s->failed)
-        err = rs_detail_set(detail, RS_ERR_IO, "%s: a file of the set could not be written; the "
-                            "previous outputs are unchanged", s->dir);
+        err = rs_detail_set(detail, s->write_failed ? RS_ERR_WRITE : RS_ERR_IO,
+                            "%s: a file of the set could not be written; the previous outputs "
+                            "are unchanged", s->dir);
     for (int i = 0; err == RS_OK && i < s->nnames; i++) { /* another program's files: whole? */
         struct stat st;
         if (!s->names[i][0] || !s->expected[i])

@@ -50,6 +50,10 @@ rs_error rs_outset_expect(rs_outset *s, const char *name, rs_error_detail *detai
 void rs_outset_drop(rs_outset *s, const char *name);
 
 /* The staging directory (a program writing into the set runs there) and the output directory. */
+/* 1 once a file of the set could not be written for want of room or device (a full disk:
+ * RS_ERR_WRITE), not for its name. */
+int rs_outset_write_failed(const rs_outset *s);
+
 const char *rs_outset_stage(const rs_outset *s);
 const char *rs_outset_dir(const rs_outset *s);
 

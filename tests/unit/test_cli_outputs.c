@@ -312,7 +312,8 @@ static void test_devices_fifos_and_held_directories(void **state)
     struct stat st;
     assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/null", "-q"), 0);
     assert_true(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
-    assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/full", "-q"), 2);
+    /* a full disk is a failed write, exit 1 (not bad usage) */
+    assert_int_equal(RUN("run", SCEN "falling_block.ini", "-o", "/dev/full", "-q"), 1);
     assert_non_null(strstr(err_buf, "/dev/full"));
     assert_true(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
     /* the process's own stream (/dev/stdout, a link into /proc: it was refused as a link),
@@ -407,9 +408,10 @@ static void test_full_disk_keeps_every_set_whole(void **state)
     snprintf(path, sizeof path, "%s/summary.json", cdir);
     slurp(path, before, sizeof before);
     fill(mnt, 64 * 1024);
+    /* (a full disk: exit 1, a failed write, as every command's below) */
     assert_int_equal(RUN("compare", SCEN "falling_block.ini", "--set", "run.steps=4000",
                          "--capsule", "5", "-o", cdir, "-q"),
-                     2);
+                     1);
     assert_non_null(strstr(err_buf, "No space left on device"));
     assert_null(strstr(err_buf, ".relaxsim-stage")); /* the output is named, not a temporary */
     slurp(path, after, sizeof after);
@@ -425,7 +427,7 @@ static void test_full_disk_keeps_every_set_whole(void **state)
     fill(mnt, 4096);
     assert_int_equal(RUN("grad", SCEN "falling_block.ini", "--wrt", "m", "--of", "x", "-o", gdir,
                          "-q"),
-                     2);
+                     1);
     assert_false(exists(gdir) && is_regular(strcat(strcpy(path, gdir), "/gradients.csv")));
     assert_false(leftovers(gdir));
     /* check: its JUnit and JSON reports whole or absent */
@@ -436,7 +438,7 @@ static void test_full_disk_keeps_every_set_whole(void **state)
     snprintf(json, sizeof json, "%s/check.json", mnt);
     assert_int_equal(RUN("check", SCEN "falling_block.ini", SCEN "sliding_block_forward.ini",
                          "--junit", path, "--json", json, "-q"),
-                     2);
+                     1);
     slurp(path, after, sizeof after);
     assert_string_equal(after, "old");
     assert_false(exists(json));
@@ -445,7 +447,7 @@ static void test_full_disk_keeps_every_set_whole(void **state)
     char sdir[600];
     snprintf(sdir, sizeof sdir, "%s/study", mnt);
     fill(mnt, 4096);
-    assert_int_equal(RUN("study", "noisy-sticking", "--samples", "2000", "-o", sdir), 2);
+    assert_int_equal(RUN("study", "noisy-sticking", "--samples", "2000", "-o", sdir), 1);
     assert_null(strstr(out_buf, "wrote"));
     assert_false(leftovers(sdir));
     snprintf(path, sizeof path, "%s/summary.json", sdir);

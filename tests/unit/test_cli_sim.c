@@ -28,6 +28,45 @@ static int run(const char *args)
     return WEXITSTATUS(status);
 }
 
+/* Run the command with its standard output on a full disk (/dev/full); its exit code, and its
+ * standard error in err_buf. */
+static int run_to_full_disk(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/full 2>'%ssim_err.txt'", RS_CLI_PATH, args, TMP);
+    const int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    slurp(TMP "sim_err.txt", err_buf, sizeof err_buf);
+    return WEXITSTATUS(status);
+}
+
+/* A write that fails is exit 1 with its reason, whatever the output: a report on standard output
+ * (compare, check, lcp solve --json, models, --help), a file named /dev/stdout (run -o, check
+ * --json) or a generated file (lcp gen -o /dev/full). Before, the first five exited 0 and the
+ * others 2 (bad usage); a report lost is no success and no usage error. */
+static void test_write_errors_fail(void **state)
+{
+    (void)state;
+    static const char *const commands[] = {
+        "compare " SCEN "falling_block.ini -o " TMP "full_cmp",
+        "check " SCEN "falling_block.ini",
+        "lcp solve " RS_LCP_DATA_DIR "/lcp_CPS_1.dat --json",
+        "models",
+        "--help",
+        "run " SCEN "falling_block.ini -o /dev/stdout",
+        "check " SCEN "falling_block.ini -q --json /dev/stdout",
+        "lcp gen --class spd --n 3 --seed 1 -o /dev/full",
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const int code = run_to_full_disk(commands[i]);
+        if (code != 1 || !strstr(err_buf, "No space left on device"))
+            print_error("relaxsim %s > /dev/full: exit %d, stderr '%s'\n", commands[i], code,
+                        err_buf);
+        assert_int_equal(code, 1);
+        assert_non_null(strstr(err_buf, "No space left on device"));
+    }
+}
+
 static cJSON *load_json(const char *path)
 {
     static char text[1 << 16];
@@ -764,6 +803,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_writes_everything),
+        cmocka_unit_test(test_write_errors_fail),
         cmocka_unit_test(test_contract_failure_exits_1_and_is_named),
         cmocka_unit_test(test_polygon_corner_both_ways),
         cmocka_unit_test(test_failed_steps_fail_without_a_contract),
