@@ -2,9 +2,15 @@
 (PYTHONPATH=BUILD/python, RS_SOURCE_DIR the source tree). Each claim is recomputed from what the
 binding returns: the point2d scenario's closed form (it stops at x = 0.60918411 m and rests with
 fz = m g), a comparison's totals against its recorded steps, a restored snapshot's steps against
-their first run, an LCP's certificate in numpy."""
+their first run, an LCP's certificate in numpy. Threads and Ctrl-C are tried in a child python
+(a crash there is a failed test, not the end of this one), which waits on events, never on
+times (the parent's limits only end a child that hangs)."""
 
+import json
 import os
+import signal
+import subprocess
+import sys
 import unittest
 
 import numpy as np
@@ -13,6 +19,107 @@ import relaxsim
 
 SCEN = os.path.join(os.environ.get("RS_SOURCE_DIR", "."), "problems", "scenarios")
 POINT2D = os.path.join(SCEN, "point2d_friction.ini")
+
+# One Simulation stepped by two threads at once (a barrier starts them together), n steps each
+# with reads in between, and run(n) by two threads at once; and, alone, 2n steps of another.
+THREADS_CHILD = r"""
+import json, sys, threading
+import relaxsim
+path, backend, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sc = relaxsim.Scenario(path)
+alone = relaxsim.Simulation(sc, backend).run(2 * n)
+start = threading.Barrier(2)
+
+def both(work):
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+stepped = relaxsim.Simulation(sc, backend)
+def steps():
+    start.wait()
+    for _ in range(n):
+        stepped.step()
+        stepped.state, stepped.forces, stepped.steps_taken, stepped.time
+both(steps)
+ran, runs = relaxsim.Simulation(sc, backend), []
+def run():
+    start.wait()
+    runs.append(ran.run(n))
+both(run)
+print(json.dumps({"dt": sc.dt, "alone": alone.states.tolist(), "stepped": stepped.state.tolist(),
+                  "steps": stepped.steps_taken, "ran": ran.steps_taken,
+                  "runs": sorted([r.t[0], r.t.tolist(), r.states.tolist()] for r in runs)}))
+"""
+
+# A comparison of 10^8 steps (minutes to hours) that gets SIGINT while the library runs a step,
+# as a Ctrl-C mostly does: once the comparison has begun (with on_step, after its first call;
+# without, as the binding calls rs_sim_compare: its _compare, wrapped to say so and to keep what
+# the library returned), a thread waits until it holds the GIL while the main thread's innermost
+# Python frame is that wrapper's, i.e. the main thread is in the library (not in a callback's
+# Python), and sends the signal before it lets go of the GIL: Python's handler then runs at the
+# next Python the main thread runs, the first line of a step callback. The child prints the
+# exception, the last step on_step saw and the one it had seen at the signal, and the library's
+# code and message.
+SIGINT_CHILD = r"""
+import json, os, signal, sys, threading, time
+import relaxsim
+path, mode = sys.argv[1], sys.argv[2]
+sc = relaxsim.Scenario(path, set={"run.steps": 100000000})
+last, at_signal, returned = [-1], [], []
+begun = threading.Event()
+main = threading.main_thread().ident
+
+def on_step(k, *states):
+    last[0] = k
+    begun.set()
+
+call = relaxsim._compare
+def announced(*args):
+    if mode == "quiet":
+        begun.set()
+    returned.append(call(*args))
+    returned.append(args[4]._obj.message.decode())
+    return returned[0]
+relaxsim._compare = announced
+
+def interrupt():
+    begun.wait()
+    while sys._current_frames()[main].f_code is not announced.__code__:
+        time.sleep(0)  # (the main thread runs a callback's Python: let it go back to C)
+    at_signal.append(last[0])
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+try:
+    relaxsim.compare(sc, on_step=on_step if mode == "on_step" else None)
+    raised = None
+except BaseException as e:
+    raised = type(e).__name__
+print(json.dumps({"raised": raised, "last": last[0],
+                  "at_signal": at_signal[0] if at_signal else None,
+                  "code": returned[0] if returned else None,
+                  "message": returned[1] if returned else None}))
+"""
+
+
+def interrupted_compare(test, mode, limit=120):
+    """SIGINT_CHILD's report (a dict); test fails unless the child raised KeyboardInterrupt,
+    with nothing on stderr, within limit seconds, and the library's run was stopped."""
+    try:
+        child = subprocess.run([sys.executable, "-c", SIGINT_CHILD, os.path.abspath(POINT2D),
+                                mode], capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:  # (the child is killed)
+        test.fail("%s: the comparison went on for %d s after SIGINT" % (mode, limit))
+    test.assertEqual(child.returncode, 0, child.stderr)
+    got = json.loads(child.stdout)
+    test.assertEqual(got["raised"], "KeyboardInterrupt", "%s: %s %s" % (mode, got, child.stderr))
+    test.assertEqual(child.stderr, "")  # (it had ctypes's "Exception ignored" and a traceback)
+    # stopped, not finished (10: RS_ERR_STOPPED, relaxsim/error.h)
+    test.assertEqual(got["code"], 10, got)
+    test.assertRegex(got["message"], "asked to stop after step [0-9]+ of 100000000$")
+    return got
 
 
 class ScenarioTest(unittest.TestCase):
@@ -182,6 +289,25 @@ class SimulationTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "section.key=value"):
             relaxsim.Scenario(POINT2D, set=["model.mu"])
 
+    def test_one_simulation_from_two_threads(self):
+        # each call holds the simulation's lock: 2 x n steps from two threads are the 2n steps
+        # of one, bit for bit, and run(n) from two threads at once is two runs one after the
+        # other (it crashed: "malloc(): unsorted double linked list corrupted", a segfault)
+        n = 200
+        for backend in ("lemke", "nlp"):
+            child = subprocess.run([sys.executable, "-c", THREADS_CHILD,
+                                    os.path.join(SCEN, "bodies_stack.ini"), backend, str(n)],
+                                   capture_output=True, text=True, timeout=600)
+            self.assertEqual(child.returncode, 0, "%s: %s" % (backend, child.stderr[-2000:]))
+            got = json.loads(child.stdout)
+            alone = np.array(got["alone"])
+            self.assertEqual((got["steps"], got["ran"]), (2 * n, 2 * n))
+            np.testing.assert_array_equal(got["stepped"], alone[-1])
+            (t0, first), (t1, second) = [(np.array(t), np.array(x)) for _, t, x in got["runs"]]
+            np.testing.assert_array_equal(np.concatenate([first, second]), alone)
+            np.testing.assert_allclose(np.concatenate([t0, t1]),
+                                       (1 + np.arange(2 * n)) * got["dt"], rtol=1e-12)
+
     def test_lifetimes_and_numpy_scalars(self):
         # a scenario dropped (and collected) before its simulation and its snapshot; overrides
         # given as numpy scalars
@@ -227,6 +353,23 @@ class CompareTest(unittest.TestCase):
         with self.assertRaises(KeyboardInterrupt):
             relaxsim.compare(sc, on_step=boom)
         self.assertEqual(seen, [0, 1, 2, 3])  # stopped there, not after 1200 steps
+
+    def test_ctrl_c_with_on_step(self):
+        # SIGINT in the library's step: KeyboardInterrupt, not relaxsim.Error "stopped by the
+        # caller" after ctypes's "Exception ignored" (it came at the callback's first line)
+        got = interrupted_compare(self, "on_step")
+        self.assertGreaterEqual(got["at_signal"], 0)
+        self.assertLessEqual(got["last"] - got["at_signal"], 1)  # at most one more step
+        self.assertLess(got["last"], 10**8 - 1)
+
+    def test_ctrl_c_without_on_step(self):
+        # KeyboardInterrupt within a step, not after the whole comparison (it was lost)
+        interrupted_compare(self, "quiet")
+
+    def test_sigint_handler_is_restored(self):
+        before = signal.getsignal(signal.SIGINT)
+        relaxsim.compare(relaxsim.Scenario(POINT2D, set={"run.steps": 5}))
+        self.assertIs(signal.getsignal(signal.SIGINT), before)
 
 
 class LcpAndModelsTest(unittest.TestCase):
