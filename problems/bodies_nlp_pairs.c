@@ -384,6 +384,74 @@ void bodies_pairs_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     layout_free(&l, tmp);
 }
 
+/* IPOPT's answer without the forces its barrier left (bodies.c's nlp_polish, model.h): every
+ * contact whose normal force p is at most its normal row w_n (pass 0: or at most sqrt(tol))
+ * loses its forces p, beta+, beta-; the bodies' velocities follow from (D1) without them (each
+ * body's row is v - vf + sum coef z = 0: the removed terms are added back), a friction
+ * contact's sliding speed is raised to |J_t v| where its rows need it, and every slack is its
+ * pair's product (at least 0). A generic projection of the answer, nothing solved. */
+int bodies_pairs_polish(const rs_step_data *d, const double *x, int pass, double *out)
+{
+    bodies_step *tmp;
+    layout l;
+    int dropped = 0;
+    if (!layout_get(d, &l, &tmp)) {
+        layout_free(&l, tmp);
+        return 0;
+    }
+    memcpy(out, x, sizeof(double) * (size_t)l.n);
+    const double floor_p = pass == 0 ? sqrt(d->nlp->tol) : 0.0;
+    const rs_contact *cs = l.s->list.c;
+    unsigned char *gone = calloc((size_t)l.C + 1, 1);
+    if (!gone) {
+        layout_free(&l, tmp);
+        return 0;
+    }
+    for (int i = 0; i < l.C; i++) {
+        contact_rows r;
+        rows_of(&l, i, x, &r);
+        const double *z = x + l.at[i];
+        const int any = z[0] > 0.0 || (l.pairs[i] == 4 && (z[1] > 0.0 || z[2] > 0.0));
+        if (!any || !(z[0] <= r.w[0] || z[0] <= floor_p))
+            continue;
+        gone[i] = 1;
+        dropped++;
+        const rs_contact *c = &cs[i];
+        double t[2];
+        bodies_tangent(c, t);
+        const double f = l.pairs[i] == 4 ? z[1] - z[2] : 0.0;
+        const int sides[2] = {1, -1}, who[2] = {c->a, c->b};
+        for (int j = 0; j < 2; j++) {
+            if (who[j] < 0)
+                continue;
+            for (int k = 0; k < 3; k++)
+                out[col_v(who[j], k)] += force_coef(l.s, d->dt, c, sides[j], c->n, k) * z[0] +
+                                         force_coef(l.s, d->dt, c, sides[j], t, k) * f;
+        }
+        out[l.at[i]] = 0.0;
+        if (l.pairs[i] == 4)
+            out[l.at[i] + 1] = out[l.at[i] + 2] = 0.0;
+    }
+    for (int i = 0; dropped && i < l.C; i++) {
+        contact_rows r;
+        const int a = l.at[i], np = l.pairs[i];
+        if (np == 4 && gone[i]) {
+            rows_of(&l, i, NULL, &r);
+            const double tv = fabs(dot_row(r.cols, r.ct, r.nk, out));
+            if (out[a + 3] < tv)
+                out[a + 3] = tv;
+        }
+        rows_of(&l, i, out, &r);
+        for (int k = 0; k < np; k++) {
+            const double prod = out[a + k] * r.w[k];
+            out[a + np + k] = prod > 0.0 ? prod : 0.0;
+        }
+    }
+    free(gone);
+    layout_free(&l, tmp);
+    return dropped > 0;
+}
+
 void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, double *forces,
                           double *contact)
 {
