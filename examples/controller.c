@@ -44,8 +44,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "controller: %s\n", why.message);
         return 2;
     }
-    rs_sim_scenario_info info;
-    rs_sim_scenario_get_info(sc, &info);
+    rs_sim_scenario_info info = {.size = sizeof info};
+    rs_sim_scenario_get_info(sc, &info, NULL);
     const int ix = column(sc, RS_SIM_STATE, "disc.x_m"), ixd = column(sc, RS_SIM_STATE, "disc.xd_mps");
     const int ithd = column(sc, RS_SIM_STATE, "disc.thetad_radps");
     const int iux = column(sc, RS_SIM_INPUT, "disc.ux_N");
@@ -68,13 +68,15 @@ int main(int argc, char **argv)
     printf("%6s  %9s  %9s  %7s  %9s\n", "t (s)", "x (m)", "xd (m/s)", "u (N)", "slip (m/s)");
     double x[6] = {0}, u[3] = {0}, worst_slip = 0.0;
     for (int k = 0; k < info.steps; k++) {
-        rs_sim_state(sim, x);
+        rs_sim_state(sim, x, NULL);
         const double push = kp * (target - x[ix]) - kd * x[ixd];
         u[iux] = fmax(-umax, fmin(umax, push));
-        rs_sim_step_info si;
-        if (rs_sim_step(sim, u, &si) != RS_OK)
+        rs_sim_step_info si = {.size = sizeof si};
+        if (rs_sim_step(sim, u, &si, &why) != RS_OK) { /* refused: why says which input */
+            fprintf(stderr, "controller: step %d: %s\n", k, why.message);
             break;
-        rs_sim_state(sim, x);
+        }
+        rs_sim_state(sim, x, NULL);
         const double slip = x[ixd] + r * x[ithd]; /* the contact point's speed */
         worst_slip = fmax(worst_slip, fabs(slip));
         if ((k + 1) % 500 == 0)

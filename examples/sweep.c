@@ -57,8 +57,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "sweep: %s\n", why.message);
             return 2;
         }
-        rs_sim_scenario_info info;
-        rs_sim_scenario_get_info(sc, &info);
+        rs_sim_scenario_info info = {.size = sizeof info};
+        rs_sim_scenario_get_info(sc, &info, NULL);
         const int ixd = column(sc, "box.xd_mps"), izd = column(sc, "box.zd_mps");
         if (ixd < 0 || izd < 0 || info.nstate + info.nforce > 16) {
             fprintf(stderr, "sweep: %s has no single body named box\n", path);
@@ -72,11 +72,11 @@ int main(int argc, char **argv)
             rs_sim_scenario_free(sc);
             return 2;
         }
-        rs_sim_compare_info ci;
-        rs_sim_comparison_get_info(cmp, &ci);
+        rs_sim_compare_info ci = {.size = sizeof ci};
+        rs_sim_comparison_get_info(cmp, &ci, NULL);
         double nlp[16], lemke[16];
-        rs_sim_comparison_final(cmp, RS_SIM_NLP, nlp);
-        rs_sim_comparison_final(cmp, RS_SIM_LEMKE, lemke);
+        rs_sim_comparison_final(cmp, RS_SIM_NLP, nlp, NULL);
+        rs_sim_comparison_final(cmp, RS_SIM_LEMKE, lemke, NULL);
         /* the speed down the slope: the velocity along (cos 30, -sin 30) */
         const double v_nlp = nlp[ixd] * c30 - nlp[izd] * s30;
         const double v_lemke = lemke[ixd] * c30 - lemke[izd] * s30;

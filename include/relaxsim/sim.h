@@ -9,11 +9,21 @@
  * or any state the caller sets, with the scenario's inputs or the caller's. A comparison runs the
  * scenario as `relaxsim compare` does and calls back after every step.
  *
- * Conventions, as in the LCP API: every function returns an rs_error (RS_OK or why the call could
- * not be carried out) and, where the cause is in user data, fills an rs_error_detail naming the
- * file, line and key; a solver that fails is not an error but a status in an info struct. Handles
- * are opaque; arrays are plain doubles in the order the scenario's column names give
- * (rs_sim_scenario_column). Nothing here prints or exits.
+ * Conventions, as in the LCP API: every function that can refuse returns an rs_error (RS_OK or
+ * why the call could not be carried out) and takes an rs_error_detail *detail, its last
+ * parameter, which may be NULL: on a refusal it says why, naming the argument, the column or the
+ * file, line and key ("input: ux_N = nan is not finite"); it is emptied on success. A solver
+ * that fails is not an error but a status in an info struct. Handles are opaque; arrays are
+ * plain doubles in the order the scenario's column names give (rs_sim_scenario_column). Nothing
+ * here prints or exits.
+ *
+ * Structs: every settings and info struct the caller allocates starts with size_t size, which
+ * says which layout the caller was compiled with. Settings are filled by their _default function
+ * (which sets size); an info struct the library writes into is given with size = sizeof of its
+ * type, as the caller's header has it (rs_sim_step_info si = {.size = sizeof si}). A struct whose
+ * size this library does not know is refused with RS_ERR_BAD_SETTING, the struct and both sizes
+ * named in detail, and nothing is written into it. rs_sim_struct_size gives the library's sizes
+ * by name, for a binding (Python's ctypes) to compare its own with.
  *
  * Lifetimes: a scenario is reference counted; a simulation, a snapshot and a comparison each
  * keep the scenario they were made from alive, so rs_sim_scenario_free may come in any order.
@@ -26,12 +36,23 @@
 #ifndef RELAXSIM_SIM_H
 #define RELAXSIM_SIM_H
 
+#include <stddef.h>
+
 #include "relaxsim/error.h"
 #include "relaxsim/export.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * sizeof of a public struct as this library was compiled with it, by its name: "rs_sim_settings",
+ * "rs_sim_scenario_info", "rs_sim_param", "rs_sim_step_info", "rs_sim_compare_step",
+ * "rs_sim_compare_info", "rs_sim_check", "rs_sim_model_info", "rs_error_detail",
+ * "rs_lcp_certificate", "rs_lemke_settings", "rs_lemke_info", "rs_nlp_settings", "rs_nlp_info",
+ * "rs_lcp_derivative_settings", "rs_lcp_derivative_info". 0 for another name or NULL.
+ */
+RS_API size_t rs_sim_struct_size(const char *name);
 
 /* ---- scenarios ------------------------------------------------------------------------------ */
 
@@ -42,8 +63,8 @@ typedef struct rs_sim_scenario rs_sim_scenario;
  * Load the scenario file at path, then apply overrides ("section.key=value", e.g.
  * "model.mu=0.3", "initial.box.xd=2", "run.steps=100") in order. A scene the scenario names is
  * read relative to the scenario's directory. On failure *out is NULL and detail (may be NULL)
- * says "FILE:LINE: section.key: what is wrong". Errors: RS_ERR_NULL_ARG, RS_ERR_IO, RS_ERR_PARSE,
- * RS_ERR_NOMEM.
+ * says "FILE:LINE: section.key: what is wrong" (or which argument is missing). Errors:
+ * RS_ERR_NULL_ARG, RS_ERR_DIMENSION (noverrides < 0), RS_ERR_IO, RS_ERR_PARSE, RS_ERR_NOMEM.
  */
 RS_API rs_error rs_sim_scenario_load(const char *path, const char *const *overrides,
                                      int noverrides, rs_sim_scenario **out,
@@ -66,6 +87,7 @@ RS_API void rs_sim_scenario_free(rs_sim_scenario *scenario);
 
 /** A scenario's sizes and run settings. */
 typedef struct rs_sim_scenario_info {
+    size_t size;          /**< sizeof(rs_sim_scenario_info), set by the caller */
     const char *model;    /**< the model's name, e.g. "point2d_friction" */
     const char *variant;  /**< the formulation's variant, e.g. "corrected" */
     int nstate;           /**< state columns (positions, then velocities, as the model names
@@ -77,8 +99,10 @@ typedef struct rs_sim_scenario_info {
     double dt;            /**< the time step, s */
 } rs_sim_scenario_info;
 
+/** The scenario's sizes into *info (info->size set by the caller). Errors: RS_ERR_NULL_ARG,
+ *  RS_ERR_BAD_SETTING (an info->size this library does not know). */
 RS_API rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario,
-                                         rs_sim_scenario_info *info);
+                                         rs_sim_scenario_info *info, rs_error_detail *detail);
 
 /** The scenario's [run] backend, "nlp" or "lemke": a simulation's when rs_sim_create is given no
  *  settings. NULL for a NULL scenario. */
@@ -95,24 +119,28 @@ typedef enum rs_sim_column_kind {
 RS_API const char *rs_sim_scenario_column(const rs_sim_scenario *scenario,
                                           rs_sim_column_kind kind, int i);
 
-/** The scenario's initial state into state (nstate values). */
-RS_API rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state);
+/** The scenario's initial state into state (nstate values). RS_ERR_NULL_ARG. */
+RS_API rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state,
+                                        rs_error_detail *detail);
 
 /** The scenario's input for step k (0-based; constant, piecewise or random as the file says)
- *  into input (ninput values). RS_ERR_DIMENSION when k < 0. */
-RS_API rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input);
+ *  into input (ninput values). RS_ERR_NULL_ARG; RS_ERR_DIMENSION when k < 0. */
+RS_API rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input,
+                                      rs_error_detail *detail);
 
 /** A model parameter's key, value in this scenario, documented range and meaning. */
 typedef struct rs_sim_param {
+    size_t size;       /**< sizeof(rs_sim_param), set by the caller */
     const char *name;  /**< the key after "model.", e.g. "mu", "box.m" */
     double value;      /**< the default in a model's list; this scenario's value otherwise */
     double lo, hi;     /**< the documented range, inclusive */
     const char *doc;   /**< meaning and unit */
 } rs_sim_param;
 
-/** Parameter i of the scenario's model, with the scenario's value; RS_ERR_DIMENSION out of
- *  range. */
-RS_API rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out);
+/** Parameter i of the scenario's model, with the scenario's value (out->size set by the
+ *  caller); RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (out->size), RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out,
+                                      rs_error_detail *detail);
 
 /* ---- simulations ---------------------------------------------------------------------------- */
 
@@ -122,12 +150,16 @@ typedef enum rs_sim_backend {
     RS_SIM_LEMKE = 1 /**< the step LCP, by Lemke's method */
 } rs_sim_backend;
 
+/** A simulation's settings: fill with rs_sim_settings_default, then change fields (fields are
+ *  only ever added at the end, so that a struct of an earlier layout is known by its size). */
 typedef struct rs_sim_settings {
+    size_t size;            /**< sizeof(rs_sim_settings): set by rs_sim_settings_default */
     rs_sim_backend backend; /**< default RS_SIM_NLP */
 } rs_sim_settings;
 
-/** The defaults (backend RS_SIM_NLP, whatever the scenario says: rs_sim_create with settings
- *  NULL takes the scenario's). The solvers' own settings come from the scenario. */
+/** The defaults (size = sizeof(rs_sim_settings); backend RS_SIM_NLP, whatever the scenario says:
+ *  rs_sim_create with settings NULL takes the scenario's). The solvers' own settings come from
+ *  the scenario. No-op on NULL. */
 RS_API void rs_sim_settings_default(rs_sim_settings *settings);
 
 /** A simulation of one scenario: a state, a step counter and the solver's warm start. */
@@ -138,7 +170,8 @@ typedef struct rs_sim rs_sim;
  * backend (rs_sim_scenario_backend: [run] backend, nlp unless it says lemke); given settings
  * decide it.
  * The simulation keeps the scenario alive. Errors: RS_ERR_NULL_ARG, RS_ERR_BAD_SETTING (an
- * unknown backend), RS_ERR_NOMEM, or the solver's set-up error; detail says which.
+ * unknown backend, or a settings->size this library does not know: settings not filled by
+ * rs_sim_settings_default), RS_ERR_NOMEM, or the solver's set-up error; detail says which.
  */
 RS_API rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *settings,
                               rs_sim **out, rs_error_detail *detail);
@@ -148,6 +181,8 @@ RS_API void rs_sim_destroy(rs_sim *sim);
 
 /** The record of one step. */
 typedef struct rs_sim_step_info {
+    size_t size;            /**< sizeof(rs_sim_step_info), set by the caller (the library sets
+                                 it in the records it hands out, rs_sim_compare_step's) */
     int step;               /**< the step's index k (it went from t = k dt to (k + 1) dt) */
     int ok;                 /**< 1: solved, and its answer passed the physical certificate */
     int status;             /**< rs_nlp_status (NLP) or rs_lemke_status (Lemke) */
@@ -170,10 +205,12 @@ typedef struct rs_sim_step_info {
  * the step failed (info->ok = 0, counted in rs_sim_failed_steps) if that answer is finite, else it
  * stays. A failed step is a status, not an error. Errors: RS_ERR_NULL_ARG, RS_ERR_NONFINITE (an
  * input that is not finite), RS_ERR_BAD_ARG (an input beyond 1e12, or outside the model's domain
- * on its own, such as a backward push of sliding_block_forward: rs_sim_check_input says why); no
- * step is taken. info may be NULL.
+ * on its own, such as a backward push of sliding_block_forward), RS_ERR_BAD_SETTING (an
+ * info->size this library does not know); no step is taken, and detail says why as
+ * rs_sim_check_input does ("input: ux_N = nan is not finite"). info may be NULL.
  */
-RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info);
+RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info,
+                            rs_error_detail *detail);
 
 /**
  * Take up to n steps. inputs: n x ninput values (row k: step k's input), or NULL for the
@@ -183,11 +220,13 @@ RS_API rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *
  * states, forces (may be NULL): n x nstate and n x nforce values, row k the state after step k
  * and its forces. Stops after the first step that fails when stop_on_failure is 1. *done (may be
  * NULL): the steps taken. info (may be NULL): the last step's record (n = 0: step -1, status
- * "none"). RS_ERR_DIMENSION when n < 0.
+ * "none"; info->size set by the caller, RS_ERR_BAD_SETTING otherwise, no step taken).
+ * RS_ERR_NULL_ARG; RS_ERR_DIMENSION when n < 0. detail: why, naming the row ("inputs row 3:
+ * input: ux_N = 2e+12 is beyond 1e+12 (a scenario's range); no step taken").
  */
 RS_API rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states,
                            double *forces, int stop_on_failure, int *done,
-                           rs_sim_step_info *info);
+                           rs_sim_step_info *info, rs_error_detail *detail);
 
 /**
  * Whether state (nstate values) is in the model's domain, as a state a successful run can reach
@@ -208,18 +247,18 @@ RS_API rs_error rs_sim_check_state(const rs_sim *sim, const double *state,
 RS_API rs_error rs_sim_check_input(const rs_sim *sim, const double *input,
                                    rs_error_detail *detail);
 
-/** The current state (nstate values). */
-RS_API rs_error rs_sim_state(const rs_sim *sim, double *state);
+/** The current state (nstate values). RS_ERR_NULL_ARG. */
+RS_API rs_error rs_sim_state(const rs_sim *sim, double *state, rs_error_detail *detail);
 
 /** The forces of the last step (nforce values; zero before the first step and after
- *  rs_sim_set_state). */
-RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces);
+ *  rs_sim_set_state). RS_ERR_NULL_ARG. */
+RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces, rs_error_detail *detail);
 
 /** Set the current state (nstate values): RS_ERR_NONFINITE or RS_ERR_BAD_ARG, and the state
  *  stays, when rs_sim_check_state refuses it (a body set below the ground would be thrown out at
- *  the speed that closes the gap in one step). The step counter stays; the solver's warm start is
- *  forgotten. */
-RS_API rs_error rs_sim_set_state(rs_sim *sim, const double *state);
+ *  the speed that closes the gap in one step), with rs_sim_check_state's reason in detail. The
+ *  step counter stays; the solver's warm start is forgotten. */
+RS_API rs_error rs_sim_set_state(rs_sim *sim, const double *state, rs_error_detail *detail);
 
 /** The steps taken (the next step's index), and the time, steps x dt. */
 RS_API int rs_sim_step_count(const rs_sim *sim);
@@ -232,12 +271,14 @@ RS_API int rs_sim_failed_steps(const rs_sim *sim);
  *  alive). */
 typedef struct rs_sim_snapshot rs_sim_snapshot;
 
-/** Save the simulation into a new snapshot. RS_ERR_NOMEM. */
-RS_API rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out);
+/** Save the simulation into a new snapshot. RS_ERR_NULL_ARG, RS_ERR_NOMEM. */
+RS_API rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out, rs_error_detail *detail);
 
 /** Go back to a snapshot saved from this simulation or another of the same scenario handle
- *  (RS_ERR_BAD_ARG otherwise): the next step is then the one after the save, solved the same. */
-RS_API rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot);
+ *  (RS_ERR_BAD_ARG otherwise): the next step is then the one after the save, solved the same.
+ *  RS_ERR_NULL_ARG. */
+RS_API rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot,
+                               rs_error_detail *detail);
 
 RS_API void rs_sim_snapshot_free(rs_sim_snapshot *snapshot);
 
@@ -259,8 +300,10 @@ typedef enum rs_sim_verdict {
  *  "approximation_bias"; "unknown" otherwise. Never NULL. */
 RS_API const char *rs_sim_verdict_name(int verdict);
 
-/** One step of a comparison, valid during the callback only. */
+/** One step of a comparison, valid during the callback only (the library's: it sets size, and
+ *  the nested records' sizes). */
 typedef struct rs_sim_compare_step {
+    size_t size;                /**< sizeof(rs_sim_compare_step) as the library has it */
     int step;                   /**< k */
     rs_sim_verdict verdict;
     const double *input;        /**< ninput */
@@ -296,6 +339,7 @@ RS_API rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn o
 
 /** A comparison's totals. */
 typedef struct rs_sim_compare_info {
+    size_t size;               /**< sizeof(rs_sim_compare_info), set by the caller */
     int steps;
     int nlp_failed_steps;      /**< the NLP trajectory's failed steps */
     int lemke_failed_steps;    /**< the independent Lemke trajectory's */
@@ -308,11 +352,14 @@ typedef struct rs_sim_compare_info {
     double wall_time_s;
 } rs_sim_compare_info;
 
+/** A comparison's totals into *info (info->size set by the caller). RS_ERR_NULL_ARG,
+ *  RS_ERR_BAD_SETTING (info->size). */
 RS_API rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
-                                           rs_sim_compare_info *info);
+                                           rs_sim_compare_info *info, rs_error_detail *detail);
 
 /** One result of the contract. */
 typedef struct rs_sim_check {
+    size_t size;             /**< sizeof(rs_sim_check), set by the caller */
     const char *text;        /**< the check as written, e.g. "final_nlp.x_m = 0.609 +- 2e-7" */
     const char *trajectory;  /**< what it measured: "nlp" or "lemke" (a trajectory), "shadow"
                                   (the NLP against Lemke from the same states), "drift" (the
@@ -321,16 +368,19 @@ typedef struct rs_sim_check {
     double actual;           /**< the value measured */
 } rs_sim_check;
 
-/** Result i (0 <= i < nchecks). RS_ERR_DIMENSION out of range. */
+/** Result i (0 <= i < nchecks; out->size set by the caller). RS_ERR_NULL_ARG,
+ *  RS_ERR_BAD_SETTING (out->size), RS_ERR_DIMENSION out of range. */
 RS_API rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i,
-                                        rs_sim_check *out);
+                                        rs_sim_check *out, rs_error_detail *detail);
 
 /** The final state and forces of one trajectory (RS_SIM_NLP or RS_SIM_LEMKE) into columns
  *  (nstate + nforce values): its last step's answer, as summary.json's "final" and the
  *  contract's final_nlp / final_lemke checks read it (a failed last NLP step's answer, even where
- *  on_nlp_failure = lemke went on from Lemke's). */
+ *  on_nlp_failure = lemke went on from Lemke's). RS_ERR_NULL_ARG, RS_ERR_BAD_ARG (another
+ *  trajectory). */
 RS_API rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison,
-                                        rs_sim_backend trajectory, double *columns);
+                                        rs_sim_backend trajectory, double *columns,
+                                        rs_error_detail *detail);
 
 RS_API void rs_sim_comparison_free(rs_sim_comparison *comparison);
 
@@ -340,6 +390,7 @@ RS_API void rs_sim_comparison_free(rs_sim_comparison *comparison);
 RS_API int rs_sim_model_count(void);
 
 typedef struct rs_sim_model_info {
+    size_t size;          /**< sizeof(rs_sim_model_info), set by the caller */
     const char *name;     /**< the scenario's [model] name */
     const char *summary;  /**< one line */
     const char *source;   /**< the note and section it comes from */
@@ -356,11 +407,13 @@ typedef struct rs_sim_model_info {
     int own_nlp;          /**< 1: an NLP of its own; 0: the relaxation of its step LCP */
 } rs_sim_model_info;
 
-/** Model i (0 <= i < rs_sim_model_count()). RS_ERR_DIMENSION out of range. */
-RS_API rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info);
+/** Model i (0 <= i < rs_sim_model_count(); info->size set by the caller). RS_ERR_NULL_ARG,
+ *  RS_ERR_BAD_SETTING (info->size), RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info, rs_error_detail *detail);
 
-/** Parameter j of model i, with its default. */
-RS_API rs_error rs_sim_model_param(int i, int j, rs_sim_param *out);
+/** Parameter j of model i, with its default (out->size set by the caller). RS_ERR_NULL_ARG,
+ *  RS_ERR_BAD_SETTING (out->size), RS_ERR_DIMENSION out of range. */
+RS_API rs_error rs_sim_model_param(int i, int j, rs_sim_param *out, rs_error_detail *detail);
 
 /** Variant v of model i; NULL out of range. */
 RS_API const char *rs_sim_model_variant(int i, int v);
@@ -368,8 +421,9 @@ RS_API const char *rs_sim_model_variant(int i, int v);
 /** Column j of a kind of model i, ending in its unit; NULL out of range. */
 RS_API const char *rs_sim_model_column(int i, rs_sim_column_kind kind, int j);
 
-/** Model i's default initial state (nstate values). RS_ERR_DIMENSION out of range. */
-RS_API rs_error rs_sim_model_initial(int i, double *state);
+/** Model i's default initial state (nstate values). RS_ERR_DIMENSION out of range,
+ *  RS_ERR_NULL_ARG. */
+RS_API rs_error rs_sim_model_initial(int i, double *state, rs_error_detail *detail);
 
 #ifdef __cplusplus
 }

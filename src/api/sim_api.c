@@ -22,6 +22,7 @@
 #include "core/detail.h"
 #include "io/scenario.h"
 #include "relaxsim/lcp.h"
+#include "relaxsim/lcp_derivative.h"
 #include "relaxsim/nlp.h"
 #include "relaxsim/sim.h"
 #include "sim/compare.h"
@@ -82,6 +83,47 @@ static rs_error check_overrides(const char *const *overrides, int n, rs_error_de
     return RS_OK;
 }
 
+/* A caller's struct of size `size` (its first field) where this library's is `known` bytes:
+ * RS_OK, or RS_ERR_BAD_SETTING naming the struct and both sizes. (A later layout that grows a
+ * struct accepts the sizes of the earlier ones here and fills only what they hold.) */
+static rs_error struct_size_ok(size_t size, size_t known, const char *type, const char *arg,
+                               const char *fill, rs_error_detail *detail)
+{
+    if (size == known)
+        return RS_OK;
+    return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                         "%s->size = %zu: this library's %s is %zu bytes (%s; a caller built "
+                         "against another relaxsim's header needs to be rebuilt)",
+                         arg, size, type, known, fill);
+}
+
+#define SIZE_OK(p, type, arg, detail)                                                          \
+    struct_size_ok((p)->size, sizeof(type), #type, arg, "set " arg "->size = sizeof(" #type ")", \
+                   detail)
+
+size_t rs_sim_struct_size(const char *name)
+{
+#define RS_STRUCT(type) {#type, sizeof(type)}
+    static const struct {
+        const char *name;
+        size_t size;
+    } known[] = {
+        RS_STRUCT(rs_sim_settings),     RS_STRUCT(rs_sim_scenario_info),
+        RS_STRUCT(rs_sim_param),        RS_STRUCT(rs_sim_step_info),
+        RS_STRUCT(rs_sim_compare_step), RS_STRUCT(rs_sim_compare_info),
+        RS_STRUCT(rs_sim_check),        RS_STRUCT(rs_sim_model_info),
+        RS_STRUCT(rs_error_detail),     RS_STRUCT(rs_lcp_certificate),
+        RS_STRUCT(rs_lemke_settings),   RS_STRUCT(rs_lemke_info),
+        RS_STRUCT(rs_nlp_settings),     RS_STRUCT(rs_nlp_info),
+        RS_STRUCT(rs_lcp_derivative_settings), RS_STRUCT(rs_lcp_derivative_info),
+    };
+#undef RS_STRUCT
+    for (size_t i = 0; name && i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i].name, name) == 0)
+            return known[i].size;
+    return 0;
+}
+
 static int all_finite(const double *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -109,7 +151,7 @@ rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, in
 {
     rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no place for the scenario (out)");
     *out = NULL;
     if (!path)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario path");
@@ -118,7 +160,7 @@ rs_error rs_sim_scenario_load(const char *path, const char *const *overrides, in
         return bad;
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the scenario");
     return scenario_wrap(rs_scenario_load(path, overrides, noverrides, &w->sc, detail), w, out);
 }
 
@@ -128,7 +170,7 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
 {
     rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no place for the scenario (out)");
     *out = NULL;
     if (!name || !text)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario name or text");
@@ -142,7 +184,7 @@ rs_error rs_sim_scenario_load_text(const char *name, const char *text, const cha
                                  "as text (scene_text); no file is opened");
     rs_sim_scenario *w = calloc(1, sizeof *w);
     if (!w)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the scenario");
     return scenario_wrap(
         rs_scenario_load_text(name, text, scene_text, overrides, noverrides, &w->sc, detail), w,
         out);
@@ -153,14 +195,20 @@ void rs_sim_scenario_free(rs_sim_scenario *scenario)
     release(scenario); /* (the caller's reference: the holders keep it until they go) */
 }
 
-rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenario_info *info)
+rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenario_info *info,
+                                  rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!scenario || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "info");
+    const rs_error bad = SIZE_OK(info, rs_sim_scenario_info, "info", detail);
+    if (bad != RS_OK)
+        return bad;
     const rs_scenario *sc = &scenario->sc;
     const rs_model *m = sc->model;
-    *info = (rs_sim_scenario_info){m->name,   m->variants[sc->variant], m->nstate, m->ninput,
-                                   m->nforce, m->nparams, sc->steps, sc->dt};
+    *info = (rs_sim_scenario_info){sizeof *info, m->name,    m->variants[sc->variant],
+                                   m->nstate,    m->ninput,  m->nforce,
+                                   m->nparams,   sc->steps,  sc->dt};
     return RS_OK;
 }
 
@@ -188,36 +236,47 @@ const char *rs_sim_scenario_column(const rs_sim_scenario *scenario, rs_sim_colum
     return scenario ? model_column(scenario->sc.model, kind, i) : NULL;
 }
 
-rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state)
+rs_error rs_sim_scenario_initial(const rs_sim_scenario *scenario, double *state,
+                                 rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!scenario || !state)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "state");
     memcpy(state, scenario->sc.initial, sizeof(double) * (size_t)scenario->sc.model->nstate);
     return RS_OK;
 }
 
-rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input)
+rs_error rs_sim_scenario_input(const rs_sim_scenario *scenario, int k, double *input,
+                               rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!scenario || (!input && scenario->sc.model->ninput > 0))
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "input");
     if (k < 0)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "k = %d: a step index is >= 0", k);
     rs_scenario_input(&scenario->sc, k, input);
     return RS_OK;
 }
 
 static void param_of(const rs_param_def *p, double value, rs_sim_param *out)
 {
-    *out = (rs_sim_param){p->name, value, p->lo, p->hi, p->doc};
+    *out = (rs_sim_param){sizeof *out, p->name, value, p->lo, p->hi, p->doc};
 }
 
-rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out)
+rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_param *out,
+                               rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!scenario || !out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "out");
+    const rs_error bad = SIZE_OK(out, rs_sim_param, "out", detail);
+    if (bad != RS_OK)
+        return bad;
     const rs_model *m = scenario->sc.model;
     if (i < 0 || i >= m->nparams)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION,
+                             "parameter %d: %s has %d (0 .. %d)", i, m->name, m->nparams,
+                             m->nparams - 1);
     param_of(&m->params[i], scenario->sc.params[i], out);
     return RS_OK;
 }
@@ -227,7 +286,7 @@ rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_pa
 void rs_sim_settings_default(rs_sim_settings *settings)
 {
     if (settings)
-        settings->backend = RS_SIM_NLP;
+        *settings = (rs_sim_settings){.size = sizeof *settings, .backend = RS_SIM_NLP};
 }
 
 void rs_sim_destroy(rs_sim *sim)
@@ -253,8 +312,14 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "no scenario");
     rs_sim_settings s;
     rs_sim_settings_default(&s);
-    if (settings)
+    if (settings) {
+        const rs_error bad = struct_size_ok(settings->size, sizeof s, "rs_sim_settings",
+                                            "settings", "fill it with rs_sim_settings_default",
+                                            detail);
+        if (bad != RS_OK)
+            return bad;
         s = *settings;
+    }
     else /* the scenario's [run] backend, as `relaxsim run` takes it */
         s.backend = scenario->sc.backend_lemke ? RS_SIM_LEMKE : RS_SIM_NLP;
     if (s.backend != RS_SIM_NLP && s.backend != RS_SIM_LEMKE) {
@@ -265,7 +330,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     const rs_model *m = sc->model;
     rs_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the simulation");
     sim->owner = retain(scenario);
     sim->sc = sc;
     sim->backend = s.backend;
@@ -274,7 +339,8 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     if (!sim->x || rs_step_result_init(&sim->res, m) != RS_OK ||
         rs_step_result_init(&sim->fallback, m) != RS_OK) {
         rs_sim_destroy(sim);
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the simulation's %zu "
+                             "columns", nx + nf + nu);
     }
     sim->f = sim->x + nx;
     sim->u = sim->f + nf;
@@ -293,6 +359,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
 static void info_of(const rs_step_result *r, int lemke, int k, rs_sim_step_info *info)
 {
     *info = (rs_sim_step_info){
+        .size = sizeof *info,
         .step = k,
         .ok = r->ok,
         .status = r->status,
@@ -360,8 +427,9 @@ static rs_error domain_with_next_input(const rs_sim *sim, const double *state,
 
 rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || !state)
-        return rs_detail_set(detail, RS_ERR_NULL_ARG, "state: NULL");
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "state");
     const rs_model *m = sim->sc->model;
     const rs_error range = values_in_range("state", m->state_names, state, m->nstate, detail);
     if (range != RS_OK)
@@ -373,8 +441,9 @@ rs_error rs_sim_check_state(const rs_sim *sim, const double *state, rs_error_det
 
 rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || (!input && sim->sc->model->ninput > 0))
-        return rs_detail_set(detail, RS_ERR_NULL_ARG, "input: NULL");
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "input");
     const rs_model *m = sim->sc->model;
     const rs_error range = values_in_range("input", m->input_names, input, m->ninput, detail);
     if (range != RS_OK || !m->check_reads_input)
@@ -390,15 +459,22 @@ rs_error rs_sim_check_input(const rs_sim *sim, const double *input, rs_error_det
     return err == RS_OK ? RS_OK : rs_detail_set(detail, err, "input: %s", why.message);
 }
 
-rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info)
+rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info,
+                     rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "sim: NULL");
+    if (info) {
+        const rs_error bad = SIZE_OK(info, rs_sim_step_info, "info", detail);
+        if (bad != RS_OK)
+            return bad; /* no step taken */
+    }
     const rs_model *m = sim->sc->model;
     if (input) {
-        const rs_error err = rs_sim_check_input(sim, input, NULL);
+        const rs_error err = rs_sim_check_input(sim, input, detail);
         if (err != RS_OK)
-            return err; /* no step taken */
+            return err; /* no step taken: detail says why */
         memcpy(sim->u, input, sizeof(double) * (size_t)m->ninput);
     } else {
         rs_scenario_input(sim->sc, sim->k, sim->u);
@@ -432,32 +508,43 @@ rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info)
 }
 
 rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, double *forces,
-                    int stop_on_failure, int *done, rs_sim_step_info *info)
+                    int stop_on_failure, int *done, rs_sim_step_info *info,
+                    rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (done)
         *done = 0;
-    if (info) { /* no step taken (n = 0): a record that says so */
-        memset(info, 0, sizeof *info);
-        *info = (rs_sim_step_info){.step = -1, .status_name = "none", .path = "none"};
+    if (info) {
+        const rs_error bad = SIZE_OK(info, rs_sim_step_info, "info", detail);
+        if (bad != RS_OK)
+            return bad; /* nothing written into it, no step taken */
+        /* no step taken (n = 0): a record that says so */
+        *info = (rs_sim_step_info){
+            .size = sizeof *info, .step = -1, .status_name = "none", .path = "none"};
     }
     if (!sim)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "sim: NULL");
     if (n < 0)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "n = %d: a count of steps is >= 0", n);
     const rs_model *m = sim->sc->model;
     const size_t nx = (size_t)m->nstate, nf = (size_t)m->nforce, nu = (size_t)m->ninput;
     for (int k = 0; inputs && k < n; k++) { /* every row before the first step: nothing taken */
+        rs_error_detail why;
         const rs_error range =
-            values_in_range("inputs", m->input_names, inputs + (size_t)k * nu, (int)nu, NULL);
+            values_in_range("input", m->input_names, inputs + (size_t)k * nu, (int)nu, &why);
         if (range != RS_OK)
-            return range;
+            return rs_detail_set(detail, range, "inputs row %d: %s; no step taken", k,
+                                 why.message);
     }
-    rs_sim_step_info last;
-    memset(&last, 0, sizeof last);
+    rs_sim_step_info last = {.size = sizeof last};
     for (int k = 0; k < n; k++) {
-        const rs_error err = rs_sim_step(sim, inputs ? inputs + (size_t)k * nu : NULL, &last);
+        rs_error_detail why;
+        const rs_error err =
+            rs_sim_step(sim, inputs ? inputs + (size_t)k * nu : NULL, &last, &why);
         if (err != RS_OK)
-            return err;
+            return rs_detail_set(detail, err, "%s %d: %s (%d step%s taken)",
+                                 inputs ? "inputs row" : "step", k, why.message, k,
+                                 k == 1 ? "" : "s");
         if (states)
             memcpy(states + (size_t)k * nx, sim->x, sizeof(double) * nx);
         if (forces)
@@ -472,30 +559,33 @@ rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, do
     return RS_OK;
 }
 
-rs_error rs_sim_state(const rs_sim *sim, double *state)
+rs_error rs_sim_state(const rs_sim *sim, double *state, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || !state)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "state");
     memcpy(state, sim->x, sizeof(double) * (size_t)sim->sc->model->nstate);
     return RS_OK;
 }
 
-rs_error rs_sim_forces(const rs_sim *sim, double *forces)
+rs_error rs_sim_forces(const rs_sim *sim, double *forces, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || (!forces && sim->sc->model->nforce > 0))
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "forces");
     memcpy(forces, sim->f, sizeof(double) * (size_t)sim->sc->model->nforce);
     return RS_OK;
 }
 
-rs_error rs_sim_set_state(rs_sim *sim, const double *state)
+rs_error rs_sim_set_state(rs_sim *sim, const double *state, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || !state)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "state");
     const int n = sim->sc->model->nstate;
-    const rs_error err = rs_sim_check_state(sim, state, NULL);
+    const rs_error err = rs_sim_check_state(sim, state, detail);
     if (err != RS_OK)
-        return err; /* the state stays */
+        return err; /* the state stays: detail says why */
     memcpy(sim->x, state, sizeof(double) * (size_t)n);
     memset(sim->f, 0, sizeof(double) * (size_t)sim->sc->model->nforce); /* no step from it yet */
     rs_stepper_reset(sim->stepper); /* a warm start belongs to the state it came from */
@@ -527,22 +617,24 @@ void rs_sim_snapshot_free(rs_sim_snapshot *snapshot)
     free(snapshot);
 }
 
-rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out)
+rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "no place for the snapshot (out)");
     *out = NULL;
     if (!sim)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "sim: NULL");
     const rs_model *m = sim->sc->model;
     rs_sim_snapshot *s = calloc(1, sizeof *s);
     if (!s)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the snapshot");
     s->owner = retain(sim->owner);
     s->x = malloc(sizeof(double) * (size_t)(m->nstate + m->nforce + 1));
     if (!s->x || rs_stepper_save(sim->stepper, &s->warm) != RS_OK) {
         rs_sim_snapshot_free(s);
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory for the snapshot's state "
+                             "and warm start");
     }
     s->f = s->x + m->nstate;
     memcpy(s->x, sim->x, sizeof(double) * (size_t)m->nstate);
@@ -553,12 +645,16 @@ rs_error rs_sim_save(const rs_sim *sim, rs_sim_snapshot **out)
     return RS_OK;
 }
 
-rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot)
+rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot,
+                        rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!sim || !snapshot)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !sim ? "sim" : "snapshot");
     if (snapshot->owner != sim->owner) /* held by both: the same scenario, never a reused one */
-        return RS_ERR_BAD_ARG;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "the snapshot was saved from a simulation of another scenario "
+                             "(restore takes one of the same scenario handle)");
     const rs_model *m = sim->sc->model;
     if (rs_stepper_restore(sim->stepper, &snapshot->warm) != RS_OK)
         rs_stepper_reset(sim->stepper); /* sizes it cannot take: solve on without it */
@@ -590,6 +686,7 @@ static void compare_step(void *ctx, int k, const rs_compare_step *st)
      * answer from the same state, which the trajectory went on from */
     const rs_step_result *traj = st->fallback ? &st->shadow : &st->nlp;
     rs_sim_compare_step out = {
+        .size = sizeof out,
         .step = k,
         .verdict = (rs_sim_verdict)st->verdict,
         .input = st->input,
@@ -661,12 +758,18 @@ rs_error rs_sim_compare(const rs_sim_scenario *scenario, rs_sim_step_fn on_step,
 }
 
 rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
-                                    rs_sim_compare_info *info)
+                                    rs_sim_compare_info *info, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!comparison || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
+                             !comparison ? "comparison" : "info");
+    const rs_error bad = SIZE_OK(info, rs_sim_compare_info, "info", detail);
+    if (bad != RS_OK)
+        return bad;
     const rs_compare_result *r = &comparison->r;
     memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
     info->steps = r->steps;
     info->nlp_failed_steps = r->nlp.failed_steps;
     info->lemke_failed_steps = r->lemke.failed_steps;
@@ -681,24 +784,35 @@ rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
     return RS_OK;
 }
 
-rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i, rs_sim_check *out)
+rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i, rs_sim_check *out,
+                                 rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!comparison || !out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
+                             !comparison ? "comparison" : "out");
+    const rs_error bad = SIZE_OK(out, rs_sim_check, "out", detail);
+    if (bad != RS_OK)
+        return bad;
     if (i < 0 || i >= comparison->r.nchecks)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "check %d: the comparison has %d", i,
+                             comparison->r.nchecks);
     const rs_check_result *c = &comparison->r.checks[i];
-    *out = (rs_sim_check){c->check->text, c->which, c->passed, c->actual};
+    *out = (rs_sim_check){sizeof *out, c->check->text, c->which, c->passed, c->actual};
     return RS_OK;
 }
 
 rs_error rs_sim_comparison_final(const rs_sim_comparison *comparison, rs_sim_backend trajectory,
-                                 double *columns)
+                                 double *columns, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!comparison || !columns)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
+                             !comparison ? "comparison" : "columns");
     if (trajectory != RS_SIM_NLP && trajectory != RS_SIM_LEMKE)
-        return RS_ERR_BAD_ARG;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                             "trajectory = %d: neither RS_SIM_NLP nor RS_SIM_LEMKE",
+                             (int)trajectory);
     const rs_compare_result *r = &comparison->r;
     const rs_trajectory_stats *t = trajectory == RS_SIM_NLP ? &r->nlp : &r->lemke;
     memcpy(columns, t->final, sizeof(double) * (size_t)r->ncol);
@@ -721,14 +835,26 @@ int rs_sim_model_count(void)
     return rs_model_count();
 }
 
-rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info)
+/* RS_ERR_DIMENSION for a model index out of range, with the count. */
+static rs_error no_model(int i, rs_error_detail *detail)
 {
+    return rs_detail_set(detail, RS_ERR_DIMENSION, "model %d: there are %d (0 .. %d)", i,
+                         rs_model_count(), rs_model_count() - 1);
+}
+
+rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info, rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
     if (!info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "info: NULL");
+    const rs_error bad = SIZE_OK(info, rs_sim_model_info, "info", detail);
+    if (bad != RS_OK)
+        return bad;
     const rs_model *m = rs_model_at(i);
     if (!m)
-        return RS_ERR_DIMENSION;
+        return no_model(i, detail);
     *info = (rs_sim_model_info){
+        .size = sizeof *info,
         .name = m->name,
         .summary = m->summary,
         .source = m->source,
@@ -752,24 +878,32 @@ const char *rs_sim_model_column(int i, rs_sim_column_kind kind, int j)
     return model_column(rs_model_at(i), kind, j);
 }
 
-rs_error rs_sim_model_initial(int i, double *state)
+rs_error rs_sim_model_initial(int i, double *state, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     const rs_model *m = rs_model_at(i);
     if (!m)
-        return RS_ERR_DIMENSION;
+        return no_model(i, detail);
     if (!state)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "state: NULL");
     memcpy(state, m->state_default, sizeof(double) * (size_t)m->nstate);
     return RS_OK;
 }
 
-rs_error rs_sim_model_param(int i, int j, rs_sim_param *out)
+rs_error rs_sim_model_param(int i, int j, rs_sim_param *out, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "out: NULL");
+    const rs_error bad = SIZE_OK(out, rs_sim_param, "out", detail);
+    if (bad != RS_OK)
+        return bad;
     const rs_model *m = rs_model_at(i);
-    if (!m || j < 0 || j >= m->nparams)
-        return RS_ERR_DIMENSION;
+    if (!m)
+        return no_model(i, detail);
+    if (j < 0 || j >= m->nparams)
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "parameter %d: %s has %d (0 .. %d)", j,
+                             m->name, m->nparams, m->nparams - 1);
     param_of(&m->params[j], m->params[j].value, out);
     return RS_OK;
 }

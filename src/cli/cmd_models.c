@@ -19,15 +19,15 @@ int rs_cmd_models(int argc, char **argv)
     if (argc != 1)
         return rs_cli_usage_error("models: no arguments expected, got '%s'", argv[1]);
     for (int i = 0; i < rs_sim_model_count(); i++) {
-        rs_sim_model_info m;
-        if (rs_sim_model_get_info(i, &m) != RS_OK)
+        rs_sim_model_info m = {.size = sizeof m};
+        if (rs_sim_model_get_info(i, &m, NULL) != RS_OK)
             continue;
         printf("%s: %s (%s)\n", m.name, m.summary, m.source);
         printf("  %ss:", m.variant_key);
         for (int v = 0; v < m.nvariants; v++)
             printf(" %s%s", rs_sim_model_variant(i, v), v == 0 ? " (default)" : "");
         double initial[64];
-        const int shown = m.nstate <= 64 && rs_sim_model_initial(i, initial) == RS_OK;
+        const int shown = m.nstate <= 64 && rs_sim_model_initial(i, initial, NULL) == RS_OK;
         printf("\n  state:   ");
         print_columns(i, RS_SIM_STATE, m.nstate, shown ? initial : NULL);
         printf("\n  inputs:  ");
@@ -41,8 +41,8 @@ int rs_cmd_models(int argc, char **argv)
             printf(m.lcp_per_step ? "\n  LCP size set per step, up to %d; NLP %s\n"
                                   : "\n  LCP size %d; NLP %s\n", m.lcp_n, nlp);
         for (int p = 0; p < m.nparams; p++) {
-            rs_sim_param q;
-            if (rs_sim_model_param(i, p, &q) == RS_OK)
+            rs_sim_param q = {.size = sizeof q};
+            if (rs_sim_model_param(i, p, &q, NULL) == RS_OK)
                 printf("  %-4s = %-8g in [%g, %g]  %s\n", q.name, q.value, q.lo, q.hi, q.doc);
         }
         printf("\n");

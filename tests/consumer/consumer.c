@@ -48,8 +48,8 @@ static int simulate(void)
         fprintf(stderr, "consumer: %s: %s\n", rs_error_string(err), detail.message);
         return 1;
     }
-    rs_sim_scenario_info si;
-    rs_sim_scenario_get_info(sc, &si);
+    rs_sim_scenario_info si = {.size = sizeof si};
+    rs_sim_scenario_get_info(sc, &si, NULL);
     if (si.nstate != 2 || si.nforce != 1) { /* the falling block: x, xd; fn */
         fprintf(stderr, "consumer: falling_block has %d state and %d force columns\n", si.nstate,
                 si.nforce);
@@ -66,14 +66,14 @@ static int simulate(void)
         double x[2], f[1];
         err = rs_sim_create(sc, &settings, &sim, &detail);
         if (err == RS_OK)
-            err = rs_sim_run(sim, 100, NULL, NULL, NULL, 1, &done, NULL);
+            err = rs_sim_run(sim, 100, NULL, NULL, NULL, 1, &done, NULL, &detail);
         if (err != RS_OK || done != 100 || rs_sim_failed_steps(sim) != 0) {
-            fprintf(stderr, "consumer: %s run: %s, %d steps\n", b ? "Lemke" : "NLP",
-                    rs_error_string(err), done);
+            fprintf(stderr, "consumer: %s run: %s (%s), %d steps\n", b ? "Lemke" : "NLP",
+                    rs_error_string(err), detail.message, done);
             bad = 1;
         } else {
-            rs_sim_state(sim, x);
-            rs_sim_forces(sim, f);
+            rs_sim_state(sim, x, NULL);
+            rs_sim_forces(sim, f, NULL);
             /* at rest on the ground, carrying m g */
             const int rest = fabs(x[0]) < 1e-9 && fabs(x[1]) < 1e-7 && fabs(f[0] - 19.62) < 1e-8;
             printf("consumer: %s: x = %.3g m, xd = %.3g m/s, fn = %.10g N after 1 s%s\n",
@@ -85,9 +85,9 @@ static int simulate(void)
     int steps = 0;
     rs_sim_comparison *cmp = NULL;
     err = rs_sim_compare(sc, count_step, &steps, &cmp, &detail);
-    rs_sim_compare_info info;
-    if (err != RS_OK || rs_sim_comparison_get_info(cmp, &info) != RS_OK) {
-        fprintf(stderr, "consumer: comparison: %s\n", rs_error_string(err));
+    rs_sim_compare_info info = {.size = sizeof info};
+    if (err != RS_OK || (err = rs_sim_comparison_get_info(cmp, &info, &detail)) != RS_OK) {
+        fprintf(stderr, "consumer: comparison: %s: %s\n", rs_error_string(err), detail.message);
         bad = 1;
     } else {
         printf("consumer: comparison of %d steps (%d called back): %d agree, contract %s\n",

@@ -6,6 +6,7 @@ their first run, an LCP's certificate in numpy. Threads and Ctrl-C are tried in 
 (a crash there is a failed test, not the end of this one), which waits on events, never on
 times (the parent's limits only end a child that hangs)."""
 
+import ctypes
 import json
 import os
 import signal
@@ -399,6 +400,51 @@ class LcpAndModelsTest(unittest.TestCase):
                          {"x_m": 0.0, "z_m": 1.0, "xd_mps": 1.0, "zd_mps": 0.0})
         self.assertEqual(ms["point2d_friction"]["forces"], ["fx_N", "fz_N"])
         self.assertTrue(ms["bodies"]["own_nlp"])
+
+
+class StructsAndReasonsTest(unittest.TestCase):
+    def test_struct_sizes_are_checked_at_import(self):
+        # every struct the package lays out is the library's size (the settings were a bare
+        # int where C takes a struct); one that differs is an ImportError naming it
+        relaxsim._check_struct_sizes()  # as at import
+        for name, cls in relaxsim._STRUCTS.items():
+            self.assertEqual(relaxsim._struct_size(name.encode()), ctypes.sizeof(cls), name)
+
+        class Short(ctypes.Structure):  # rs_sim_step_info without its size field
+            _fields_ = [f for f in relaxsim._StepInfo._fields_ if f[0] != "size"]
+        with self.assertRaisesRegex(ImportError, "struct rs_sim_step_info is %d bytes in the "
+                                    "library.*, %d bytes in this package" % (
+                                        ctypes.sizeof(relaxsim._StepInfo),
+                                        ctypes.sizeof(Short))):
+            relaxsim._check_struct_sizes({"rs_sim_step_info": Short})
+        with self.assertRaisesRegex(ImportError, "struct rs_sim_nothing is unknown"):
+            relaxsim._check_struct_sizes({"rs_sim_nothing": Short})
+
+    def test_refusals_carry_the_library_reason(self):
+        # a struct of another size is refused by the library, naming it (no step taken)
+        sim = relaxsim.Simulation(relaxsim.Scenario(POINT2D), "lemke")
+        info = relaxsim._StepInfo()
+        self.assertEqual(info.size, ctypes.sizeof(relaxsim._StepInfo))
+        info.size = 3
+        with self.assertRaisesRegex(relaxsim.Error, "setting out of range: info->size = 3: this "
+                                    "library's rs_sim_step_info is"):
+            relaxsim._sim_step(sim._h, None, ctypes.byref(info))
+        self.assertEqual(sim.steps_taken, 0)
+        # a refused step says why from the step's own refusal (it took a second call)
+        block = relaxsim.Simulation(
+            relaxsim.Scenario(os.path.join(SCEN, "sliding_block_forward.ini")), "lemke")
+        u = np.array([np.nan])
+        with self.assertRaisesRegex(relaxsim.Error, "non-finite.*: input: .* = nan is not "
+                                    "finite"):
+            relaxsim._sim_step(block._h, u.ctypes.data_as(relaxsim._dbl_p),
+                               ctypes.byref(relaxsim._StepInfo()))
+        with self.assertRaisesRegex(relaxsim.Error, "input: sliding_block_forward needs u >= 0"):
+            block.step([-1.0])
+        self.assertEqual(block.steps_taken, 0)
+        # a snapshot of another scenario: the library's reason
+        with self.assertRaisesRegex(relaxsim.Error, "invalid argument: the snapshot was saved from "
+                                    "a simulation of another scenario"):
+            sim.restore(block.save())
 
 
 if __name__ == "__main__":
