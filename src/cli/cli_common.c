@@ -10,13 +10,19 @@
 #include "cli/cli.h"
 #include "io/outset.h"
 
+/* "relaxsim: MESSAGE" on stderr. */
+static void say(const char *fmt, va_list ap)
+{
+    fputs("relaxsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int rs_cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("relaxsim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     return RS_EXIT_USAGE;
 }
@@ -25,9 +31,7 @@ int rs_cli_output_error(rs_error err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("relaxsim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     return err == RS_ERR_WRITE ? RS_EXIT_FAILED : RS_EXIT_USAGE;
 }

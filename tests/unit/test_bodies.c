@@ -279,7 +279,7 @@ static void test_stack_carries_the_weight_above(void **state)
     rs_scenario_release(&sc);
 }
 
-/* The pile at the end of its Lemke trajectory: no gap below -cert_tol L. */
+/* The pile at the end of its Lemke trajectory: no gap below the rounding of its poses. */
 static void test_pile_ends_without_overlap(void **state)
 {
     (void)state;
@@ -921,7 +921,10 @@ static void test_resting_contacts_without_gravity(void **state)
     (void)state;
     rs_scenario sc;
     rs_compare_result r;
-    const char *stack[] = {"model.g=0", "run.steps=200"};
+    /* (RS_TEST_REDUCED, under the sanitizers and valgrind: the same paths on shorter runs, the
+     * cushion's whole run left to its contract in relaxsim check) */
+    const int reduced = rs_test_reduced();
+    const char *stack[] = {"model.g=0", reduced ? "run.steps=40" : "run.steps=200"};
     expect_rests_without_gravity(SCEN "bodies_stack.ini", stack, 2, &r, &sc);
     for (int c = 0; c < r.ncol; c++) /* nothing moves, no force */
         if (strstr(r.col_names[c], "d_") || strstr(r.col_names[c], "_N"))
@@ -929,13 +932,15 @@ static void test_resting_contacts_without_gravity(void **state)
     rs_compare_free(&r);
     rs_scenario_release(&sc);
     const char *disc[] = {"model.g=0", "initial.disc.xd=0", "initial.disc.z=0.3",
-                          "initial.disc.zd=-1", "run.steps=400"};
+                          "initial.disc.zd=-1", reduced ? "run.steps=240" : "run.steps=400"};
     expect_rests_without_gravity(SCEN "bodies_disc_slip_roll.ini", disc, 5, &r, &sc);
     const rs_step_result *end = &r.step[r.steps - 1].lemke;
     assert_close(end->state_next[BS_Z], 0.1, 1e-9 * end->scales.length, 0.0);
     assert_close(end->state_next[BS_ZD], 0.0, 1e-9 * end->scales.speed, 0.0);
     rs_compare_free(&r);
     rs_scenario_release(&sc);
+    if (reduced)
+        return;
     expect_rests_without_gravity(SCEN "bodies_table_cushion.ini", NULL, 0, &r, &sc);
     assert_true(r.contract_passed);
     rs_compare_free(&r);
@@ -953,12 +958,16 @@ static void test_a_collision_moves_on_together(void **state)
 {
     (void)state;
     rs_scenario sc;
-    load(SCEN "bodies_collision.ini", NULL, 0, &sc);
+    /* (RS_TEST_REDUCED: 300 of the 1000 steps, the impact at step 111 and what follows it; the
+     * contract, for the whole run, is relaxsim check's) */
+    const int reduced = rs_test_reduced();
+    static const char *const shorter[] = {"run.steps=300"};
+    load(SCEN "bodies_collision.ini", shorter, reduced, &sc);
     rs_compare_result r;
     assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
     assert_int_equal(r.nlp.failed_steps, 0);
     assert_int_equal(r.lemke.failed_steps, 0);
-    assert_true(r.contract_passed);
+    assert_true(reduced || r.contract_passed);
     const double v = 1.0 * 0.9 / (1.0 + 2.0), tol = sc.nlp.cert_tol;
     for (int k = r.steps / 2; k < r.steps; k++) {
         const rs_step_result *n = &r.step[k].nlp, *l = &r.step[k].lemke;
