@@ -855,6 +855,7 @@ static void test_refusals_say_why(void **state)
     int bad_sizes = 0;
     assert_int_equal(rs_sim_compare(three, sizes_in_callback, &bad_sizes, &cmp, &d), RS_OK);
     assert_int_equal(bad_sizes, 0); /* the records the library hands out carry their size */
+    rs_sim_comparison_free(cmp); /* (the refusal below sets cmp to NULL) */
     REFUSED_WITH(rs_sim_compare(NULL, NULL, NULL, &cmp, &d), RS_ERR_NULL_ARG, "scenario");
     assert_int_equal(rs_sim_compare(three, NULL, NULL, &cmp, &d), RS_OK);
     rs_sim_compare_info ci = {.size = sizeof ci};
