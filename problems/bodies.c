@@ -856,11 +856,6 @@ static void nlp_recover(const rs_step_data *d, const double *x, double *sn, doub
                                                                               contact);
 }
 
-static int nlp_polish(const rs_step_data *d, const double *x, int pass, double *out)
-{
-    return d->variant == BODIES_POST ? 0 : bodies_pairs_polish(d, x, pass, out);
-}
-
 static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_model **out,
                             rs_error_detail *detail)
 {
@@ -1002,7 +997,6 @@ const rs_model rs_model_bodies = {
     .nlp_describe = nlp_describe,
     .nlp_start = nlp_start,
     .nlp_recover = nlp_recover,
-    .nlp_polish = nlp_polish,
     .residuals = residuals,
     .modes = modes,
 };

@@ -71,7 +71,6 @@ void bodies_pairs_layout(const rs_step_data *d, int *nnz_jac, int *nnz_hess,
                          unsigned long long *key);
 void bodies_pairs_describe(rs_nlp_problem *p);
 void bodies_pairs_start(const rs_step_data *d, rs_nlp_start which, double *x0);
-int bodies_pairs_polish(const rs_step_data *d, const double *x, int pass, double *out);
 void bodies_pairs_recover(const rs_step_data *d, const double *x, double *state_next,
                           double *forces, double *contact);
 

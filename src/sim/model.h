@@ -290,15 +290,6 @@ struct rs_model {
     void (*nlp_start)(const rs_step_data *d, rs_nlp_start which, double *x0);
     void (*nlp_recover)(const rs_step_data *d, const double *x, double *state_next,
                         double *forces, double *contact);
-    /* Optional: IPOPT's answer x with the contact forces the interior point left at its
-     * barrier's level removed (a contact whose normal force is below its gap speed, or below
-     * sqrt(tol), in natural units: pass 0; below its gap speed only: pass 1), the velocities
-     * from (D1) without them and the slacks at their products, into out; 1 if anything was
-     * removed. An interior point ends every pair at z w = mu / weight, so a pair whose two sides
-     * are both zero (bodies moving together, nothing pressing) ends at z = w = sqrt(mu /
-     * weight): a repulsion. Nothing is solved: the stepper accepts out only if it passes the
-     * step's KKT test and certificate, as IPOPT's answer did. */
-    int (*nlp_polish)(const rs_step_data *d, const double *x, int pass, double *out);
 
     /* Physical certificate of a step from (x_k, u_k) to (x_k+1, forces), whichever solver
      * produced it: the largest violation of the model's equations, inequalities and cone

@@ -780,48 +780,6 @@ static rs_nlp_status nlp_homotopy(rs_stepper *s, int *iterations)
     return st;
 }
 
-/*
- * IPOPT's accepted answer (in x_prev, its multipliers in prev_*) without the forces its barrier
- * left (rs_model.nlp_polish): taken when the polished point passes the step's KKT test (at tol,
- * least-squares multipliers) and its certificate, else IPOPT's answer stays the step's. An
- * interior point ends each pair at z w = mu / weight: a pair with both sides 0 (two bodies
- * moving on together after an inelastic impact, a disc stopped against a wall) at z = w =
- * sqrt(mu / weight), a push that opens the gap at sqrt(mu / weight) V (2e-6 m/s for two boxes at
- * 0.3 m/s) and, once it is open, goes on at mu / (weight w). Removing them is a projection of
- * IPOPT's own answer: nothing about the contact problem is solved.
- */
-static void nlp_polish(rs_stepper *s, rs_step_result *out)
-{
-    const rs_model *m = s->cfg.model;
-    if (s->use_relaxation || !m->nlp_polish || !out->ok || s->lcp_now <= 0)
-        return;
-    const rs_nlp_status st0 = out->status;
-    for (int pass = 0; pass < 2; pass++) {
-        if (!m->nlp_polish(&s->data, s->x_prev, pass, s->x))
-            continue;
-        if (!rs_kkt_check_point(s->kkt, s->x, s->cfg.nlp.tol, 0, s->mult_g, s->mult_x_l,
-                                s->mult_x_u))
-            continue;
-        /* IPOPT's answer stays in x_prev unless the polished one is accepted */
-        double *keep = malloc(sizeof(double) * (3 * (size_t)s->nlp_n + (size_t)s->nlp_m));
-        if (!keep)
-            return;
-        const size_t n = (size_t)s->nlp_n, mm = (size_t)s->nlp_m;
-        memcpy(keep, s->x_prev, sizeof(double) * n);
-        copy_multipliers(s, keep + n, keep + n + mm, keep + 2 * n + mm, s->prev_g, s->prev_x_l,
-                         s->prev_x_u);
-        const int ok = rs_stepper_nlp_accept(s, s->x, s->mult_g, s->mult_x_l, s->mult_x_u,
-                                             st0, out);
-        if (!ok)
-            rs_stepper_nlp_accept(s, keep, keep + n, keep + n + mm, keep + 2 * n + mm, st0, out);
-        free(keep);
-        if (ok) {
-            out->polished = 1;
-            return;
-        }
-    }
-}
-
 void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
 {
     rs_step_result_clear(out, s->cfg.model);
@@ -845,10 +803,8 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
         out->path = path;
         out->path_attempts[path]++;
         out->path_iterations[path] += iters;
-        if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out)) {
-            nlp_polish(s, out);
+        if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
             break;
-        }
     }
     s->have_prev = out->ok;
 }

@@ -75,8 +75,6 @@ typedef struct rs_step_result {
     int warm_from;           /* NLP, if ipopt_warm was tried: the start it was given last,
                                 RS_PATH_START_PREVIOUS or RS_PATH_START_CONTACT_FREE */
     int at_start;            /* NLP: a start point passed the KKT test; IPOPT was not called */
-    int polished;            /* NLP: IPOPT's answer with the forces its barrier left removed
-                                (rs_model.nlp_polish) passed the KKT test and certificate */
     int stacked;             /* NLP: went through a stacked NLP with other runs (stack.h) */
     double stack_iterations; /* NLP: this run's share of the stacked solves' iterations (1/K of
                                 each); `iterations` counts the run's own solves only */
