@@ -395,9 +395,10 @@ static void test_heavy_body_on_a_light_one(void **state)
             assert_int_equal(lemke, 0);
         }
         const rs_compare_step *before = &r.step[r.steps - 2], *last = &r.step[r.steps - 1];
-        if (last->nlp.ok && before->nlp.ok)
+        if (nlp == 0) { /* from the NLP's state at rest (a failed step leaves it moving) */
             expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->nlp);
-        expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->shadow);
+            expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->shadow);
+        }
         if (last->lemke.ok && before->lemke.ok)
             expect_interface_loads(&sc, before->lemke.state_next, last->input, &last->lemke);
         rs_compare_free(&r);
