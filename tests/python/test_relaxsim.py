@@ -67,6 +67,9 @@ print(json.dumps({"dt": sc.dt, "alone": alone.states.tolist(), "stepped": steppe
 SIGINT_CHILD = r"""
 import json, os, signal, sys, threading, time
 import relaxsim
+# Python's own handler, whatever this process inherited: a job a shell starts in the background
+# (a CI runner's) has SIGINT ignored, and Python then installs none
+signal.signal(signal.SIGINT, signal.default_int_handler)
 path, mode = sys.argv[1], sys.argv[2]
 sc = relaxsim.Scenario(path, set={"run.steps": 100000000})
 last, at_signal, returned = [-1], [], []
