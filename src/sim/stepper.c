@@ -891,6 +891,27 @@ int rs_stepper_relaxed_point(const rs_stepper *s, rs_stepper_relaxed_step *out)
     return 1;
 }
 
+/* The next state and forces from Lemke's (z, w), judged by the step's physics: ok when Lemke
+ * solved the LCP (solved), the recovery is finite and its certificate passes cert_tol (the same
+ * certificate as an NLP step's); a recovery that overflowed gets status nonfinite, an answer the
+ * physics refuses not_certified. */
+static void judge_lemke_answer(rs_stepper *s, rs_step_result *out, int solved, int nonfinite)
+{
+    const rs_model *m = s->cfg.model;
+    m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces, contact_out(s, out));
+    finish_step(s, out);
+    out->ok = solved;
+    if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
+        !rs_all_finite(out->forces, (size_t)m->nforce)) {
+        out->status = nonfinite;
+        out->ok = 0;
+    } else if (out->ok && !(out->primal <= s->cfg.nlp.cert_tol &&
+                            out->complementarity <= s->cfg.nlp.cert_tol)) {
+        out->status = RS_LEMKE_NOT_CERTIFIED;
+        out->ok = 0;
+    }
+}
+
 /* Lemke's own failure on the step's LCP (no answer), rather than an answer the physics refuses. */
 static int lemke_lcp_failed(int status)
 {
@@ -976,19 +997,7 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         out->status = info.status;
         out->iterations += info.pivots;
         out->warm_started = info.warm_started;
-        m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces, contact_out(s, out));
-        finish_step(s, out);
-        out->ok = info.status == RS_LEMKE_SOLVED;
-        if (!rs_all_finite(out->state_next, (size_t)m->nstate) ||
-            !rs_all_finite(out->forces, (size_t)m->nforce)) { /* overflow in the recovery */
-            out->status = RS_LEMKE_BREAKDOWN;
-            out->ok = 0;
-        } else if (out->ok && !(out->primal <= s->cfg.nlp.cert_tol &&
-                                out->complementarity <= s->cfg.nlp.cert_tol)) {
-            /* the LCP is solved but the physics is not: the same certificate as an NLP step's */
-            out->status = RS_LEMKE_NOT_CERTIFIED;
-            out->ok = 0;
-        }
+        judge_lemke_answer(s, out, info.status == RS_LEMKE_SOLVED, RS_LEMKE_BREAKDOWN);
         if (out->ok || !info.warm_started)
             break;
     }
@@ -1005,15 +1014,9 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
         out->iterations += info.pivots;
         if (err == RS_OK && info.status == RS_LEMKE_SOLVED) {
             rs_lcp_residual(n, s->M, s->q, s->z, s->w);
-            m->lcp_recover(&s->data, s->z, s->w, out->state_next, out->forces,
-                           contact_out(s, out));
-            finish_step(s, out);
+            out->status = RS_LEMKE_SOLVED;
             out->warm_started = 0;
-            out->ok = rs_all_finite(out->state_next, (size_t)m->nstate) &&
-                      rs_all_finite(out->forces, (size_t)m->nforce) &&
-                      out->primal <= s->cfg.nlp.cert_tol &&
-                      out->complementarity <= s->cfg.nlp.cert_tol;
-            out->status = out->ok ? RS_LEMKE_SOLVED : RS_LEMKE_NOT_CERTIFIED;
+            judge_lemke_answer(s, out, 1, RS_LEMKE_NOT_CERTIFIED);
         }
     }
     /* The next step's guess: the side of each pair that is positive (w when both are zero). */
