@@ -282,7 +282,12 @@ static void test_pile_ends_without_overlap(void **state)
 {
     (void)state;
     rs_scenario sc;
-    load(SCEN "bodies_pile.ini", NULL, 0, &sc);
+    /* (RS_TEST_REDUCED, under the sanitizers and valgrind: the pile's first 400 steps, to
+     * Lemke's rest at step 389, 51 contacts; the whole run, 1,000 steps, takes six minutes
+     * under valgrind. Not fewer: at step 250 the pile still moves, and a body ends 4.8e-9 m deep,
+     * the scheme's gaps being linearised at the step's start; this test bounds a pile at rest) */
+    const char *reduced[] = {"run.steps=400"};
+    load(SCEN "bodies_pile.ini", reduced, rs_test_reduced() ? 1 : 0, &sc);
     rs_compare_result r;
     assert_int_equal(rs_compare_run(&sc, RS_RUN_LEMKE, NULL, NULL, &r), RS_OK);
     assert_int_equal(r.lemke.failed_steps, 0);
