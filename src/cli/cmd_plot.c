@@ -931,9 +931,11 @@ int rs_cmd_plot(int argc, char **argv)
     /* the files plot writes: those the new pictures lack are removed with the old set */
     static const char *const owned[] = {RS_PLOT_OUTPUTS};
     const int nowned = code == RS_EXIT_OK ? (int)(sizeof owned / sizeof owned[0]) : 2;
-    if (rs_outset_commit(set, owned, nowned, &detail) != RS_OK) /* gnuplot failed: its script and
-                                                                   log, the old pictures stay */
-        return rs_cli_usage_error("plot: %s", detail.message);
+    /* gnuplot failed: its script and log are kept, the old pictures stay; a picture gnuplot left
+     * empty or cut short (a full disk): nothing is replaced, exit 1 */
+    const rs_error werr = rs_outset_commit(set, owned, nowned, &detail);
+    if (werr != RS_OK)
+        return rs_cli_output_error(werr, "plot: %s", detail.message);
     fputs(wrote, stdout);
     return code;
 }

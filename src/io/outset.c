@@ -20,6 +20,7 @@
 #include "core/detail.h"
 #include "io/outset.h"
 #include "io/output.h"
+#include "io/picture_whole.h"
 
 #define MAX_NAMES 128 /* files of one set: five results, 20 capsules and the requested ones,
                          a study's data files and pictures */
@@ -387,9 +388,17 @@ rs_error rs_outset_commit(rs_outset *s, const char *const *owned, int nowned,
         struct stat st;
         if (!s->names[i][0] || !s->expected[i])
             continue;
+        char why[80];
         if (fstatat(s->stagefd, s->names[i], &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(st.st_mode) || st.st_size == 0)
-            err = rs_detail_set(detail, RS_ERR_IO, "%s/%s: was not written", s->dir, s->names[i]);
+            err = rs_detail_set(detail, RS_ERR_WRITE, "%s/%s: was not written", s->dir,
+                                s->names[i]);
+        else if (rs_picture_whole(s->stagefd, s->names[i], why, sizeof why) == 0)
+            /* cut short (a full disk) though its writer exited 0: not an output */
+            err = rs_detail_set(detail, RS_ERR_WRITE,
+                                "%s/%s: was not written whole (%s, %lld bytes; a full disk?); "
+                                "the previous outputs are unchanged",
+                                s->dir, s->names[i], why, (long long)st.st_size);
     }
     for (int i = 0; err == RS_OK && i < s->nsubdirs; i++) { /* every target directory a real one,
                                                              before anything is touched */

@@ -43,7 +43,9 @@ FILE *rs_outset_create(rs_outset *s, const char *name, rs_error_detail *detail);
 rs_error rs_outset_close(rs_outset *s, FILE *f, const char *name, rs_error_detail *detail);
 
 /* A file that another program (gnuplot) writes into the staging directory: registered so that an
- * interrupt removes it and the commit checks that it exists, is a regular file and is not empty. */
+ * interrupt removes it and the commit checks that it exists, is a regular file and is not empty,
+ * and, a .png or a .gif, that it is whole (picture_whole.h: a writer cut short by a full disk
+ * may still exit 0). A file that fails is a failed write (RS_ERR_WRITE): nothing is replaced. */
 rs_error rs_outset_expect(rs_outset *s, const char *name, rs_error_detail *detail);
 
 /* Forget a staged file (removed now; not committed): a picture gnuplot could not draw. */

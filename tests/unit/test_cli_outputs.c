@@ -455,6 +455,55 @@ static void test_full_disk_keeps_every_set_whole(void **state)
     umount2(mnt, MNT_DETACH);
 }
 
+/* The whole file at path into a new buffer, its size into *n. */
+static char *slurp_all(const char *path, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    *n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)*n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)*n, f), (size_t)*n);
+    fclose(f);
+    return buf;
+}
+
+/* plot on a full disk: gnuplot's animated GIF stops where the disk does and gnuplot still exits
+ * 0 (a 1.3 MB bodies.gif was replaced by a 147 KB stub, "wrote" said so, exit 0). Each picture
+ * is read to its end marker before the set replaces the old one: exit 1, the reason, the old
+ * pictures as they were, no staging left behind. */
+static void test_plot_on_a_full_disk_replaces_no_picture(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    char mnt[400], dir[600], path[1400];
+    snprintf(mnt, sizeof mnt, TMP "fullplot");
+    umount2(mnt, MNT_DETACH);
+    if (!mount_small(mnt, "8m"))
+        skip(); /* not root: the full-disk cases need a tmpfs of their own */
+    snprintf(dir, sizeof dir, "%s/tip", mnt);
+    assert_int_equal(RUN("compare", SCEN "bodies_tip_above.ini", "-o", dir, "-q"), 0);
+    assert_int_equal(RUN("plot", dir), 0);
+    snprintf(path, sizeof path, "%s/bodies.gif", dir);
+    long n_before, n_after;
+    char *before = slurp_all(path, &n_before);
+    assert_true(n_before > 500 * 1024); /* the animation's size, here 1.3 MB */
+    fill(mnt, 700 * 1024); /* room for the PNGs (0.4 MB) but not the animation */
+    assert_int_equal(RUN("plot", dir), 1);
+    assert_non_null(strstr(err_buf, "bodies.gif: was not written whole"));
+    assert_null(strstr(out_buf, "wrote"));
+    char *after = slurp_all(path, &n_after);
+    assert_int_equal(n_after, n_before);
+    assert_memory_equal(after, before, (size_t)n_before);
+    assert_false(leftovers(dir));
+    free(before);
+    free(after);
+    umount2(mnt, MNT_DETACH);
+}
+
 static void test_unwritable_paths_said_before_the_work(void **state)
 {
     (void)state;
@@ -600,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_capsule_never_opens_a_file),
         cmocka_unit_test(test_devices_fifos_and_held_directories),
         cmocka_unit_test(test_full_disk_keeps_every_set_whole),
+        cmocka_unit_test(test_plot_on_a_full_disk_replaces_no_picture),
         cmocka_unit_test(test_unwritable_paths_said_before_the_work),
         cmocka_unit_test(test_interrupt_keeps_previous_outputs),
         cmocka_unit_test(test_a_new_set_takes_the_old_plots),
