@@ -91,7 +91,7 @@ static bodies_step *step_new(const rs_scene *scene)
     s->scene = scene;
     s->nb = scene->nbodies;
     const size_t nb = (size_t)s->nb;
-    s->nstamp = 6 * nb + 3 * nb + (3 + nb) + 1;
+    s->nstamp = 6 * nb + 3 * nb + (size_t)bodies_nparams(scene) + 1;
     /* the stamp, then pose, margin, mass, inertia, extent, vfree */
     s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 1, sizeof(double));
     if (!s->stamp) {
@@ -114,7 +114,7 @@ static int same_step(bodies_step *s, const rs_step_data *d)
     double *t = s->stamp;
     int same = s->valid;
     const double *parts[3] = {d->state, d->input, d->params};
-    const size_t sizes[3] = {6 * nb, 3 * nb, 3 + nb};
+    const size_t sizes[3] = {6 * nb, 3 * nb, (size_t)bodies_nparams(s->scene)};
     for (int p = 0; p < 3; p++) {
         if (same && memcmp(t, parts[p], sizeof(double) * sizes[p]) != 0)
             same = 0;
@@ -223,7 +223,7 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         if (rounding > 1e-9 * s->scales.length && fabs(c->gap) <= rounding)
             c->gap = 0.0;
         s->first[i] = s->nz;
-        s->mu[i] = rs_scene_pair_mu(sc, c->a, c->b, d->params[BP_MU]);
+        s->mu[i] = d->params[bodies_mu_param(sc, c->a, c->b)];
         s->nz += s->mu[i] > 0.0 ? 4 : 1;
         const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
         s->fscale[i] = m * s->scales.speed / dt;
@@ -867,9 +867,10 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
                              "polygon ...' lines (docs/bodies.md)");
     bodies_model *bm = calloc(1, sizeof *bm);
     const size_t ns = BS_N * (size_t)nb, nin = BU_N * (size_t)nb, nf = BF_N * (size_t)nb;
-    const size_t np = BP_MASS0 + (size_t)nb;
+    const size_t np = (size_t)bodies_nparams(scene), nfr = (size_t)scene->nfriction;
+    const size_t slot = RS_BODY_NAME_LEN + 16, pair_slot = 2 * RS_BODY_NAME_LEN + 16;
     if (bm) {
-        bm->names = malloc((ns + nin + nf + np) * (RS_BODY_NAME_LEN + 16));
+        bm->names = malloc((ns + nin + nf + np) * slot + nfr * pair_slot);
         bm->state_names = malloc(sizeof(char *) * (ns + nin + nf));
         bm->params = calloc(np, sizeof *bm->params);
         bm->state_default = malloc(sizeof(double) * ns);
@@ -884,7 +885,6 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
     bm->input_names = bm->state_names + ns;
     bm->force_names = bm->input_names + nin;
     char *at = bm->names;
-    const size_t slot = RS_BODY_NAME_LEN + 16;
     static const char *const st[BS_N] = {"x_m", "z_m", "theta_rad", "xd_mps", "zd_mps",
                                          "thetad_radps"};
     static const char *const in[BU_N] = {"ux_N", "uz_N", "utau_Nm"};
@@ -910,6 +910,14 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
         bm->params[BP_MASS0 + b] =
             (rs_param_def){at, bd->mass, 1e-9, 1e9, "the body's mass, kg", 0.0};
         at += slot;
+    }
+    for (int f = 0; f < scene->nfriction; f++) { /* model.friction.A.B: a friction line's mu */
+        const rs_scene_friction *fr = &scene->friction[f];
+        snprintf(at, pair_slot, "friction.%s.%s", scene->bodies[fr->a].name,
+                 fr->b >= 0 ? scene->bodies[fr->b].name : "static");
+        bm->params[BP_MASS0 + nb + f] = (rs_param_def){
+            at, fr->mu, 0.0, 10.0, "Coulomb friction coefficient of the pair (its scene line)", 0.0};
+        at += pair_slot;
     }
     bm->params[BP_G] =
         (rs_param_def){"g", 9.81, 0.0, 1e3, "gravitational acceleration, m/s^2", 0.0};

@@ -9,8 +9,23 @@
 #include "geom/contacts.h"
 #include "sim/model.h"
 
-/* Parameters: g, mu, reach, then each body's mass. */
+/* Parameters: g, mu, reach, each body's mass, then the coefficient of each of the scene's
+ * friction lines in their order (model.friction.A.B, model.friction.A.static). */
 enum { BP_G = 0, BP_MU = 1, BP_REACH = 2, BP_MASS0 = 3 };
+
+/* The number of parameters of a scene's model. */
+static inline int bodies_nparams(const rs_scene *s)
+{
+    return BP_MASS0 + s->nbodies + s->nfriction;
+}
+
+/* The parameter that is the friction coefficient of the pair (a, b) (b = -1: an obstacle): its
+ * friction line's, else model.mu. */
+static inline int bodies_mu_param(const rs_scene *s, int a, int b)
+{
+    const int f = rs_scene_pair_friction(s, a, b);
+    return f >= 0 ? BP_MASS0 + s->nbodies + f : BP_MU;
+}
 /* Per body: 6 state components, 3 inputs, 3 force columns. */
 enum { BS_X, BS_Z, BS_TH, BS_XD, BS_ZD, BS_THD, BS_N };
 enum { BU_X, BU_Z, BU_TAU, BU_N };

@@ -51,7 +51,7 @@ static int cdata_init(cdata *c, const rs_step_data *d, const bodies_step *s,
     c->d = d;
     c->s = s;
     c->nb = s->nb;
-    const int nb = c->nb, np = BP_MASS0 + nb;
+    const int nb = c->nb, np = bodies_nparams(d->scene);
     cx *block = malloc(sizeof(cx) * ((size_t)np + 6 * (size_t)nb + 3 * (size_t)nb +
                                      6 * (size_t)nb + 1));
     if (!block)
@@ -286,9 +286,8 @@ static void cbuild(const cdata *c, cx *M, cx *q, cgeom *geo)
         q[k] = 0.0;
     for (int j = 0; j < nc; j++) {
         const rs_contact *cj = &s->list.c[j];
-        /* the pair's mu: the scene's line for it, else the parameter (which moves) */
-        const double fixed = rs_scene_pair_mu(c->d->scene, cj->a, cj->b, -1.0);
-        const cx mu = fixed >= 0.0 ? (cx)fixed : c->params[BP_MU];
+        /* the pair's mu: its friction line's parameter, else model.mu (each moves with its key) */
+        const cx mu = c->params[bodies_mu_param(c->d->scene, cj->a, cj->b)];
         const int rows = s->mu[j] > 0.0 ? 3 : 1, r0 = s->first[j];
         for (int rk = 0; rk < rows; rk++) {
             cx f[2];

@@ -608,11 +608,12 @@ static char *sweep_description(const rs_sweep *sw)
         len += (size_t)snprintf(text + len, cap - len, "vary %s =", sw->keys[k].name);
         for (int v = 0; v < sw->keys[k].nvalues; v++) {
             char num[RS_SWEEP_WORD_LEN];
-            len += (size_t)snprintf(text + len, cap - len, " %s",
-                                    sw->keys[k].words
-                                        ? sw->keys[k].words[v]
-                                        : (snprintf(num, sizeof num, "%.17g", sw->keys[k].values[v]),
-                                           num));
+            const char *w = sw->keys[k].words ? sw->keys[k].words[v] : NULL;
+            /* (a quoted text, which may hold spaces, quoted again: one value each) */
+            len += (size_t)snprintf(text + len, cap - len, w && strpbrk(w, " ,") ? " \"%s\"" : " %s",
+                                    w ? w
+                                      : (snprintf(num, sizeof num, "%.17g", sw->keys[k].values[v]),
+                                         num));
         }
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }

@@ -77,7 +77,7 @@ rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
     return RS_OK;
 }
 
-double rs_scene_pair_mu(const rs_scene *s, int a, int b, double mu)
+int rs_scene_pair_friction(const rs_scene *s, int a, int b)
 {
     if (b >= 0 && b < a) {
         const int t = a;
@@ -86,8 +86,8 @@ double rs_scene_pair_mu(const rs_scene *s, int a, int b, double mu)
     }
     for (int i = 0; i < s->nfriction; i++)
         if (s->friction[i].a == a && s->friction[i].b == b)
-            return s->friction[i].mu;
-    return mu;
+            return i;
+    return -1;
 }
 
 /* Room for one more obstacle with nedges edges. */

@@ -82,9 +82,8 @@ rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why);
 /* The index of the body named name, -1 if none. */
 int rs_scene_body_index(const rs_scene *s, const char *name);
 
-/* The friction coefficient of the pair (a, b) (b = -1: an obstacle): the scene's for that pair,
- * else mu. */
-double rs_scene_pair_mu(const rs_scene *s, int a, int b, double mu);
+/* The index into s->friction of the pair's line (b = -1: an obstacle), -1 if it has none. */
+int rs_scene_pair_friction(const rs_scene *s, int a, int b);
 
 /* Record a pair's coefficient; a second one for the same pair replaces the first. */
 rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line);

@@ -47,8 +47,11 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
         double v;
         if (!rs_sweep_param_value(key, cJSON_GetObjectItem(params, key->name), &v))
             fputc(',', f);
+        else if (key->words && strpbrk(key->words[(int)v], ",\""))
+            fprintf(f, ",\"%s\"", key->words[(int)v]); /* a quoted text: its commas quoted
+                                                          (RFC 4180; it holds no quote) */
         else if (key->words)
-            fprintf(f, ",%s", key->words[(int)v]); /* one of the key's words: no comma in it */
+            fprintf(f, ",%s", key->words[(int)v]);
         else
             fprintf(f, ",%s", rs_format_real(v, num, sizeof num));
     }

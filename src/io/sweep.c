@@ -101,6 +101,59 @@ static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t wh
     return count > 0;
 }
 
+/* Parse '"text 1", "text 2", ...' (quoted texts, each once: a value that is itself a list, such
+ * as a piecewise input's "0, 1, 3") into key->words, as a key of words; values are their
+ * indices. */
+static int parse_texts(const char *text, rs_sweep_key *key, char *why, size_t why_len)
+{
+    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
+    key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
+    if (!key->values || !key->words)
+        return 0;
+    int count = 0;
+    const char *c = text;
+    for (;;) {
+        while (*c == ' ' || *c == '\t')
+            c++;
+        const char *end = *c == '"' ? strchr(c + 1, '"') : NULL;
+        if (!end) {
+            snprintf(why, why_len, "a list of quoted values, \"a, b\", \"c, d\": %s",
+                     *c == '"' ? "a quote is not closed" : "expected a quote");
+            return 0;
+        }
+        const size_t n = (size_t)(end - c - 1);
+        if (n == 0 || n >= RS_SWEEP_WORD_LEN || count >= RS_SWEEP_MAX_VALUES) {
+            snprintf(why, why_len, n == 0 ? "an empty quoted value"
+                                   : count >= RS_SWEEP_MAX_VALUES ? "more than %d values"
+                                                                  : "a quoted value of more than "
+                                                                    "%d characters",
+                     n == 0 ? 0 : count >= RS_SWEEP_MAX_VALUES ? RS_SWEEP_MAX_VALUES
+                                                               : RS_SWEEP_WORD_LEN - 1);
+            return 0;
+        }
+        snprintf(key->words[count], RS_SWEEP_WORD_LEN, "%.*s", (int)n, c + 1);
+        for (int j = 0; j < count; j++)
+            if (strcmp(key->words[j], key->words[count]) == 0) {
+                snprintf(why, why_len, "\"%.40s\" is listed twice", key->words[count]);
+                return 0;
+            }
+        key->values[count] = count;
+        count++;
+        for (c = end + 1; *c == ' ' || *c == '\t'; c++)
+            ;
+        if (*c == '\0')
+            break;
+        if (*c != ',') {
+            snprintf(why, why_len, "a list of quoted values, \"a, b\", \"c, d\": expected a "
+                                   "comma after \"%.40s\"", key->words[count - 1]);
+            return 0;
+        }
+        c++;
+    }
+    key->nvalues = count;
+    return 1;
+}
+
 /* Parse "a, b, c", "lo .. hi / n", "random lo .. hi / n seed s" or "lograndom lo .. hi / n seed
  * s" into key->values. */
 static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t why_len)
@@ -143,6 +196,9 @@ static int parse_values(const char *text, rs_sweep_key *key, char *why, size_t w
         key->nvalues = (int)n;
         return 1;
     }
+    /* quoted values: each a text, a list itself (input.u = "0, 1", "0, 2": a piecewise input) */
+    if (*text == '"')
+        return parse_texts(text, key, why, why_len);
     /* an explicit list of words: a choice key (model.formulation = egan_simple, egan_accurate) */
     char first[64] = "";
     sscanf(text, " %63[^, ]", first);

@@ -8,6 +8,7 @@
  *   [vary]
  *   model.mu = 0.05, 0.1, 0.2             an explicit list
  *   model.formulation = egan_simple, egan_accurate     a list of words (a choice key)
+ *   input.u = "1, 3", "2, 6"              quoted values, each a text: a list (a piecewise input)
  *   initial.xd = 0.5 .. 2 / 4             a range: 4 values from 0.5 to 2 inclusive
  *   model.m = random 5 .. 20 / 3 seed 7   3 seeded uniform samples in [5, 20)
  *   run.dt = lograndom 1e-4 .. 1e-2 / 3 seed 8   3 seeded log-uniform samples (0 < lo)
@@ -36,7 +37,8 @@ typedef struct rs_sweep_key {
     int line;             /* its line in the sweep file */
     int nvalues;
     double *values;       /* owned; for a list of words, 0 .. nvalues-1 (the word's index) */
-    char (*words)[RS_SWEEP_WORD_LEN]; /* owned; NULL: the values are numbers */
+    char (*words)[RS_SWEEP_WORD_LEN]; /* owned; NULL: the values are numbers (words, or quoted
+                                         texts, which may hold commas and spaces) */
 } rs_sweep_key;
 
 typedef struct rs_sweep {

@@ -173,30 +173,42 @@ rs_error rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key 
 {
     const rs_model *m = sc->model;
     const char *dot = strchr(text, '.');
-    const char *name = dot ? dot + 1 : text;
+    char name[48];
+    snprintf(name, sizeof name, "%s", dot ? dot + 1 : text);
     const size_t section = dot ? (size_t)(dot - text) : 0;
-    if (!*name || strlen(name) >= 40)
+    if (!*name || strlen(dot ? dot + 1 : text) >= 40)
         return rs_detail_set(detail, RS_ERR_PARSE,
                              "a key is a name such as mu, model.mu, initial.xd, input.ux or dt");
+    /* NAME@P: piece P of a piecewise input */
+    char *at = strrchr(name, '@');
+    long piece = -1;
+    if (at) {
+        char *end;
+        piece = strtol(at + 1, &end, 10);
+        if (end == at + 1 || *end || piece < 0)
+            return rs_detail_set(detail, RS_ERR_PARSE, "a piece of a piecewise input is INPUT@P, "
+                                 "P its 0-based index into [input] times");
+        *at = '\0';
+    }
     int found = 0;
     memset(key, 0, sizeof *key);
     const int p = find_param(m, name);
     if (p >= 0 && (!dot || section_is(text, section, "model"))) {
-        *key = (rs_grad_key){RS_GRAD_KEY_PARAM, p, ""};
+        *key = (rs_grad_key){RS_GRAD_KEY_PARAM, p, -1, ""};
         found++;
     }
     const int s = rs_column_index(m->state_names, m->nstate, name);
     if (s >= 0 && (!dot || section_is(text, section, "initial"))) {
-        *key = (rs_grad_key){RS_GRAD_KEY_INITIAL, s, ""};
+        *key = (rs_grad_key){RS_GRAD_KEY_INITIAL, s, -1, ""};
         found++;
     }
     const int u = m->ninput > 0 ? rs_column_index(m->input_names, m->ninput, name) : -1;
     if (u >= 0 && (!dot || section_is(text, section, "input"))) {
-        *key = (rs_grad_key){RS_GRAD_KEY_INPUT, u, ""};
+        *key = (rs_grad_key){RS_GRAD_KEY_INPUT, u, (int)piece, ""};
         found++;
     }
     if (strcmp(name, "dt") == 0 && (!dot || section_is(text, section, "run"))) {
-        *key = (rs_grad_key){RS_GRAD_KEY_DT, 0, ""};
+        *key = (rs_grad_key){RS_GRAD_KEY_DT, 0, -1, ""};
         found++;
     }
     if (found > 1)
@@ -206,12 +218,31 @@ rs_error rs_grad_parse_key(const rs_scenario *sc, const char *text, rs_grad_key 
         return rs_detail_set(detail, RS_ERR_PARSE,
                              "not a number of the scenario that can be differentiated (a model "
                              "parameter, an initial state component, a constant input or dt)");
+    if (at && key->kind != RS_GRAD_KEY_INPUT)
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             "only an input has pieces (INPUT@P, a piecewise input)");
+    const rs_input_schedule *in = &sc->input;
+    if (key->kind == RS_GRAD_KEY_INPUT && (in->kind == RS_INPUT_PIECEWISE) != (piece >= 0))
+        return rs_detail_set(detail, RS_ERR_PARSE,
+                             piece >= 0 ? "a piece of an input needs [input] type = piecewise%.0s"
+                                        : "the input is piecewise: name one piece's value, %s@P "
+                                          "(P from 0 to the number of times - 1)",
+                             name);
+    if (piece >= in->npieces && key->kind == RS_GRAD_KEY_INPUT)
+        return rs_detail_set(detail, RS_ERR_PARSE, "the input has %d pieces (0 to %d)",
+                             in->npieces, in->npieces - 1);
+    if (key->kind == RS_GRAD_KEY_INPUT && piece >= 0 && in->nvalues[key->index] == 0)
+        return rs_detail_set(detail, RS_ERR_PARSE, "[input] gives %s no values", name);
     if (key->kind == RS_GRAD_KEY_PARAM && m->params[key->index].multiple_of > 0.0)
         return rs_detail_set(detail, RS_ERR_PARSE,
                              "model.%s takes whole values only: no derivative with respect to it",
                              name);
     static const char *const sections[] = {"model", "initial", "input", "run"};
-    snprintf(key->name, sizeof key->name, "%s.%s", sections[key->kind], name);
+    if (piece >= 0)
+        snprintf(key->name, sizeof key->name, "%.7s.%.39s@%d", sections[key->kind], name,
+                 (int)piece); /* (piece < npieces) */
+    else
+        snprintf(key->name, sizeof key->name, "%.7s.%.39s", sections[key->kind], name);
     rs_detail_clear(detail);
     return RS_OK;
 }
@@ -256,7 +287,8 @@ double rs_grad_key_value(const rs_scenario *sc, const rs_grad_key *key)
     case RS_GRAD_KEY_INITIAL:
         return sc->initial[key->index];
     case RS_GRAD_KEY_INPUT:
-        return sc->input.constant[key->index];
+        return key->piece >= 0 ? sc->input.values[key->index][key->piece]
+                               : sc->input.constant[key->index];
     case RS_GRAD_KEY_DT:
         return sc->dt;
     }
@@ -273,7 +305,10 @@ void rs_grad_key_set(rs_scenario *sc, const rs_grad_key *key, double v)
         sc->initial[key->index] = v;
         break;
     case RS_GRAD_KEY_INPUT:
-        sc->input.constant[key->index] = v;
+        if (key->piece >= 0)
+            sc->input.values[key->index][key->piece] = v;
+        if (key->piece <= 0) /* (the constant is the first piece's value) */
+            sc->input.constant[key->index] = v;
         break;
     case RS_GRAD_KEY_DT:
         sc->dt = v;
@@ -297,9 +332,9 @@ rs_error rs_grad_check_scenario(const rs_scenario *sc, const rs_grad_config *cfg
                              "[input] unit = weight makes the input depend on the parameters: "
                              "state the input in newtons for gradients");
     for (int j = 0; j < cfg->nkeys; j++) {
-        if (cfg->keys[j].kind == RS_GRAD_KEY_INPUT && sc->input.kind != RS_INPUT_CONSTANT)
-            return rs_detail_set(detail, RS_ERR_BAD_ARG,
-                                 "an input key needs [input] type = constant");
+        if (cfg->keys[j].kind == RS_GRAD_KEY_INPUT && sc->input.kind == RS_INPUT_RANDOM)
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "an input key needs [input] type = "
+                                 "constant, or piecewise and a piece (INPUT@P)");
         if (cfg->keys[j].kind == RS_GRAD_KEY_DT && sc->input.kind == RS_INPUT_PIECEWISE)
             return rs_detail_set(detail, RS_ERR_BAD_ARG,
                                  "a dt gradient needs an input that does not change with time (a "
@@ -337,10 +372,11 @@ rs_error rs_grad_scenario_valid(const rs_scenario *sc, rs_error_detail *detail)
     return err;
 }
 
-/* The tangent of step k's data along key j: a unit in the key's own slot, the state tangent (t's
- * arrays sized for m). */
-static void step_tangent(const rs_model *m, const rs_grad_key *key, const double *state_tangent,
-                         rs_step_tangent *t)
+/* The tangent of step k's data along key j: a unit in the key's own slot (a piece of an input:
+ * in the steps that take their input from that piece, piece_now), the state tangent (t's arrays
+ * sized for m). */
+static void step_tangent(const rs_model *m, const rs_grad_key *key, int piece_now,
+                         const double *state_tangent, rs_step_tangent *t)
 {
     memset(t->params, 0, sizeof(double) * (size_t)m->nparams);
     memset(t->input, 0, sizeof(double) * (size_t)m->ninput);
@@ -351,7 +387,7 @@ static void step_tangent(const rs_model *m, const rs_grad_key *key, const double
         t->params[key->index] = 1.0;
         break;
     case RS_GRAD_KEY_INPUT:
-        t->input[key->index] = 1.0;
+        t->input[key->index] = key->piece < 0 || key->piece == piece_now ? 1.0 : 0.0;
         break;
     case RS_GRAD_KEY_DT:
         t->dt = 1.0;
@@ -533,7 +569,8 @@ static int run_lcp(const lcp_run *run)
             int ok = deriv_ok && tangents_ok;
             for (int j = 0; ok && j < nk; j++) {
                 rs_step_tangent *t = &w.t[j];
-                step_tangent(m, &run->cfg->keys[j], w.T + (size_t)j * ns, t);
+                step_tangent(m, &run->cfg->keys[j], rs_scenario_input_piece(sc, k),
+                             w.T + (size_t)j * ns, t);
                 if (n > 0) { /* (no contact: only the integrator moves) */
                     m->lcp_tangent(&d, t, w.dM, w.dq);
                     rs_lcp_derivative_info di;
@@ -683,7 +720,8 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
         const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &wv) : 0; /* 0: no contact */
         const rs_step_data d = step_data(&sc, x, u);
         for (int j = 0; j < nk; j++)
-            step_tangent(m, &cfg->keys[j], w.T + (size_t)j * ns, &w.t[j]);
+            step_tangent(m, &cfg->keys[j], rs_scenario_input_piece(&sc, k), w.T + (size_t)j * ns,
+                         &w.t[j]);
         int ok = r.ok && tangents_ok && work_lcp(&w, n) == RS_OK;
         if (ok && n > 0) {
             ok = nlp_step_tangents(st, &cache, m, &d, w.t, nk, n, mu, &w, gs);

@@ -38,14 +38,16 @@
 typedef enum rs_grad_key_kind {
     RS_GRAD_KEY_PARAM = 0,   /* [model] parameter */
     RS_GRAD_KEY_INITIAL = 1, /* [initial] state component */
-    RS_GRAD_KEY_INPUT = 2,   /* [input] constant input component */
+    RS_GRAD_KEY_INPUT = 2,   /* [input] a constant input component, or one piece's value of a
+                                piecewise input */
     RS_GRAD_KEY_DT = 3       /* [run] dt */
 } rs_grad_key_kind;
 
 typedef struct rs_grad_key {
     rs_grad_key_kind kind;
     int index;     /* into params, state or input */
-    char name[48]; /* "model.mu", "initial.xd", "input.ux", "run.dt" */
+    int piece;     /* an input key of a piecewise input: its piece (0-based); else -1 */
+    char name[64]; /* "model.mu", "initial.xd", "input.ux", "input.u@1", "run.dt" */
 } rs_grad_key;
 
 typedef struct rs_grad_output {
@@ -55,7 +57,8 @@ typedef struct rs_grad_output {
     char name[64]; /* "x_m@1199": column@CSV step */
 } rs_grad_output;
 
-/* Parse a key ("mu", "model.mu", "xd", "initial.xd", "ux", "input.ux", "dt", "run.dt") or an
+/* Parse a key ("mu", "model.mu", "xd", "initial.xd", "ux", "input.ux", "dt", "run.dt"; of a
+ * piecewise input, one piece's value: "u@1", "input.u@1", the value from times[1] on) or an
  * output ("x", "x_m", "fz_N@599": the value in row 599 of the trajectory CSV, at t = 600 dt; no
  * @: the last step) of scenario sc. RS_OK, or RS_ERR_PARSE and what is wrong in detail (may be
  * NULL). */

@@ -89,6 +89,18 @@ rs_error rs_scenario_copy(rs_scenario *dst, const rs_scenario *src)
     return RS_OK;
 }
 
+int rs_scenario_input_piece(const rs_scenario *sc, int k)
+{
+    const rs_input_schedule *in = &sc->input;
+    if (in->kind != RS_INPUT_PIECEWISE)
+        return -1;
+    const double t = k * sc->dt;
+    int p = 0;
+    while (p + 1 < in->npieces && in->times[p + 1] <= t + 1e-9 * sc->dt)
+        p++;
+    return p;
+}
+
 void rs_scenario_input(const rs_scenario *sc, int k, double *u)
 {
     const rs_input_schedule *in = &sc->input;
@@ -99,10 +111,7 @@ void rs_scenario_input(const rs_scenario *sc, int k, double *u)
             u[i] = in->constant[i];
         break;
     case RS_INPUT_PIECEWISE: {
-        const double t = k * sc->dt;
-        int p = 0;
-        while (p + 1 < in->npieces && in->times[p + 1] <= t + 1e-9 * sc->dt)
-            p++;
+        const int p = rs_scenario_input_piece(sc, k);
         for (int i = 0; i < n; i++)
             u[i] = in->nvalues[i] ? in->values[i][p] : 0.0;
         break;

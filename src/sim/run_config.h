@@ -109,6 +109,10 @@ rs_error rs_scenario_copy(rs_scenario *dst, const rs_scenario *src);
 /* The input u_k of step k (0-based) into u (model->ninput values). */
 void rs_scenario_input(const rs_scenario *sc, int k, double *u);
 
+/* The piece of a piecewise input step k (0-based) takes its values from (the last piece whose
+ * time is at or before k dt); -1 for an input of another type. */
+int rs_scenario_input_piece(const rs_scenario *sc, int k);
+
 /* The configuration of a stepper for sc's model, parameters, variant, time step, solver settings,
  * mode tolerances and scene (sc must outlive the stepper). */
 rs_stepper_config rs_scenario_stepper_config(const rs_scenario *sc);

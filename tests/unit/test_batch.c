@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/scenario.h"
 #include "io/sweep.h"
 #include "batch/batch.h"
 
@@ -254,6 +255,49 @@ static const char small_sweep[] =
     "run.dt = -1, 0.01\ninitial.x = 1, 1.2\n";
 
 /* Output buffered by the caller before a batch must not be repeated by the forked workers. */
+/* A piecewise input is swept with quoted values, each one run's list ("1, 3": 1 N, then 3 N from
+ * t = 0.2 s; every run was bad_input, "1 values for 2 times", and the quoted form was refused):
+ * each run loads its list, results.csv quotes the commas, a wrong list names the sweep's line. */
+static const char piecewise_base[] = "[model]\nname = sliding_block_traditional\n[input]\n"
+                                     "type = piecewise\ntimes = 0, 0.2\nu = 1, 3\n[run]\n"
+                                     "steps = 30\ndt = 0.01\n";
+
+static void test_quoted_values_sweep_a_piecewise_input(void **state)
+{
+    (void)state;
+    write_file(TMP "pw_base.ini", piecewise_base);
+    write_file(TMP "pw.ini", "[sweep]\nscenario = pw_base.ini\n[vary]\n"
+                             "input.u = \"1, 3\", \"2, 6\"\n");
+    rs_error_detail d;
+    assert_int_equal(rs_sweep_load(TMP "pw.ini", &sw, &d), RS_OK);
+    assert_int_equal(sw.nruns, 2);
+    char ov[RS_SWEEP_MAX_OVERRIDES][128];
+    assert_int_equal(rs_sweep_run_overrides(&sw, 1, ov), 1);
+    assert_string_equal(ov[0], "input.u=2, 6");
+    const char *set = ov[0];
+    rs_scenario sc;
+    assert_int_equal(rs_scenario_load(TMP "pw_base.ini", &set, 1, &sc, &d), RS_OK);
+    assert_int_equal(sc.input.nvalues[0], 2);
+    assert_true(sc.input.values[0][0] == 2.0 && sc.input.values[0][1] == 6.0);
+    rs_scenario_release(&sc);
+    rs_sweep_free(&sw);
+    system("rm -rf '" TMP "pw_out'");
+    assert_int_equal(relaxsim("batch " TMP "pw.ini -j 1 -q -o " TMP "pw_out"), 0);
+    char csv[4096];
+    slurp(TMP "pw_out/results.csv", csv, sizeof csv);
+    assert_non_null(strstr(csv, "\n0,\"1, 3\",passed,"));
+    assert_non_null(strstr(csv, "\n1,\"2, 6\",passed,"));
+    /* each list checked against the scenario, with the sweep's line */
+    expect_sweep_error("[sweep]\nscenario = pw_base.ini\n[vary]\ninput.u = \"1, 3\", \"2\"\n",
+                       "badsweep.ini:4: vary.input.u: 1 values for 2 times");
+    expect_sweep_error("[sweep]\nscenario = pw_base.ini\n[vary]\ninput.u = \"1, 3\", \"1, 3\"\n",
+                       "listed twice");
+    expect_sweep_error("[sweep]\nscenario = pw_base.ini\n[vary]\ninput.u = \"1, 3\", \"2, 6\n",
+                       "a quote is not closed");
+    expect_sweep_error("[sweep]\nscenario = pw_base.ini\n[vary]\ninput.u = \"1, 3\" \"2, 6\"\n",
+                       "expected a comma after \"1, 3\"");
+}
+
 static void test_workers_do_not_repeat_buffered_output(void **state)
 {
     (void)state;
@@ -780,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_batch_runs_without_warm_starts),
         cmocka_unit_test(test_stack_refused_where_it_cannot_stack),
         cmocka_unit_test(test_bad_sweeps),
+        cmocka_unit_test(test_quoted_values_sweep_a_piecewise_input),
         cmocka_unit_test(test_choice_sweep),
         cmocka_unit_test(test_jobs_do_not_change_results),
         cmocka_unit_test(test_stacked_batch_matches_unstacked),

@@ -234,6 +234,60 @@ static void test_disc_in_valley(void **state)
     rs_grad_free(&r);
 }
 
+/* Two everyday parameters are keys: a piece of a piecewise input (u@P) and a pair's friction line
+ * (model.friction.A.B). The sliding block pushed by u_0 = 1 N until t = 0.2 s (steps 0 .. 19)
+ * and u_1 = 3 N after, sliding throughout: u_j moves v_k by dt/m for k > j, so
+ * dx_N/du_P = dt^2/m sum over the piece's steps j of (N - j): 810 dt^2 for piece 0 and 465 dt^2
+ * for piece 1 at N = 50. The seam scene's box slides frictionless on the ground by its own line
+ * (friction box static 0); set to mu = 0.2 it decelerates by mu g: dxd_N/dmu = -g N dt,
+ * dx_N/dmu = -g dt^2 N (N + 1) / 2. The LCP gradient is exact to rounding (1e-9 relative). */
+static void test_input_pieces_and_pair_friction_are_keys(void **state)
+{
+    (void)state;
+    const char *pieces[] = {"input.type=piecewise", "input.times=0, 0.2", "input.u=1, 3",
+                            "run.steps=50"};
+    load("sliding_block_traditional", pieces, 4);
+    rs_grad_config cfg;
+    configure(&cfg, "u@0,input.u@1", "x,xd@19");
+    assert_string_equal(cfg.keys[1].name, "input.u@1");
+    rs_grad_result r;
+    run(&cfg, &r);
+    const double dt = sc.dt, m = sc.params[0];
+    const double expected[4] = {810 * dt * dt / m, 20 * dt / m, 465 * dt * dt / m, 0.0};
+    /* (entries: output-major, x then xd@19, each over the keys) */
+    const double got[4] = {r.entries[0].lcp, r.entries[2].lcp, r.entries[1].lcp,
+                           r.entries[3].lcp};
+    for (int e = 0; e < 4; e++)
+        assert_close(got[e], expected[e], 1e-15, 1e-9);
+    assert_close(r.entries[0].fd, expected[0], 0.0, 1e-6);
+    assert_close(r.entries[1].fd, expected[2], 0.0, 1e-6);
+    assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
+    rs_grad_free(&r);
+    rs_grad_key k;
+    assert_int_equal(rs_grad_parse_key(&sc, "u", &k, NULL), RS_ERR_PARSE);   /* which piece? */
+    assert_int_equal(rs_grad_parse_key(&sc, "u@2", &k, NULL), RS_ERR_PARSE); /* 2 pieces */
+    assert_int_equal(rs_grad_parse_key(&sc, "mu@0", &k, NULL), RS_ERR_PARSE);
+    load("sliding_block_traditional", NULL, 0);
+    assert_int_equal(rs_grad_parse_key(&sc, "u@0", &k, NULL), RS_ERR_PARSE); /* constant */
+    /* a pair's friction line */
+    char path[512];
+    snprintf(path, sizeof path, "%s/problems/scenarios/bodies_seam.ini", RS_SOURCE_DIR);
+    const char *pair[] = {"model.friction.box.static=0.2", "run.steps=100"};
+    rs_error_detail d;
+    rs_scenario_release(&sc);
+    assert_int_equal(rs_scenario_load(path, pair, 2, &sc, &d), RS_OK);
+    configure(&cfg, "model.friction.box.static", "box.xd,box.x");
+    run(&cfg, &r);
+    const double g = 9.81, N = 100;
+    assert_close(r.entries[0].value, 1.1 - 0.2 * g * N * sc.dt, 1e-12, 0.0);
+    assert_close(r.entries[0].lcp, -g * N * sc.dt, 0.0, 1e-9);
+    assert_close(r.entries[1].lcp, -g * sc.dt * sc.dt * N * (N + 1) / 2, 0.0, 1e-9);
+    assert_close(r.entries[0].fd, -g * N * sc.dt, 0.0, 1e-6);
+    assert_int_equal(r.lcp_failed_steps + r.nlp_failed_steps, 0);
+    rs_grad_free(&r);
+    rs_scenario_release(&sc);
+}
+
 static void test_keys_and_outputs_are_checked(void **state)
 {
     (void)state;
@@ -273,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_nlp_failure_leaves_the_lcp_measured),
         cmocka_unit_test(test_disc_in_valley),
         cmocka_unit_test(test_keys_and_outputs_are_checked),
+        cmocka_unit_test(test_input_pieces_and_pair_friction_are_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
