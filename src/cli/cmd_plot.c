@@ -43,12 +43,20 @@ static int columns_in_unit(const rs_model *m, int u)
     return n;
 }
 
+/* Above this many columns in one panel (a scene of many bodies: the pile's 48 force columns) the
+ * legend names the kinds of column, one entry each, instead of covering the panel. */
+#define LEGEND_MAX_COLUMNS 8
+
 /* The plot command of every column in unit u, both backends: a column's colour is its own
  * (rs_plot_column_colour), NLP solid, Lemke dashed in a darker shade at half the width. */
 static void plot_columns(FILE *g, const rs_model *m, int u)
 {
+    const int many = columns_in_unit(m, u) > LEGEND_MAX_COLUMNS;
+    if (many) /* (a few entries: inside, the panel at full width; restored below) */
+        fprintf(g, "set key inside top right opaque\n");
     fprintf(g, "plot ");
-    int first = 1, drawn = 0;
+    const char *kinds[LEGEND_MAX_COLUMNS]; /* with many: the kinds of column ("fx_N") */
+    int nkinds = 0, first = 1, drawn = 0;
     for (int c = 0; c < m->nstate + m->nforce; c++) {
         if (rs_plot_column_unit(column_name(m, c)) != u)
             continue;
@@ -56,7 +64,7 @@ static void plot_columns(FILE *g, const rs_model *m, int u)
         const char *colour = rs_plot_column_colour(column_name(m, c));
         /* each column drawn thinner than the one before: equal curves show as a line inside a
          * wider one instead of one hiding the other */
-        const double lw = fmax(1.5, 4.0 - 1.0 * drawn++);
+        const double lw = many ? 1.5 : fmax(1.5, 4.0 - 1.0 * drawn++);
         char dark[8]; /* Lemke: the same hue darker, dashed, half as wide, inside the NLP line */
         rs_plot_colour_darker(colour, dark);
         char nlp[200], lemke[200], text[160];
@@ -64,16 +72,35 @@ static void plot_columns(FILE *g, const rs_model *m, int u)
         rs_gnuplot_string(nlp, sizeof nlp, text);
         snprintf(text, sizeof text, "%s Lemke", column_name(m, c));
         rs_gnuplot_string(lemke, sizeof lemke, text);
-        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' title %s, "
+        if (many) {
+            const char *dot = strchr(column_name(m, c), '.');
+            const char *kind = dot ? dot + 1 : column_name(m, c);
+            int known = 0;
+            for (int k = 0; k < nkinds; k++)
+                known |= strcmp(kinds[k], kind) == 0;
+            if (!known && nkinds < LEGEND_MAX_COLUMNS)
+                kinds[nkinds++] = kind;
+            snprintf(nlp, sizeof nlp, "notitle");
+            snprintf(lemke, sizeof lemke, "notitle");
+        }
+        fprintf(g, "%s'trajectory_nlp.csv' using 2:%d with lines lw %.1f lc rgb '%s' %s%s, "
                    "'trajectory_lemke.csv' using 2:%d with lines dt (8,6) lw %.1f lc rgb '%s' "
-                   "title %s",
-                first ? "" : ", \\\n     ", csv_col, lw, colour, nlp, csv_col, 0.5 * lw, dark,
-                lemke);
+                   "%s%s",
+                first ? "" : ", \\\n     ", csv_col, lw, colour, many ? "" : "title ", nlp,
+                csv_col, 0.5 * lw, dark, many ? "" : "title ", lemke);
         first = 0;
+    }
+    for (int k = 0; k < nkinds; k++) { /* the legend of many columns: a kind's colour, once */
+        char text[160], title[200];
+        snprintf(text, sizeof text, "%s of every body: NLP solid, Lemke dashed", kinds[k]);
+        fprintf(g, ", \\\n     NaN with lines lw 2 lc rgb '%s' title %s",
+                rs_plot_column_colour(kinds[k]), rs_gnuplot_string(title, sizeof title, text));
     }
     if (first)
         fprintf(g, "NaN notitle");
     fputc('\n', g);
+    if (many) /* (the key of a scene of bodies' panels, plot_group_by_body) */
+        fprintf(g, "set key default\nset key outside right\n");
 }
 
 /* The title of a panel of unit u: "angles: NLP (solid) and Lemke (dashed)". */
@@ -781,7 +808,8 @@ static const char *scenario_name(const cJSON *summary, char *buf, size_t len)
 /* A comparison (relaxsim compare -o DIR): positions, velocities, forces, differences and, for a
  * model with obstacles, the scene. */
 static int plot_comparison(const char *dir, const cJSON *summary, const rs_model *m,
-                           rs_outset *set, char *wrote, size_t wrote_len)
+                           const rs_plot_snapshots *snap, rs_outset *set, char *wrote,
+                           size_t wrote_len)
 {
     if (!check_results_csv(dir, "trajectory_nlp.csv") ||
         !check_results_csv(dir, "trajectory_lemke.csv") || !check_results_csv(dir, "shadow.csv"))
@@ -812,7 +840,8 @@ static int plot_comparison(const char *dir, const cJSON *summary, const rs_model
     char buf[300];
     const int with_scene =
         scene_text &&
-        (bodies ? rs_plot_bodies(g, set, dir, scene_text, scenario_name(summary, buf, sizeof buf))
+        (bodies ? rs_plot_bodies(g, set, dir, scene_text, scenario_name(summary, buf, sizeof buf),
+                                 snap)
                 : rs_plot_scene(g, set, dir, scene_text,
                                 cJSON_IsString(variant) &&
                                     strcmp(variant->valuestring, "stewart_trinkle") == 0,
@@ -860,11 +889,58 @@ static rs_model *scene_model(const rs_model *m, const cJSON *summary, const char
     return inst;
 }
 
+/* --at T1,T2,...: the outlines' times of bodies.png, increasing, into snap. */
+static int parse_at(const char *text, rs_plot_snapshots *snap)
+{
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s", text);
+    snap->n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (snap->n == RS_PLOT_MAX_SNAPSHOTS)
+            return rs_cli_usage_error("plot: --at: at most %d times", RS_PLOT_MAX_SNAPSHOTS), 0;
+        double v;
+        if (!rs_cli_parse_double("--at", t, -1e12, 1e12, &v))
+            return 0;
+        if (snap->n > 0 && !(v > snap->t[snap->n - 1]))
+            return rs_cli_usage_error("plot: --at: the times must increase (%g after %g)", v,
+                                      snap->t[snap->n - 1]),
+                   0;
+        snap->t[snap->n++] = v;
+    }
+    if (snap->n == 0)
+        return rs_cli_usage_error("plot: --at: expected times in seconds, T1,T2,..."), 0;
+    return 1;
+}
+
+/* The later of the two runs' rest times (summary.json), NaN when either never rests. */
+static double motion_end(const cJSON *summary)
+{
+    double end = -INFINITY;
+    static const char *const runs[] = {"nlp", "lemke"};
+    for (int r = 0; r < 2; r++) {
+        const cJSON *rest =
+            cJSON_GetObjectItem(cJSON_GetObjectItem(summary, runs[r]), "rest_time_s");
+        if (!cJSON_IsNumber(rest))
+            return NAN;
+        end = fmax(end, rest->valuedouble);
+    }
+    return end;
+}
+
 int rs_cmd_plot(int argc, char **argv)
 {
-    if (argc != 2 || argv[1][0] == '-')
-        return rs_cli_usage_error("plot: usage: relaxsim plot DIR (a directory written by "
-                                  "relaxsim compare, batch, or grad --sweep)");
+    static const char usage[] = "plot: usage: relaxsim plot DIR [--at T1,T2,...] (a directory "
+                                "written by relaxsim compare, batch, or grad --sweep; --at: the "
+                                "times of bodies.png's outlines, s)";
+    rs_plot_snapshots snap = {0, {0}, NAN};
+    if (argc == 4 && strcmp(argv[2], "--at") == 0) {
+        if (!parse_at(argv[3], &snap))
+            return RS_EXIT_USAGE;
+    } else if (argc != 2) {
+        return rs_cli_usage_error("%s", usage);
+    }
+    if (argv[1][0] == '-')
+        return rs_cli_usage_error("%s", usage);
     const char *dir = argv[1];
     struct stat dir_st;
     if (stat(dir, &dir_st) != 0)
@@ -895,6 +971,15 @@ int rs_cmd_plot(int argc, char **argv)
         return rs_cli_usage_error("plot: %s: no comparison here (expected summary.json written by "
                                   "relaxsim compare or relaxsim batch)", dir);
     }
+    if (snap.n > 0 && (grad_sweep || batch || !m->instantiate)) {
+        cJSON_Delete(summary);
+        return rs_cli_usage_error("plot: --at: the times of bodies.png's outlines, a comparison of "
+                                  "bodies; %s is %s", dir,
+                                  grad_sweep ? "a gradient sweep"
+                                  : batch    ? "a batch"
+                                             : "a comparison of another model (no bodies.png)");
+    }
+    snap.rest_s = summary ? motion_end(summary) : NAN;
     if (!rs_gnuplot_found()) {
         cJSON_Delete(summary);
         return rs_cli_usage_error("plot: gnuplot not found (install the Debian package gnuplot-nox)");
@@ -917,8 +1002,8 @@ int rs_cmd_plot(int argc, char **argv)
     }
     const int code = grad_sweep ? rs_plot_grad_sweep(dir, set, wrote, sizeof wrote)
                      : batch    ? plot_batch(dir, summary, set, wrote, sizeof wrote)
-                                : plot_comparison(dir, summary, instance ? instance : m, set,
-                                                  wrote, sizeof wrote);
+                                : plot_comparison(dir, summary, instance ? instance : m, &snap,
+                                                  set, wrote, sizeof wrote);
     if (instance) {
         instance->release(instance);
         rs_scene_free(&scene);

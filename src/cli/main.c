@@ -68,8 +68,9 @@ static const struct {
               "        [--stack K] [--keep] [-q]\n"
               "        every parameter combination of a sweep as a comparison with its\n"
               "        contract, in N worker processes\n"},
-    {"plot", "plot DIR\n"
-             "        PNG plots of a comparison, a batch or a gradient sweep (gnuplot)\n"},
+    {"plot", "plot DIR [--at T1,T2,...]\n"
+             "        PNG plots of a comparison, a batch or a gradient sweep (gnuplot); --at:\n"
+             "        the times of a bodies comparison's outlines\n"},
     {"models", "models\n"
                "        list the models with their parameters, state, inputs and variants\n"},
 };

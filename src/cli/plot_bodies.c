@@ -172,16 +172,49 @@ static void write_outline(FILE *f, const rs_body *bd, int b, const double *p)
     fputc('\n', f);
 }
 
-/* The frame of snapshot j of ns among nf frames (the first and the last included). */
-static int snapshot(int j, int ns, int nf)
-{
-    return ns == 1 ? 0 : j * (nf - 1) / (ns - 1);
-}
-
 /* The sample of frame j of nf (evenly spaced over the kept rows). */
 static int frame_sample(const samples *s, int j, int nf)
 {
     return nf == 1 ? 0 : (int)llround((double)j * (s->n - 1) / (nf - 1));
+}
+
+/* The frame of nf whose time is nearest t. */
+static int frame_at(const samples *s, int nf, double t)
+{
+    int best = 0;
+    for (int j = 1; j < nf; j++)
+        if (fabs(s->t[frame_sample(s, j, nf)] - t) < fabs(s->t[frame_sample(s, best, nf)] - t))
+            best = j;
+    return best;
+}
+
+/* The times of the outlines into t (returns how many): the user's, or SNAPSHOTS spread from the
+ * start to the motion's end (the rest time, then the run's end as the last), or over the whole
+ * run; 0 (a message printed) if a time lies outside the run. */
+static int snapshot_times(const samples *s, const rs_plot_snapshots *snap, double *t)
+{
+    const double t0 = s->t[0], t1 = s->t[s->n - 1];
+    if (snap && snap->n > 0) {
+        for (int j = 0; j < snap->n; j++) {
+            /* (a row's time is rounded to the step: within half of one) */
+            const double half = s->n > 1 ? 0.5 * (t1 - t0) / (s->n - 1) : 0.0;
+            if (snap->t[j] < t0 - half || snap->t[j] > t1 + half) {
+                fprintf(stderr, "relaxsim: plot: --at %g: outside the run's rows, t = %g to %g s\n",
+                        snap->t[j], t0, t1);
+                return 0;
+            }
+            t[j] = snap->t[j];
+        }
+        return snap->n;
+    }
+    const int rests = snap && isfinite(snap->rest_s) && snap->rest_s > t0 && snap->rest_s < t1;
+    const int ns = s->n < SNAPSHOTS ? s->n : SNAPSHOTS, spread = rests && ns > 2 ? ns - 1 : ns;
+    const double end = rests ? snap->rest_s : t1;
+    for (int j = 0; j < spread; j++)
+        t[j] = spread == 1 ? t0 : t0 + (end - t0) * j / (spread - 1);
+    if (spread < ns)
+        t[ns - 1] = t1; /* at rest from snap->rest_s: the end once */
+    return ns;
 }
 
 /* bodies_<name>.dat: one index per frame, every body's outline in it; bodies_<name>_paths.dat:
@@ -271,7 +304,7 @@ static int plot_obstacles(FILE *g, int blocks)
 }
 
 int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_text,
-                   const char *title)
+                   const char *title, const rs_plot_snapshots *snap)
 {
     rs_scene sc;
     rs_scene_init(&sc);
@@ -295,6 +328,14 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
     }
     const int nf = nlp.n < MAX_FRAMES ? nlp.n : MAX_FRAMES;
     const int nfl = lemke.n < MAX_FRAMES ? lemke.n : MAX_FRAMES;
+    double times[RS_PLOT_MAX_SNAPSHOTS];
+    const int ns = snapshot_times(&nlp, snap, times);
+    if (ns == 0) {
+        samples_free(&nlp);
+        samples_free(&lemke);
+        rs_scene_free(&sc);
+        return 0;
+    }
     double box[4];
     extent(&sc, &nlp, box);
     const int blocks = rs_plot_scene_dat(set, &sc, box);
@@ -303,14 +344,14 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
     if (!ok) {
         fprintf(stderr, "relaxsim: plot: no bodies pictures: cannot write into %s\n", dir);
     } else {
-        /* the still picture: the outlines at SNAPSHOTS frames (fainter: earlier: the colour mixed
-         * with white), NLP solid, Lemke dashed, and the centres' paths */
-        const int ns = nf < SNAPSHOTS ? nf : SNAPSHOTS;
+        /* the still picture: the outlines at the snapshots' times, each the frame nearest in
+         * time (fainter: earlier: the colour mixed with white), NLP solid, Lemke dashed, and the
+         * centres' paths */
         char quoted[900], text[700];
         int len = snprintf(text, sizeof text, "%s: outlines at t =", title);
         for (int j = 0; j < ns && len < (int)sizeof text - 40; j++)
             len += snprintf(text + len, sizeof text - (size_t)len, "%s %.3g", j ? "," : "",
-                            nlp.t[frame_sample(&nlp, snapshot(j, ns, nf), nf)]);
+                            nlp.t[frame_sample(&nlp, frame_at(&nlp, nf, times[j]), nf)]);
         if (len < (int)sizeof text - 40)
             snprintf(text + len, sizeof text - (size_t)len, " s (fainter: earlier)");
         fprintf(g, "reset\nset datafile separator ','\n"
@@ -332,7 +373,7 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
                    "lc rgb variable title 'Lemke dashed'",
                 any ? ", \\\n     " : "", sc.nbodies - 1, sc.nbodies - 1);
         for (int j = 0; j < ns; j++) {
-            const int fi = snapshot(j, ns, nf), fl = snapshot(j, ns, nfl);
+            const int fi = frame_at(&nlp, nf, times[j]), fl = frame_at(&lemke, nfl, times[j]);
             /* the first at 0.25 of its colour (the rest white), the last at full colour */
             const double f = ns == 1 ? 1.0 : 0.25 + 0.75 * j / (ns - 1);
             fprintf(g, ", \\\n     'bodies_nlp.dat' index %d using 1:2:(fade($3, %.3f)) with "
@@ -343,8 +384,9 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
                        "lines lw 1.5 dt (5,4) lc rgb variable %s",
                     fl, f, j == ns - 1 ? "title 'Lemke dashed (darker)'" : "notitle");
         }
+        const int last = frame_sample(&nlp, frame_at(&nlp, nf, times[ns - 1]), nf);
         for (int b = 0; b < sc.nbodies; b++) { /* the names at the last outline */
-            const double *p = nlp.pose + (size_t)(nlp.n - 1) * 3 * sc.nbodies + 3 * b;
+            const double *p = nlp.pose + (size_t)last * 3 * sc.nbodies + 3 * b;
             if (isfinite(p[0]) && isfinite(p[1]))
                 fprintf(g, ", \\\n     '+' using (%.17g):(%.17g):(%s) every ::0::0 with labels "
                            "font ',8' tc rgb '#303030' notitle",

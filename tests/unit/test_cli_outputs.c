@@ -470,6 +470,84 @@ static char *slurp_all(const char *path, long *n)
     return buf;
 }
 
+/* The outline times bodies.png's title gives in DIR/plot.gp ("outlines at t = a, b, c s"), into
+ * t; returns how many. */
+static int outline_times(const char *dir, double *t, int cap)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    long n;
+    char *gp = slurp_all(path, &n);
+    gp[n] = '\0';
+    const char *at = strstr(gp, "outlines at t =");
+    assert_non_null(at);
+    at += strlen("outlines at t =");
+    int k = 0;
+    for (char *end; k < cap; at = end + 1) {
+        t[k] = strtod(at, &end);
+        if (end == at)
+            break;
+        k++;
+        if (*end != ',')
+            break;
+    }
+    free(gp);
+    return k;
+}
+
+/* bodies.png's outlines: spread over the motion, which in the disc's valley ends at rest at
+ * 0.459 s of its 1.5 s (before: evenly over the run, four of six outlines at the final pose), or
+ * at the user's times (plot --at); a time outside the run, or a list that does not increase, is
+ * refused. A scene of many bodies keeps its force panels' legend to one entry per kind of column
+ * (it listed 48 columns over the pile's panels). */
+static void test_plot_outlines_follow_the_motion(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    char dir[400], path[1400];
+    fresh_dir("outlines", dir, sizeof dir);
+    assert_int_equal(RUN("compare", SCEN "bodies_disc_valley.ini", "-o", dir, "-q"), 0);
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char sum[1 << 16];
+    slurp(path, sum, sizeof sum);
+    const char *rest = strstr(sum, "\"rest_time_s\":");
+    assert_non_null(rest);
+    const double rest_s = strtod(rest + strlen("\"rest_time_s\":"), NULL), frame = 1.5 / 149;
+    assert_true(rest_s > 0.3 && rest_s < 0.6); /* (measured 0.459 s) */
+    assert_int_equal(RUN("plot", dir), 0);
+    double t[16];
+    int n = outline_times(dir, t, 16);
+    assert_int_equal(n, 6);
+    for (int j = 0; j < n - 1; j++) /* the motion, to rest */
+        assert_true(t[j] <= rest_s + frame);
+    assert_close(t[n - 2], rest_s, frame, 0.0);
+    assert_close(t[n - 1], 1.5, 1e-9, 0.0); /* and the end, once */
+    assert_int_equal(RUN("plot", dir, "--at", "0.1,0.2,0.3"), 0);
+    n = outline_times(dir, t, 16);
+    assert_int_equal(n, 3);
+    for (int j = 0; j < 3; j++) /* the frame nearest each */
+        assert_close(t[j], 0.1 * (j + 1), frame, 0.0);
+    assert_int_equal(RUN("plot", dir, "--at", "0.2,0.1"), 2);
+    assert_non_null(strstr(err_buf, "the times must increase"));
+    assert_int_equal(RUN("plot", dir, "--at", "2"), 2);
+    assert_non_null(strstr(err_buf, "outside the run"));
+    /* many bodies: the pile's fall (no contact yet), its legend by kind of column */
+    fresh_dir("outlines_pile", dir, sizeof dir);
+    assert_int_equal(RUN("compare", SCEN "bodies_pile.ini", "--set", "run.steps=10", "-o", dir,
+                         "-q"),
+                     1); /* (its contract needs the whole run) */
+    assert_int_equal(RUN("plot", dir), 0);
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    long len;
+    char *gp = slurp_all(path, &len);
+    gp[len] = '\0';
+    assert_null(strstr(gp, "box0.fx_N NLP"));
+    assert_non_null(strstr(gp, "fx_N of every body: NLP solid, Lemke dashed"));
+    free(gp);
+}
+
+
 /* plot on a full disk: gnuplot's animated GIF stops where the disk does and gnuplot still exits
  * 0 (a 1.3 MB bodies.gif was replaced by a 147 KB stub, "wrote" said so, exit 0). Each picture
  * is read to its end marker before the set replaces the old one: exit 1, the reason, the old
@@ -645,6 +723,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_names_never_reach_a_shell),
         cmocka_unit_test(test_plot_escapes_what_it_reads),
+        cmocka_unit_test(test_plot_outlines_follow_the_motion),
         cmocka_unit_test(test_links_are_never_followed),
         cmocka_unit_test(test_capsule_never_opens_a_file),
         cmocka_unit_test(test_devices_fifos_and_held_directories),
