@@ -456,6 +456,19 @@ static int contact_count(const rs_step_data *d)
     return n;
 }
 
+static void contact_geometry(const rs_step_data *d, int i, rs_contact_geometry *out)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (s && i >= 0 && i < s->list.n) {
+        const rs_contact *c = &s->list.c[i];
+        *out = (rs_contact_geometry){c->a, c->b, {c->p[0], c->p[1]}, {c->n[0], c->n[1]}, c->gap};
+    } else {
+        *out = (rs_contact_geometry){-1, -1, {NAN, NAN}, {NAN, NAN}, NAN};
+    }
+    bodies_step_release(tmp);
+}
+
 static void lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
                         double *forces, double *contact)
 {
@@ -985,6 +998,7 @@ const rs_model rs_model_bodies = {
     .cache_free = cache_free,
     .column_units = column_units,
     .contact_count = contact_count,
+    .contact_geometry = contact_geometry,
     .sizes_grow = 1,
     .force_scale = force_scale,
     .step_scales = step_scales,

@@ -254,6 +254,29 @@ RS_API rs_error rs_sim_state(const rs_sim *sim, double *state, rs_error_detail *
  *  rs_sim_set_state). RS_ERR_NULL_ARG. */
 RS_API rs_error rs_sim_forces(const rs_sim *sim, double *forces, rs_error_detail *detail);
 
+/** A contact of the last step (a scene of bodies), rs_sim_contacts. */
+typedef struct rs_sim_contact {
+    size_t size;          /**< sizeof(rs_sim_contact), set by the caller in contacts[0] */
+    int a, b;             /**< the bodies, in the scene's order; b = -1: a static obstacle */
+    const char *a_name;   /**< a's name in the scene (valid while the scenario lives) */
+    const char *b_name;   /**< b's name, "static" for an obstacle */
+    double point[2];      /**< the contact point on a's surface, (x, z), m */
+    double normal[2];     /**< unit, from b into a */
+    double gap;           /**< the gap at the step's start, m */
+    double normal_force;  /**< on a along the normal, N (b gets the opposite) */
+    double tangent_force; /**< on a along t = (normal[1], -normal[0]), N: the friction */
+} rs_sim_contact;
+
+/** The contacts of the last step, each with its bodies, point, normal, gap and forces: the first
+ *  cap of them into contacts (contacts[0].size = sizeof(rs_sim_contact) when cap > 0), how many
+ *  the step had into *n (0 before the first step and after a state was set or restored; call
+ *  with cap = 0 to size the array). Their forces sum, per body, to rs_sim_forces's. Errors:
+ *  RS_ERR_NULL_ARG; RS_ERR_BAD_ARG for a model without per-contact outputs (every model but a
+ *  scene of bodies: its forces are rs_sim_forces's), RS_ERR_BAD_SETTING for an unknown size,
+ *  RS_ERR_DIMENSION when cap < 0; detail says why. */
+RS_API rs_error rs_sim_contacts(const rs_sim *sim, rs_sim_contact *contacts, int cap, int *n,
+                                rs_error_detail *detail);
+
 /** Set the current state (nstate values): RS_ERR_NONFINITE or RS_ERR_BAD_ARG, and the state
  *  stays, when rs_sim_check_state refuses it (a body set below the ground would be thrown out at
  *  the speed that closes the gap in one step), with rs_sim_check_state's reason in detail. The

@@ -40,6 +40,8 @@ struct rs_sim {
     rs_sim_backend backend;
     double *x, *f, *u; /* the state, the last step's forces, the step's input */
     rs_step_result res, fallback;
+    const rs_step_result *last; /* the result the state came from (res or fallback); NULL before
+                                   the first step and after a state was set or restored */
     int k, failed;
 };
 
@@ -108,7 +110,7 @@ size_t rs_sim_struct_size(const char *name)
         const char *name;
         size_t size;
     } known[] = {
-        RS_STRUCT(rs_sim_settings),     RS_STRUCT(rs_sim_scenario_info),
+        RS_STRUCT(rs_sim_settings),     RS_STRUCT(rs_sim_scenario_info), RS_STRUCT(rs_sim_contact),
         RS_STRUCT(rs_sim_param),        RS_STRUCT(rs_sim_step_info),
         RS_STRUCT(rs_sim_compare_step), RS_STRUCT(rs_sim_compare_info),
         RS_STRUCT(rs_sim_check),        RS_STRUCT(rs_sim_model_info),
@@ -498,6 +500,7 @@ rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info,
     if (all_finite(next->state_next, m->nstate)) /* else the state stays (a failed step) */
         memcpy(sim->x, next->state_next, sizeof(double) * (size_t)m->nstate);
     memcpy(sim->f, next->forces, sizeof(double) * (size_t)m->nforce);
+    sim->last = next;
     sim->failed += !sim->res.ok;
     if (info) {
         info_of(&sim->res, lemke, sim->k, info);
@@ -577,6 +580,43 @@ rs_error rs_sim_forces(const rs_sim *sim, double *forces, rs_error_detail *detai
     return RS_OK;
 }
 
+rs_error rs_sim_contacts(const rs_sim *sim, rs_sim_contact *contacts, int cap, int *n,
+                         rs_error_detail *detail)
+{
+    rs_detail_clear(detail);
+    if (!sim || !n || (cap > 0 && !contacts))
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
+                             !sim ? "sim" : !n ? "n" : "contacts");
+    *n = 0;
+    const rs_model *m = sim->sc->model;
+    if (!m->contact_geometry)
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "model %s has no per-contact output (its "
+                             "forces are per body: rs_sim_forces); a scene of bodies has", m->name);
+    if (cap < 0)
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "cap = %d: expected >= 0", cap);
+    const rs_error bad = cap > 0 ? SIZE_OK(&contacts[0], rs_sim_contact, "contacts", detail) : RS_OK;
+    if (bad != RS_OK)
+        return bad;
+    const rs_step_result *r = sim->last;
+    const rs_scene *scene = sim->sc->scene;
+    *n = r && r->geometry ? r->ncontact : 0;
+    for (int i = 0; i < *n && i < cap; i++) {
+        const rs_contact_geometry *g = &r->geometry[i];
+        const int ok_a = g->a >= 0 && g->a < scene->nbodies, ok_b = g->b < scene->nbodies;
+        contacts[i] = (rs_sim_contact){sizeof(rs_sim_contact),
+                                       g->a,
+                                       g->b,
+                                       ok_a ? scene->bodies[g->a].name : "?",
+                                       g->b < 0 ? "static" : ok_b ? scene->bodies[g->b].name : "?",
+                                       {g->point[0], g->point[1]},
+                                       {g->normal[0], g->normal[1]},
+                                       g->gap,
+                                       r->contact[2 * i],
+                                       r->contact[2 * i + 1]};
+    }
+    return RS_OK;
+}
+
 rs_error rs_sim_set_state(rs_sim *sim, const double *state, rs_error_detail *detail)
 {
     rs_detail_clear(detail);
@@ -588,6 +628,7 @@ rs_error rs_sim_set_state(rs_sim *sim, const double *state, rs_error_detail *det
         return err; /* the state stays: detail says why */
     memcpy(sim->x, state, sizeof(double) * (size_t)n);
     memset(sim->f, 0, sizeof(double) * (size_t)sim->sc->model->nforce); /* no step from it yet */
+    sim->last = NULL;
     rs_stepper_reset(sim->stepper); /* a warm start belongs to the state it came from */
     return RS_OK;
 }
@@ -660,6 +701,7 @@ rs_error rs_sim_restore(rs_sim *sim, const rs_sim_snapshot *snapshot,
         rs_stepper_reset(sim->stepper); /* sizes it cannot take: solve on without it */
     memcpy(sim->x, snapshot->x, sizeof(double) * (size_t)m->nstate);
     memcpy(sim->f, snapshot->f, sizeof(double) * (size_t)m->nforce);
+    sim->last = NULL; /* (the snapshot keeps no contacts) */
     sim->k = snapshot->k;
     sim->failed = snapshot->failed;
     return RS_OK;

@@ -33,15 +33,17 @@ static void default_out_dir(const char *scenario, char *buf, size_t n)
 }
 
 /*
- * The five outputs and the capsules as one set (io/outset.h): the four per-step files are
+ * The outputs and the capsules as one set (io/outset.h): the per-step files (four, and a scene
+ * of bodies' two per-contact files) are
  * written a row at a time as the run goes (nothing per step is kept in memory), summary.json and
  * the capsules at the end; only when every file is whole is the set put in place, summary.json
  * last, an earlier run's capsules removed. A failed write (a full disk) or an interrupt leaves
  * the previous set whole.
  */
-enum { NSTREAMED = 4 };
+enum { NSTREAMED = 6, NCONTACT_FILES = 2 }; /* the last two: a model with contact geometry */
 static const char *const streamed_names[NSTREAMED] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
-                                                      "shadow.csv", "steps.jsonl"};
+                                                      "shadow.csv",         "steps.jsonl",
+                                                      "contacts_nlp.csv",   "contacts_lemke.csv"};
 
 typedef struct compare_files {
     const rs_scenario *sc;
@@ -57,14 +59,25 @@ static void write_step(void *ctx, int k, const rs_compare_step *st)
     rs_shadow_csv_row(cf->f[2], cf->sc, k, st);
     if (rs_steps_jsonl_row(cf->f[3], cf->sc, k, st) != RS_OK)
         cf->failed = 1;
+    if (cf->f[4]) {
+        rs_contacts_csv_rows(cf->f[4], cf->sc, RS_BACKEND_NLP, k, st);
+        rs_contacts_csv_rows(cf->f[5], cf->sc, RS_BACKEND_LEMKE, k, st);
+    }
 }
 
 /* Open the streamed files of the set with their headers; 0 (detail filled) on failure. */
 static int open_streams(rs_outset *set, compare_files *cf, rs_error_detail *detail)
 {
-    for (int i = 0; i < NSTREAMED; i++)
+    const int n = cf->sc->model->contact_geometry ? NSTREAMED : NSTREAMED - NCONTACT_FILES;
+    for (int i = 0; i < n; i++)
         if (!(cf->f[i] = rs_outset_create(set, streamed_names[i], detail)))
             return 0;
+    for (int i = n; i < NSTREAMED; i++)
+        cf->f[i] = NULL;
+    if (cf->f[4]) {
+        rs_contacts_csv_header(cf->f[4]);
+        rs_contacts_csv_header(cf->f[5]);
+    }
     rs_trajectory_csv_header(cf->f[0], cf->sc, RS_BACKEND_NLP);
     rs_trajectory_csv_header(cf->f[1], cf->sc, RS_BACKEND_LEMKE);
     rs_shadow_csv_header(cf->f[2], cf->sc);
@@ -212,8 +225,10 @@ int rs_cmd_compare(int argc, char **argv)
         close_streams(set, &cf, &detail);
     }
     static const char *const owned[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
-                                        "shadow.csv", "steps.jsonl", "summary.json",
-                                        "capsules/step_*", RS_PLOT_OUTPUTS};
+                                        "shadow.csv",         "steps.jsonl",
+                                        "contacts_nlp.csv",   "contacts_lemke.csv",
+                                        "summary.json",       "capsules/step_*",
+                                        RS_PLOT_OUTPUTS};
     if (err != RS_OK) {
         rs_outset_abort(set);
         fprintf(stderr, "relaxsim: %s; nothing written, the previous outputs in %s are "

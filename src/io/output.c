@@ -135,6 +135,31 @@ void rs_trajectory_csv_row(FILE *f, const rs_scenario *sc, rs_backend backend, i
     fputc('\n', f);
 }
 
+void rs_contacts_csv_header(FILE *f)
+{
+    fprintf(f, "step,t_s,contact,a,b,x_m,z_m,nx,nz,gap_m,fn_N,ft_N\n");
+}
+
+void rs_contacts_csv_rows(FILE *f, const rs_scenario *sc, rs_backend backend, int k,
+                          const rs_compare_step *st)
+{
+    const rs_step_result *s = backend == RS_BACKEND_NLP ? &st->nlp : &st->lemke;
+    const rs_scene *scene = sc->scene;
+    for (int i = 0; s->geometry && i < s->ncontact; i++) {
+        const rs_contact_geometry *g = &s->geometry[i];
+        const int nb = scene ? scene->nbodies : 0;
+        fprintf(f, "%d", k);
+        put_number(f, (k + 1) * sc->dt);
+        fprintf(f, ",%d,%s,%s", i, g->a >= 0 && g->a < nb ? scene->bodies[g->a].name : "?",
+                g->b < 0 ? "static" : g->b < nb ? scene->bodies[g->b].name : "?");
+        const double v[7] = {g->point[0],  g->point[1],       g->normal[0],      g->normal[1],
+                             g->gap,       s->contact[2 * i], s->contact[2 * i + 1]};
+        for (int j = 0; j < 7; j++)
+            put_number(f, v[j]);
+        fputc('\n', f);
+    }
+}
+
 void rs_shadow_csv_header(FILE *f, const rs_scenario *sc)
 {
     const rs_model *m = sc->model;

@@ -26,6 +26,15 @@ const char *rs_step_status_name(rs_backend backend, const rs_step_result *s);
  * the run's step sink, sim/compare.h): nothing per step is kept. Write errors are the stream's
  * (the caller checks them when it closes the file). */
 void rs_trajectory_csv_header(FILE *f, const rs_scenario *sc, rs_backend backend);
+
+/* contacts_nlp.csv / contacts_lemke.csv, for a model with rs_model.contact_geometry (the bodies):
+ * one row per contact per step, `step`, `t_s`, `contact` (its index in the step), `a`, `b` (the
+ * bodies' names; `static` for an obstacle), `x_m`, `z_m` (the point on a's surface), `nx`, `nz`
+ * (the unit normal from b into a), `gap_m` (at the step's start), `fn_N` (the normal force on
+ * a, along n), `ft_N` (the friction force on a, along t = (nz, -nx)); b gets the opposite. */
+void rs_contacts_csv_header(FILE *f);
+void rs_contacts_csv_rows(FILE *f, const rs_scenario *sc, rs_backend backend, int k,
+                          const rs_compare_step *st);
 void rs_trajectory_csv_row(FILE *f, const rs_scenario *sc, rs_backend backend, int k,
                            const rs_compare_step *st);
 void rs_shadow_csv_header(FILE *f, const rs_scenario *sc);

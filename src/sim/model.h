@@ -154,6 +154,14 @@ typedef struct rs_step_tangent {
     double dt;
 } rs_step_tangent;
 
+/* A contact of a step: which bodies touch where (rs_model.contact_geometry). */
+typedef struct rs_contact_geometry {
+    int a, b;         /* the bodies, in the scene's order; b = -1: a static obstacle */
+    double point[2];  /* the contact point on a's surface, (x, z), m */
+    double normal[2]; /* unit, from b into a */
+    double gap;       /* at the step's start, m (a linearised gap's value) */
+} rs_contact_geometry;
+
 typedef struct rs_model rs_model;
 
 struct rs_model {
@@ -203,6 +211,9 @@ struct rs_model {
      * the recover callbacks write (2 per contact, in this count's order) and the certificate
      * reads: contact_count(d) of them in the step from d. NULL: none (the forces are enough). */
     int (*contact_count)(const rs_step_data *d);
+    /* Optional, with contact_count: contact i's geometry at the step's start (in contact_count's
+     * order), for the per-contact outputs (contacts_nlp.csv, rs_sim_contacts). */
+    void (*contact_geometry)(const rs_step_data *d, int i, rs_contact_geometry *out);
 
     /* 1: the step sizes follow the contacts with no largest one (lcp_n, nlp_n and nlp_m are
      * then only the first capacities; the stepper grows with the largest step). 0: lcp_n and

@@ -571,6 +571,8 @@ static double *contact_out(rs_stepper *s, rs_step_result *out)
         out->ncontact = 0;
         return NULL;
     }
+    for (int i = 0; m->contact_geometry && i < n; i++)
+        m->contact_geometry(&s->data, i, &out->geometry[i]);
     return out->contact;
 }
 
@@ -1052,6 +1054,7 @@ void rs_step_result_free(rs_step_result *r)
         return;
     free(r->storage);
     free(r->contact);
+    free(r->geometry);
     memset(r, 0, sizeof *r);
 }
 
@@ -1059,9 +1062,11 @@ void rs_step_result_clear(rs_step_result *r, const rs_model *m)
 {
     void *storage = r->storage;
     double *state_next = r->state_next, *forces = r->forces, *contact = r->contact;
+    rs_contact_geometry *geometry = r->geometry;
     rs_contact_mode *modes = r->modes;
     const int cap = r->contact_cap;
     memset(r, 0, sizeof *r);
+    r->geometry = geometry;
     if (storage)
         memset(storage, 0, result_bytes(m));
     r->storage = storage;
@@ -1077,14 +1082,19 @@ rs_error rs_step_result_contacts(rs_step_result *r, int n)
     if (n > r->contact_cap) {
         const int cap = n > 2 * r->contact_cap ? n : 2 * r->contact_cap;
         double *c = realloc(r->contact, sizeof(double) * 2 * (size_t)cap);
-        if (!c)
+        if (c)
+            r->contact = c;
+        rs_contact_geometry *g = c ? realloc(r->geometry, sizeof *g * (size_t)cap) : NULL;
+        if (!g)
             return RS_ERR_NOMEM;
-        r->contact = c;
+        r->geometry = g;
         r->contact_cap = cap;
     }
     r->ncontact = n;
-    if (n > 0)
+    if (n > 0) {
         memset(r->contact, 0, sizeof(double) * 2 * (size_t)n);
+        memset(r->geometry, 0, sizeof *r->geometry * (size_t)n);
+    }
     return RS_OK;
 }
 
@@ -1092,9 +1102,11 @@ rs_error rs_step_result_copy(rs_step_result *dst, const rs_step_result *src, con
 {
     void *storage = dst->storage;
     double *state_next = dst->state_next, *forces = dst->forces, *contact = dst->contact;
+    rs_contact_geometry *geometry = dst->geometry;
     rs_contact_mode *modes = dst->modes;
     const int cap = dst->contact_cap;
     *dst = *src;
+    dst->geometry = geometry;
     dst->storage = storage;
     dst->state_next = state_next;
     dst->forces = forces;
@@ -1107,7 +1119,9 @@ rs_error rs_step_result_copy(rs_step_result *dst, const rs_step_result *src, con
         dst->ncontact = 0;
         return RS_ERR_NOMEM;
     }
-    if (src->ncontact > 0)
+    if (src->ncontact > 0) {
         memcpy(dst->contact, src->contact, sizeof(double) * 2 * (size_t)src->ncontact);
+        memcpy(dst->geometry, src->geometry, sizeof *dst->geometry * (size_t)src->ncontact);
+    }
     return RS_OK;
 }

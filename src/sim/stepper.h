@@ -58,6 +58,8 @@ typedef struct rs_step_result {
     rs_contact_mode *modes;  /* model->ncontacts */
     double *contact;         /* the step's contacts (rs_model.contact_count): normal and
                                 tangential force of each, N; ncontact of them */
+    rs_contact_geometry *geometry; /* each contact's bodies, point, normal and gap, for models
+                                      with rs_model.contact_geometry (else zeros) */
     int ncontact, contact_cap;
     void *storage;           /* state_next, forces, modes */
     rs_step_scales scales;   /* the step's natural units (rs_model.step_scales) */

@@ -222,6 +222,33 @@ class SimulationTest(unittest.TestCase):
         self.assertEqual(sim.steps_taken, before)  # no step taken
         self.assertEqual(len(sim.run(0).t), 0)
 
+    def test_contacts_of_the_last_step(self):
+        # the box pushed by 5 N at rest on the ground (bodies_box_rest.ini: 2 kg, mu = 0.5):
+        # its two corner contacts carry its weight m g = 19.62 N between them and hold the push,
+        # and their forces sum to the box's total (fx, fz) to rounding
+        sc = relaxsim.Scenario(os.path.join(SCEN, "bodies_box_rest.ini"))
+        for backend in ("nlp", "lemke"):
+            sim = relaxsim.Simulation(sc, backend)
+            self.assertEqual(sim.contacts(), [])
+            u = np.zeros(3)
+            u[sc.input_names.index("box.ux_N")] = 5.0
+            self.assertTrue(sim.step(u).ok)
+            cs = sim.contacts()
+            self.assertEqual(len(cs), 2)
+            fx = sum(c["normal_force"] * c["normal"][0] + c["tangent_force"] * c["normal"][1]
+                     for c in cs)
+            fz = sum(c["normal_force"] * c["normal"][1] - c["tangent_force"] * c["normal"][0]
+                     for c in cs)
+            for c in cs:
+                self.assertEqual((c["a"], c["b"]), ("box", "static"))
+            tol = 1e-9 * 19.62
+            self.assertLessEqual(abs(fz - 19.62), tol)
+            self.assertLessEqual(abs(fx + 5.0), tol)
+            self.assertLessEqual(abs(fx - sim.forces[sc.force_names.index("box.fx_N")]), tol)
+            self.assertLessEqual(abs(fz - sim.forces[sc.force_names.index("box.fz_N")]), tol)
+        with self.assertRaises(relaxsim.Error):  # per-body forces only
+            relaxsim.Simulation(relaxsim.Scenario(POINT2D), "lemke").contacts()
+
     def test_states_and_inputs_outside_the_domain(self):
         # a body set 1000 m below the ground, and a backward push of a forward-only block, are
         # refused with the model's reason (and nothing changes); a state the run reached is not

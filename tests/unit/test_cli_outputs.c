@@ -470,6 +470,49 @@ static char *slurp_all(const char *path, long *n)
     return buf;
 }
 
+/* contacts_nlp.csv and contacts_lemke.csv: every contact of every step of a scene of bodies, its
+ * bodies, point, normal, gap and forces; the stack of five 1 kg boxes: the ground's two corner
+ * contacts carry 5 m g between them, each at x = -+0.2 m; another model's comparison writes
+ * none, and takes the old ones away with the old set. */
+static void test_per_contact_files(void **state)
+{
+    (void)state;
+    char dir[400], path[1400];
+    fresh_dir("contacts", dir, sizeof dir);
+    assert_int_equal(RUN("compare", SCEN "bodies_stack.ini", "--set", "run.steps=5", "-o", dir,
+                         "-q"),
+                     0);
+    for (int b = 0; b < 2; b++) {
+        snprintf(path, sizeof path, "%s/contacts_%s.csv", dir, b ? "lemke" : "nlp");
+        long n;
+        char *csv = slurp_all(path, &n);
+        csv[n] = '\0';
+        assert_true(strncmp(csv, "step,t_s,contact,a,b,x_m,z_m,nx,nz,gap_m,fn_N,ft_N\n", 51) == 0);
+        int rows = 0;
+        double ground = 0.0;
+        for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+            int step, contact;
+            char a[32], bb[32];
+            double x, z, nx, nz, gap, fn, ft;
+            assert_int_equal(sscanf(line, "%d,%*[^,],%d,%31[^,],%31[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf",
+                                    &step, &contact, a, bb, &x, &z, &nx, &nz, &gap, &fn, &ft),
+                             11);
+            rows++;
+            if (step == 4 && strcmp(bb, "static") == 0) {
+                assert_close(fabs(x), 0.2, 1e-12, 0.0);
+                assert_close(nz, 1.0, 1e-12, 0.0);
+                ground += fn;
+            }
+        }
+        assert_int_equal(rows, 5 * 10);
+        assert_close(ground, 5 * 9.81, 1e-9 * 9.81, 0.0);
+        free(csv);
+    }
+    assert_int_equal(RUN("compare", SCEN "falling_block.ini", "-o", dir, "-q"), 0);
+    snprintf(path, sizeof path, "%s/contacts_nlp.csv", dir);
+    assert_false(exists(path));
+}
+
 /* The outline times bodies.png's title gives in DIR/plot.gp ("outlines at t = a, b, c s"), into
  * t; returns how many. */
 static int outline_times(const char *dir, double *t, int cap)
@@ -724,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_output_names_never_reach_a_shell),
         cmocka_unit_test(test_plot_escapes_what_it_reads),
         cmocka_unit_test(test_plot_outlines_follow_the_motion),
+        cmocka_unit_test(test_per_contact_files),
         cmocka_unit_test(test_links_are_never_followed),
         cmocka_unit_test(test_capsule_never_opens_a_file),
         cmocka_unit_test(test_devices_fifos_and_held_directories),

@@ -36,6 +36,91 @@ static int column(const rs_sim_scenario *sc, rs_sim_column_kind kind, const char
     return -1;
 }
 
+/* Per-contact output: the five-box stack (bodies_stack.ini, 1 kg boxes, 0.4 m wide, on the
+ * ground), both backends, after 50 steps at rest. Each interface's two corner contacts carry the
+ * weight above it, (5 - k) m g for the ground's (k = 0) and the k-th box's top face, along the
+ * vertical normal, with no friction at rest; every body's contact forces sum to rs_sim_forces'
+ * (fx, fz, tau about its centre) to rounding; before a step and after a state is set there are
+ * none, and a model without per-contact output says so. */
+static void test_contacts_of_the_last_step(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=50"};
+    rs_sim_scenario *sc = load(SCEN "bodies_stack.ini", sets, 1);
+    rs_sim_scenario_info info = {.size = sizeof info};
+    assert_int_equal(rs_sim_scenario_get_info(sc, &info, NULL), RS_OK);
+    const int nb = info.nstate / 6;
+    assert_int_equal(nb, 5);
+    double x[30], f[15];
+    rs_sim_contact c[32];
+    c[0].size = sizeof c[0];
+    rs_error_detail d;
+    for (int backend = 0; backend < 2; backend++) {
+        rs_sim_settings set;
+        rs_sim_settings_default(&set);
+        set.backend = backend ? RS_SIM_LEMKE : RS_SIM_NLP;
+        rs_sim *sim = NULL;
+        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        int n = -1;
+        assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_OK);
+        assert_int_equal(n, 0); /* no step yet */
+        const rs_error run = rs_sim_run(sim, 50, NULL, NULL, NULL, 1, NULL, NULL, &d);
+        if (run != RS_OK)
+            print_error("%s\n", d.message);
+        assert_int_equal(run, RS_OK);
+        assert_int_equal(rs_sim_failed_steps(sim), 0);
+        assert_int_equal(rs_sim_contacts(sim, NULL, 0, &n, &d), RS_OK);
+        assert_int_equal(n, 10); /* two corners per interface */
+        assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_OK);
+        assert_int_equal(rs_sim_state(sim, x, NULL), RS_OK);
+        assert_int_equal(rs_sim_forces(sim, f, NULL), RS_OK);
+        const double g = 9.81, m = 1.0, F = m * g;
+        double sum[15] = {0};
+        for (int i = 0; i < n; i++) {
+            assert_true(c[i].size == sizeof c[i]);
+            assert_close(fabs(c[i].normal[1]), 1.0, 1e-12, 0.0);
+            /* the normal points from b into a: up, a rests on b */
+            const int below = c[i].normal[1] > 0 ? c[i].b : c[i].a;
+            const int k = below < 0 ? 0 : below + 1; /* boxes below the interface */
+            if (below < 0)
+                assert_string_equal(c[i].b_name, "static");
+            assert_close(2 * c[i].normal_force, (nb - k) * F, 1e-9 * F, 0.0);
+            assert_close(c[i].tangent_force, 0.0, 1e-9 * F, 0.0);
+            /* the force on a (and its opposite on b) at the point, about each centre */
+            const double t[2] = {c[i].normal[1], -c[i].normal[0]};
+            const double fx = c[i].normal_force * c[i].normal[0] + c[i].tangent_force * t[0];
+            const double fz = c[i].normal_force * c[i].normal[1] + c[i].tangent_force * t[1];
+            for (int side = 0; side < 2; side++) {
+                const int b = side ? c[i].b : c[i].a, sgn = side ? -1 : 1;
+                if (b < 0)
+                    continue;
+                const double rx = c[i].point[0] - x[6 * b], rz = c[i].point[1] - x[6 * b + 1];
+                sum[3 * b] += sgn * fx;
+                sum[3 * b + 1] += sgn * fz;
+                sum[3 * b + 2] += sgn * (rx * fz - rz * fx);
+            }
+        }
+        for (int j = 0; j < 15; j++)
+            assert_close(sum[j], f[j], 1e-9 * F, 0.0);
+        assert_int_equal(rs_sim_set_state(sim, x, NULL), RS_OK);
+        assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_OK);
+        assert_int_equal(n, 0);
+        c[0].size = 3; /* an unknown size */
+        assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_ERR_BAD_SETTING);
+        c[0].size = sizeof c[0];
+        rs_sim_destroy(sim);
+    }
+    rs_sim_scenario_free(sc);
+    sc = load(SCEN "point2d_friction.ini", NULL, 0);
+    rs_sim *sim = NULL;
+    assert_int_equal(rs_sim_create(sc, NULL, &sim, NULL), RS_OK);
+    int n = 0;
+    assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(d.message, "no per-contact output"));
+    rs_sim_destroy(sim);
+    rs_sim_scenario_free(sc);
+}
+
 /* The scenario's sizes, names and values as its file states them. */
 static void test_scenario_info(void **state)
 {
@@ -891,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_struct_sizes_are_checked),
         cmocka_unit_test(test_refusals_say_why),
+        cmocka_unit_test(test_contacts_of_the_last_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
