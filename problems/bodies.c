@@ -80,7 +80,32 @@ static void step_free(bodies_step *s)
     free(s->stamp);
     free(s->first);
     free(s->mu); /* (fscale is its second half) */
+    free(s->layout_int);
+    free(s->layout_dbl);
     free(s);
+}
+
+int bodies_step_layout_arrays(const bodies_step *s, size_t nint, size_t ndbl, int **ip,
+                              double **dp)
+{
+    bodies_step *w = (bodies_step *)s; /* (the scratch is the cache's, not the step's value) */
+    if (nint > w->layout_int_cap) {
+        int *p = realloc(w->layout_int, sizeof(int) * nint);
+        if (!p)
+            return 0;
+        w->layout_int = p;
+        w->layout_int_cap = nint;
+    }
+    if (ndbl > w->layout_dbl_cap) {
+        double *p = realloc(w->layout_dbl, sizeof(double) * ndbl);
+        if (!p)
+            return 0;
+        w->layout_dbl = p;
+        w->layout_dbl_cap = ndbl;
+    }
+    *ip = w->layout_int;
+    *dp = w->layout_dbl;
+    return 1;
 }
 
 static bodies_step *step_new(const rs_scene *scene)

@@ -51,12 +51,23 @@ typedef struct bodies_step {
     int cap_contacts;
     unsigned long long key; /* the contacts' features (the structure key) */
     rs_step_scales scales;
+    /* the NLP layouts' arrays (bodies_nlp.c, bodies_nlp_pairs.c: bodies_step_layout_arrays),
+     * grown as a step needs and kept with the step: an IPOPT evaluation allocates nothing */
+    int *layout_int;
+    double *layout_dbl;
+    size_t layout_int_cap, layout_dbl_cap;
 } bodies_step;
 
 /* The step's contacts (the cache's, or a temporary one the caller frees with
  * bodies_step_release when *tmp is set). NULL when out of memory. */
 bodies_step *bodies_step_get(const rs_step_data *d, bodies_step **tmp);
 void bodies_step_release(bodies_step *tmp);
+
+/* Room for nint ints and ndbl doubles in s's layout arrays (*ip, *dp), valid until the next call
+ * for s; grown only when a step needs more (the arrays are the step cache's scratch, which its
+ * callbacks share one at a time). 0 when out of memory. */
+int bodies_step_layout_arrays(const bodies_step *s, size_t nint, size_t ndbl, int **ip,
+                              double **dp);
 
 /* The generalised direction of force e (a unit vector) at contact c, on its body a (sign +1)
  * and b (sign -1): the velocity along e of a relative to b at the contact is

@@ -57,7 +57,8 @@ static int row_cone(const layout *l, int k) { return 3 * l->B + 2 * l->C + k; }
 static int row_dir(const layout *l, int k) { return 3 * l->B + 2 * l->C + l->K + k; }
 static int row_c2(const layout *l, int k) { return 3 * l->B + 2 * l->C + 2 * l->K + k; }
 
-/* The layout of d's step (its arrays on the heap: layout_free), 0 when out of memory. */
+/* The layout of d's step (its arrays the step's scratch, bodies_step_layout_arrays; layout_free
+ * releases a temporary step), 0 when out of memory. */
 static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
 {
     memset(l, 0, sizeof *l);
@@ -67,9 +68,8 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
         return 0;
     l->B = l->s->nb;
     l->C = l->s->list.n;
-    l->fric = malloc(sizeof(int) * ((size_t)l->C + 1));
-    l->vf = malloc(sizeof(double) * (3 * (size_t)l->B + 1));
-    if (!l->fric || !l->vf)
+    if (!bodies_step_layout_arrays(l->s, (size_t)l->C + 1, 3 * (size_t)l->B + 1, &l->fric,
+                                   &l->vf))
         return 0;
     for (int i = 0; i < l->C; i++)
         l->fric[i] = l->s->mu[i] > 0.0 ? l->K++ : -1;
@@ -85,8 +85,7 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
 
 static void layout_free(layout *l, bodies_step *tmp)
 {
-    free(l->fric);
-    free(l->vf);
+    (void)l; /* (its arrays are the step's) */
     bodies_step_release(tmp);
 }
 

@@ -47,9 +47,8 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
         return 0;
     l->B = l->s->nb;
     l->C = l->s->list.n;
-    l->at = malloc(sizeof(int) * (2 * (size_t)l->C + 1));
-    l->vf = malloc(sizeof(double) * (3 * (size_t)l->B + 1));
-    if (!l->at || !l->vf)
+    if (!bodies_step_layout_arrays(l->s, 2 * (size_t)l->C + 1, 3 * (size_t)l->B + 1, &l->at,
+                                   &l->vf))
         return 0;
     l->pairs = l->at + l->C;
     int k = 3 * l->B;
@@ -70,8 +69,7 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
 
 static void layout_free(layout *l, bodies_step *tmp)
 {
-    free(l->at);
-    free(l->vf);
+    (void)l; /* (its arrays are the step's: bodies_step_layout_arrays) */
     bodies_step_release(tmp);
 }
 
