@@ -951,8 +951,10 @@ static rs_error instantiate(const rs_model *self, const rs_scene *scene, rs_mode
     }
     for (int f = 0; f < scene->nfriction; f++) { /* model.friction.A.B: a friction line's mu */
         const rs_scene_friction *fr = &scene->friction[f];
-        snprintf(at, pair_slot, "friction.%s.%s", scene->bodies[fr->a].name,
-                 fr->b >= 0 ? scene->bodies[fr->b].name : "static");
+        /* (named as its line names the pair) */
+        const char *first = scene->bodies[fr->swapped ? fr->b : fr->a].name;
+        const char *second = fr->b < 0 ? "static" : scene->bodies[fr->swapped ? fr->a : fr->b].name;
+        snprintf(at, pair_slot, "friction.%s.%s", first, second);
         bm->params[BP_MASS0 + nb + f] = (rs_param_def){
             at, fr->mu, 0.0, 10.0, "Coulomb friction coefficient of the pair (its scene line)", 0.0};
         at += pair_slot;

@@ -267,10 +267,12 @@ typedef struct rs_sim_contact {
     double tangent_force; /**< on a along t = (normal[1], -normal[0]), N: the friction */
 } rs_sim_contact;
 
-/** The contacts of the last step, each with its bodies, point, normal, gap and forces: the first
+/** The contacts of the last step, each with its bodies, point, normal and gap at the step's start
+ *  (where the step poses it) and its forces: the first
  *  cap of them into contacts (contacts[0].size = sizeof(rs_sim_contact) when cap > 0), how many
  *  the step had into *n (0 before the first step and after a state was set or restored; call
- *  with cap = 0 to size the array). Their forces sum, per body, to rs_sim_forces's. Errors:
+ *  with cap = 0 to size the array). Their forces sum, per body, to rs_sim_forces's (their
+ *  moments about the body's centre at the step's start). Errors:
  *  RS_ERR_NULL_ARG; RS_ERR_BAD_ARG for a model without per-contact outputs (every model but a
  *  scene of bodies: its forces are rs_sim_forces's), RS_ERR_BAD_SETTING for an unknown size,
  *  RS_ERR_DIMENSION when cap < 0; detail says why. */

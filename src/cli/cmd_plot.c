@@ -23,6 +23,7 @@
 #include "cli/plot_palette.h"
 #include "cli/plot_scene.h"
 #include "cli/plot_script.h"
+#include "io/batch_summary.h"
 #include "io/ini_entries.h"
 #include "io/output.h"
 #include "io/scene_file.h"
@@ -517,19 +518,25 @@ static int plot_batch(const char *dir, const cJSON *summary, rs_outset *set, cha
         char xexpr[64];
         snprintf(xexpr, sizeof xexpr, "%d", 2 + k);
         if (cJSON_IsArray(words)) {
-            char word_text[200];
+            char word_text[200], csv_text[RS_SWEEP_WORD_LEN]; /* (results.csv's form of it) */
             fprintf(g, "word_%d(s) = ", k);
             int w = 0;
             for (const cJSON *word = words->child; word; word = word->next, w++)
                 if (cJSON_IsString(word))
                     fprintf(g, "s eq %s ? %d : ",
-                            rs_gnuplot_string(word_text, sizeof word_text, word->valuestring), w);
+                            rs_gnuplot_string(word_text, sizeof word_text,
+                                              rs_results_csv_text(word->valuestring, csv_text,
+                                                                  sizeof csv_text)),
+                            w);
             fprintf(g, "NaN\nset xtics (");
             w = 0;
             for (const cJSON *word = words->child; word; word = word->next, w++)
                 if (cJSON_IsString(word))
                     fprintf(g, "%s%s %d", w ? ", " : "",
-                            rs_gnuplot_string(word_text, sizeof word_text, word->valuestring), w);
+                            rs_gnuplot_string(word_text, sizeof word_text,
+                                              rs_results_csv_text(word->valuestring, csv_text,
+                                                                  sizeof csv_text)),
+                            w);
             fprintf(g, ")\nset xrange [-0.5:%d.5]\n", w - 1);
             snprintf(xexpr, sizeof xexpr, "(word_%d(strcol(%d)))", k, 2 + k);
         } else {
@@ -604,8 +611,9 @@ static int field_kind(const char *f, size_t len)
     double v;
     if (rs_parse_real(buf, &v) != 0)
         return 1;
-    for (size_t i = 0; i < len; i++) /* a mode, a status, a sweep's word (l1, egan_simple) */
-        if (!(isalnum((unsigned char)buf[i]) || strchr("_+-.", buf[i])))
+    /* a mode, a status, a sweep's word (l1, egan_simple) or text ("1; 3": rs_results_csv_text) */
+    for (size_t i = 0; i < len; i++)
+        if (!(isalnum((unsigned char)buf[i]) || strchr("_+-.; ", buf[i])))
             return 0;
     return 2;
 }
@@ -893,9 +901,15 @@ static rs_model *scene_model(const rs_model *m, const cJSON *summary, const char
 static int parse_at(const char *text, rs_plot_snapshots *snap)
 {
     char buf[600];
+    if (strlen(text) >= sizeof buf)
+        return rs_cli_usage_error("plot: --at: a list of more than %zu characters",
+                                  sizeof buf - 1),
+               0;
     snprintf(buf, sizeof buf, "%s", text);
     snap->n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    for (char *t = buf, *comma; t; t = comma ? comma + 1 : NULL) { /* (an empty item refused) */
+        if ((comma = strchr(t, ',')) != NULL)
+            *comma = '\0';
         if (snap->n == RS_PLOT_MAX_SNAPSHOTS)
             return rs_cli_usage_error("plot: --at: at most %d times", RS_PLOT_MAX_SNAPSHOTS), 0;
         double v;

@@ -54,7 +54,8 @@ rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why)
 
 rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
 {
-    if (b >= 0 && b < a) {
+    const int swapped = b >= 0 && b < a;
+    if (swapped) {
         const int t = a;
         a = b;
         b = t;
@@ -63,6 +64,7 @@ rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
         if (s->friction[i].a == a && s->friction[i].b == b) {
             s->friction[i].mu = mu;
             s->friction[i].line = line;
+            s->friction[i].swapped = swapped;
             return RS_OK;
         }
     if (s->nfriction == s->cap_friction) {
@@ -73,7 +75,7 @@ rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
         s->friction = more;
         s->cap_friction = cap;
     }
-    s->friction[s->nfriction++] = (rs_scene_friction){a, b, mu, line};
+    s->friction[s->nfriction++] = (rs_scene_friction){a, b, mu, line, swapped};
     return RS_OK;
 }
 

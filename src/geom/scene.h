@@ -57,9 +57,10 @@ typedef struct rs_scene_obstacle {
 /* A friction coefficient for one pair: bodies a and b (b = -1: a against every static
  * obstacle), in place of the scenario's model.mu. */
 typedef struct rs_scene_friction {
-    int a, b;
+    int a, b;    /* a < b (b = -1: the obstacles) */
     double mu;
     int line;
+    int swapped; /* the line named b first (its key, model.friction.B.A, keeps that order) */
 } rs_scene_friction;
 
 typedef struct rs_scene {

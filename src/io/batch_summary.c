@@ -37,9 +37,17 @@ static rs_batch_group *group_of(rs_batch_summary *s, int key, double value)
     return g;
 }
 
+const char *rs_results_csv_text(const char *word, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", word);
+    for (char *c = buf; (c = strchr(c, ',')) != NULL; c++)
+        *c = ';';
+    return buf;
+}
+
 static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJSON *columns)
 {
-    char num[40];
+    char num[40], text[RS_SWEEP_WORD_LEN];
     const cJSON *params = cJSON_GetObjectItem(o, "params");
     fprintf(f, "%ld", (long)cJSON_GetObjectItem(o, "run")->valuedouble);
     for (int k = 0; k < sw->nkeys; k++) { /* only a value of the key (a line may be edited) */
@@ -47,11 +55,8 @@ static void write_csv_row(FILE *f, const rs_sweep *sw, const cJSON *o, const cJS
         double v;
         if (!rs_sweep_param_value(key, cJSON_GetObjectItem(params, key->name), &v))
             fputc(',', f);
-        else if (key->words && strpbrk(key->words[(int)v], ",\""))
-            fprintf(f, ",\"%s\"", key->words[(int)v]); /* a quoted text: its commas quoted
-                                                          (RFC 4180; it holds no quote) */
         else if (key->words)
-            fprintf(f, ",%s", key->words[(int)v]);
+            fprintf(f, ",%s", rs_results_csv_text(key->words[(int)v], text, sizeof text));
         else
             fprintf(f, ",%s", rs_format_real(v, num, sizeof num));
     }

@@ -17,6 +17,11 @@ typedef struct rs_batch_group {
     char worst_column[32];
 } rs_batch_group;
 
+/* A value of a key of words as results.csv writes it: a quoted text's commas as semicolons
+ * ("1, 3" becomes "1; 3"), so that every field of the file is one CSV field without quoting and
+ * gnuplot, awk or a spreadsheet split it alike (results.jsonl and summary.json keep the text). */
+const char *rs_results_csv_text(const char *word, char *buf, size_t size);
+
 typedef struct rs_batch_summary {
     long runs, passed, contract_failed, bad_input, crashed;
     long keep_errors;                /* runs whose --keep outputs could not be written */

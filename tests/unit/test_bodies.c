@@ -275,8 +275,6 @@ static void test_stack_carries_the_weight_above(void **state)
     rs_scenario_release(&sc);
 }
 
-/* The pile at the end of its Lemke trajectory: no gap below the rounding of its poses. */
-
 /* A heavy box (1e6 kg) resting on a light one (1 kg) on the ground. */
 static const char heavy_scene[] = "halfplane 0 0, 0 1\n"
                                   "body low box w=0.4 h=0.2 m=1 z=0.1\n"
@@ -610,6 +608,32 @@ static double worst_diff(int n, const double *a, const double *b, double *scale)
  * entries' scale at this h, 2e-8 at 1e-6); accepted within 1e-7. Every contact kind must have
  * been met.
  */
+/* A scene's friction line is a parameter, model.friction.A.B, named as the line names the pair
+ * (friction b a: friction.b.a, though a comes first in the scene), its default the line's mu. */
+static void test_friction_lines_are_parameters(void **state)
+{
+    (void)state;
+    rs_scene s;
+    scene_of("halfplane 0 0, 0 1\nbody a disc r=0.1 m=1 z=0.1\nbody b disc r=0.1 m=1 z=0.3\n"
+             "friction b a 0.3\nfriction a static 0.4\n",
+             &s);
+    const rs_model *m = rs_model_find("bodies");
+    rs_model *inst = NULL;
+    rs_error_detail d;
+    assert_int_equal(m->instantiate(m, &s, &inst, &d), RS_OK);
+    assert_int_equal(inst->nparams, BP_MASS0 + 2 + 2);
+    assert_string_equal(inst->params[BP_MASS0 + 2].name, "friction.b.a");
+    assert_true(inst->params[BP_MASS0 + 2].value == 0.3);
+    assert_string_equal(inst->params[BP_MASS0 + 3].name, "friction.a.static");
+    assert_true(inst->params[BP_MASS0 + 3].value == 0.4);
+    assert_int_equal(bodies_mu_param(&s, 0, 1), BP_MASS0 + 2); /* either order of the pair */
+    assert_int_equal(bodies_mu_param(&s, 1, 0), BP_MASS0 + 2);
+    assert_int_equal(bodies_mu_param(&s, 0, -1), BP_MASS0 + 3);
+    assert_int_equal(bodies_mu_param(&s, 1, -1), BP_MU); /* no line: model.mu */
+    inst->release(inst);
+    rs_scene_free(&s);
+}
+
 static void test_step_tangents(void **state)
 {
     (void)state;
@@ -619,7 +643,8 @@ static void test_step_tangents(void **state)
     assert_non_null(m);
     assert_non_null(m->lcp_tangent);
     assert_non_null(m->lcp_recover_tangent);
-    const int nb = s.nbodies, np = BP_MASS0 + nb, nx = BS_N * nb, nu = BU_N * nb, nf = BF_N * nb;
+    const int nb = s.nbodies, np = bodies_nparams(&s), nx = BS_N * nb, nu = BU_N * nb,
+              nf = BF_N * nb;
     const int nall = 2 * (np + nx + nu);
     double *buf = malloc(sizeof(double) * (size_t)(4 * nall + 8 * (nx + nf)));
     double *params = buf, *x = params + np, *u = x + nx;
@@ -927,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
         cmocka_unit_test(test_nlp_derivatives),
         cmocka_unit_test(test_step_tangents),
+        cmocka_unit_test(test_friction_lines_are_parameters),
         cmocka_unit_test(test_polygon_inertia_anywhere),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_resting_contacts_without_gravity),

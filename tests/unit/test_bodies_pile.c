@@ -19,7 +19,7 @@ static void test_pile_ends_without_overlap(void **state)
 {
     (void)state;
     rs_scenario sc;
-    /* (RS_TEST_REDUCED, under the sanitizers and valgrind: the pile's first 400 steps, to
+    /* (RS_TEST_REDUCED, under the sanitizers: the pile's first 400 steps, to
      * Lemke's rest at step 389, 51 contacts; the whole run, 1,000 steps, takes six minutes
      * under valgrind. Not fewer: at step 250 the pile still moves, and a body ends 4.8e-9 m deep,
      * the scheme's gaps being linearised at the step's start; this test bounds a pile at rest) */

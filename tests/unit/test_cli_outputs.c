@@ -554,9 +554,16 @@ static void test_plot_outlines_follow_the_motion(void **state)
     snprintf(path, sizeof path, "%s/summary.json", dir);
     char sum[1 << 16];
     slurp(path, sum, sizeof sum);
-    const char *rest = strstr(sum, "\"rest_time_s\":");
-    assert_non_null(rest);
-    const double rest_s = strtod(rest + strlen("\"rest_time_s\":"), NULL), frame = 1.5 / 149;
+    /* the motion ends at the later of the two runs' rest times (the NLP's, then Lemke's) */
+    double rest_s = 0.0;
+    const char *rest = sum;
+    for (int run = 0; run < 2; run++) {
+        rest = strstr(rest, "\"rest_time_s\":");
+        assert_non_null(rest);
+        rest += strlen("\"rest_time_s\":");
+        rest_s = fmax(rest_s, strtod(rest, NULL));
+    }
+    const double frame = 1.5 / 149;
     assert_true(rest_s > 0.3 && rest_s < 0.6); /* (measured 0.459 s) */
     assert_int_equal(RUN("plot", dir), 0);
     double t[16];

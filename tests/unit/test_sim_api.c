@@ -743,6 +743,7 @@ static void test_struct_sizes_are_checked(void **state)
     assert_int_equal(rs_sim_struct_size("rs_sim_settings"), sizeof(rs_sim_settings));
     assert_int_equal(rs_sim_struct_size("rs_sim_scenario_info"), sizeof(rs_sim_scenario_info));
     assert_int_equal(rs_sim_struct_size("rs_sim_param"), sizeof(rs_sim_param));
+    assert_int_equal(rs_sim_struct_size("rs_sim_contact"), sizeof(rs_sim_contact));
     assert_int_equal(rs_sim_struct_size("rs_sim_step_info"), sizeof(rs_sim_step_info));
     assert_int_equal(rs_sim_struct_size("rs_sim_compare_step"), sizeof(rs_sim_compare_step));
     assert_int_equal(rs_sim_struct_size("rs_sim_compare_info"), sizeof(rs_sim_compare_info));
