@@ -590,8 +590,9 @@ rs_error rs_sim_contacts(const rs_sim *sim, rs_sim_contact *contacts, int cap, i
     *n = 0;
     const rs_model *m = sim->sc->model;
     if (!m->contact_geometry)
-        return rs_detail_set(detail, RS_ERR_BAD_ARG, "model %s has no per-contact output (its "
-                             "forces are per body: rs_sim_forces); a scene of bodies has", m->name);
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "model %s has no per-contact output: its "
+                             "forces are per body (rs_sim_forces); a scene of bodies (the bodies "
+                             "model) reports each contact", m->name);
     if (cap < 0)
         return rs_detail_set(detail, RS_ERR_DIMENSION, "cap = %d: expected >= 0", cap);
     const rs_error bad = cap > 0 ? SIZE_OK(&contacts[0], rs_sim_contact, "contacts", detail) : RS_OK;
