@@ -219,6 +219,8 @@ static void note_skipped(const cJSON *skipped, rs_check_file *cf)
         const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(e, "check"));
         const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(e, "reason"));
         if (shown++ == 3 || len >= (int)sizeof msg - 1) {
+            if (len > (int)sizeof msg - 5) /* (snprintf said what it would have written) */
+                len = (int)sizeof msg - 5;
             snprintf(msg + len, sizeof msg - (size_t)len, " ...");
             break;
         }

@@ -744,11 +744,16 @@ static void plot_differences(FILE *g, const rs_model *m, const char *dir)
     for (int p = 0; p < npanels; p++) {
         const int u = units[p];
         char zero[600] = "", title[800], quoted[900];
-        int drawn = 0, len = 0;
+        int drawn = 0, len = 0, nzero = 0;
         for (int c = 0; c < ncol; c++)
-            if (rs_plot_column_unit(column_name(m, c)) == u && !scan.nonzero[c])
-                len += snprintf(zero + len, sizeof zero - (size_t)len, "%s%s", len ? ", " : "",
-                                column_name(m, c));
+            if (rs_plot_column_unit(column_name(m, c)) == u && !scan.nonzero[c]) {
+                nzero++;
+                if (len < (int)sizeof zero) /* (snprintf says what it would have written) */
+                    len += snprintf(zero + len, sizeof zero - (size_t)len, "%s%s", len ? ", " : "",
+                                    column_name(m, c));
+            }
+        if (len >= (int)sizeof zero) /* too many names for a title (a pile): their count */
+            snprintf(zero, sizeof zero, "%d columns", nzero);
         snprintf(title, sizeof title, "%s%s%s%s", p == 0 ? "per-step |NLP - Lemke| from the same "
                  "state: " : "", rs_plot_unit_label[u], zero[0] ? "; exactly 0 at every step: " :
                  "", zero);
