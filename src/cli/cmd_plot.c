@@ -752,7 +752,7 @@ static void plot_differences(FILE *g, const rs_model *m, const char *dir)
                     len += snprintf(zero + len, sizeof zero - (size_t)len, "%s%s", len ? ", " : "",
                                     column_name(m, c));
             }
-        if (len >= (int)sizeof zero) /* too many names for a title (a pile): their count */
+        if (nzero > 6 || len >= (int)sizeof zero) /* more than a title shows (a pile): a count */
             snprintf(zero, sizeof zero, "%d columns", nzero);
         snprintf(title, sizeof title, "%s%s%s%s", p == 0 ? "per-step |NLP - Lemke| from the same "
                  "state: " : "", rs_plot_unit_label[u], zero[0] ? "; exactly 0 at every step: " :
