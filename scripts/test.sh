@@ -41,8 +41,8 @@ trap 'echo; echo "==== FAILED at stage $stage ===="' ERR
 
 banner "set-up: packages, and a fresh clone on its own"
 scripts/setup.sh --test-tools --no-build
-# Every stage but the kernels' runs on Debian's reference BLAS (the first line of
-# scripts/blas_kernels.sh): on these small KKT systems it costs about a quarter less CPU than
+# Every stage but the kernels' runs on Debian's reference BLAS (scripts/blas_kernels.sh's
+# "reference" line, put before any LD_LIBRARY_PATH already set): on these small KKT systems it costs about a quarter less CPU than
 # OpenBLAS (the pile's check, 51 s against 66 s; each kernel's whole check, 116 s against 155 s),
 # whose per-call set-up dominates there. Stage 3 runs the contracts under every kernel.
 reference=$(scripts/blas_kernels.sh | awk -F '\t' '$1 == "reference" { print $2 }')
