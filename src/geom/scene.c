@@ -54,19 +54,18 @@ rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why)
 
 rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
 {
-    const int swapped = b >= 0 && b < a;
+    const int swapped = b >= 0 && b < a, given = rs_scene_pair_friction(s, a, b);
     if (swapped) {
         const int t = a;
         a = b;
         b = t;
     }
-    for (int i = 0; i < s->nfriction; i++)
-        if (s->friction[i].a == a && s->friction[i].b == b) {
-            s->friction[i].mu = mu;
-            s->friction[i].line = line;
-            s->friction[i].swapped = swapped;
-            return RS_OK;
-        }
+    if (given >= 0) {
+        s->friction[given].mu = mu;
+        s->friction[given].line = line;
+        s->friction[given].swapped = swapped;
+        return RS_OK;
+    }
     if (s->nfriction == s->cap_friction) {
         const int cap = s->cap_friction ? 2 * s->cap_friction : 8;
         rs_scene_friction *more = realloc(s->friction, sizeof *more * (size_t)cap);

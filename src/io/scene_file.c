@@ -268,14 +268,12 @@ static int read_friction(char *rest, int lineno, rs_scene *scene, char *why, siz
         snprintf(why, n, "mu = '%.40s': expected a number in [0, 10]", tok[2]);
         return 0;
     }
-    const int lo = idx[1] >= 0 && idx[1] < idx[0] ? idx[1] : idx[0]; /* the scene's order */
-    const int hi = lo == idx[0] ? idx[1] : idx[0];
-    for (int i = 0; i < scene->nfriction; i++)
-        if (scene->friction[i].a == lo && scene->friction[i].b == hi) {
-            snprintf(why, n, "the pair %.40s %.40s has its friction on line %d already: give each "
-                             "pair one line", tok[0], tok[1], scene->friction[i].line);
-            return 0;
-        }
+    const int given = rs_scene_pair_friction(scene, idx[0], idx[1]); /* (either order) */
+    if (given >= 0) {
+        snprintf(why, n, "the pair %.40s %.40s has its friction on line %d already: give each "
+                         "pair one line", tok[0], tok[1], scene->friction[given].line);
+        return 0;
+    }
     if (rs_scene_set_friction(scene, idx[0], idx[1], mu, lineno) != RS_OK) {
         snprintf(why, n, "out of memory");
         return 0;
