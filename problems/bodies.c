@@ -481,15 +481,13 @@ static int contact_count(const rs_step_data *d)
     return n;
 }
 
-static void contact_geometry(const rs_step_data *d, int i, rs_contact_geometry *out)
+static void contact_geometry(const rs_step_data *d, rs_contact_geometry *out)
 {
     bodies_step *tmp;
     const bodies_step *s = bodies_step_get(d, &tmp);
-    if (s && i >= 0 && i < s->list.n) {
+    for (int i = 0; s && i < s->list.n; i++) {
         const rs_contact *c = &s->list.c[i];
-        *out = (rs_contact_geometry){c->a, c->b, {c->p[0], c->p[1]}, {c->n[0], c->n[1]}, c->gap};
-    } else {
-        *out = (rs_contact_geometry){-1, -1, {NAN, NAN}, {NAN, NAN}, NAN};
+        out[i] = (rs_contact_geometry){c->a, c->b, {c->p[0], c->p[1]}, {c->n[0], c->n[1]}, c->gap};
     }
     bodies_step_release(tmp);
 }

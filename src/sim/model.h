@@ -211,9 +211,10 @@ struct rs_model {
      * the recover callbacks write (2 per contact, in this count's order) and the certificate
      * reads: contact_count(d) of them in the step from d. NULL: none (the forces are enough). */
     int (*contact_count)(const rs_step_data *d);
-    /* Optional, with contact_count: contact i's geometry at the step's start (in contact_count's
-     * order), for the per-contact outputs (contacts_nlp.csv, rs_sim_contacts). */
-    void (*contact_geometry)(const rs_step_data *d, int i, rs_contact_geometry *out);
+    /* Optional, with contact_count: every contact's geometry at the step's start, into
+     * out[contact_count(d)] in that order, for the per-contact outputs (contacts_nlp.csv,
+     * rs_sim_contacts). */
+    void (*contact_geometry)(const rs_step_data *d, rs_contact_geometry *out);
 
     /* 1: the step sizes follow the contacts with no largest one (lcp_n, nlp_n and nlp_m are
      * then only the first capacities; the stepper grows with the largest step). 0: lcp_n and

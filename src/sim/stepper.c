@@ -571,8 +571,8 @@ static double *contact_out(rs_stepper *s, rs_step_result *out)
         out->ncontact = 0;
         return NULL;
     }
-    for (int i = 0; m->contact_geometry && i < n; i++)
-        m->contact_geometry(&s->data, i, &out->geometry[i]);
+    if (m->contact_geometry)
+        m->contact_geometry(&s->data, out->geometry);
     return out->contact;
 }
 
