@@ -65,14 +65,35 @@ static int is_word(const char *w)
     return 1;
 }
 
+/* key's arrays for a list of words (or quoted texts); 0 when out of memory. */
+static int alloc_words(rs_sweep_key *key)
+{
+    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
+    key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
+    return key->values && key->words;
+}
+
+/* Word number count of key: the n characters at w (shorter than RS_SWEEP_WORD_LEN), its value
+ * its index; 0 (why, the word in quote marks q) when the key has it already. */
+static int add_word(rs_sweep_key *key, int count, const char *w, size_t n, char q, char *why,
+                    size_t why_len)
+{
+    snprintf(key->words[count], RS_SWEEP_WORD_LEN, "%.*s", (int)n, w);
+    for (int j = 0; j < count; j++)
+        if (strcmp(key->words[j], key->words[count]) == 0) {
+            snprintf(why, why_len, "%c%.40s%c is listed twice", q, key->words[count], q);
+            return 0;
+        }
+    key->values[count] = count;
+    return 1;
+}
+
 /* Parse "w1, w2, ..." (words, each once) into key->words; values are their indices. */
 static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t why_len)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
-    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
-    key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
-    if (!key->values || !key->words)
+    if (!alloc_words(key))
         return 0;
     char *items[RS_MAX_LIST_ITEMS];
     const int nitems = rs_split_list(buf, items, RS_MAX_LIST_ITEMS);
@@ -88,13 +109,8 @@ static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t wh
                                    "not both), '%.40s' is neither", tok);
             return 0;
         }
-        for (int j = 0; j < count; j++)
-            if (strcmp(key->words[j], tok) == 0) {
-                snprintf(why, why_len, "'%.40s' is listed twice", tok);
-                return 0;
-            }
-        snprintf(key->words[count], RS_SWEEP_WORD_LEN, "%s", tok);
-        key->values[count] = count;
+        if (!add_word(key, count, tok, strlen(tok), '\'', why, why_len))
+            return 0;
         count++;
     }
     key->nvalues = count;
@@ -106,9 +122,7 @@ static int parse_words(const char *text, rs_sweep_key *key, char *why, size_t wh
  * indices. */
 static int parse_texts(const char *text, rs_sweep_key *key, char *why, size_t why_len)
 {
-    key->values = malloc(sizeof(double) * RS_SWEEP_MAX_VALUES);
-    key->words = malloc(sizeof *key->words * RS_SWEEP_MAX_VALUES);
-    if (!key->values || !key->words)
+    if (!alloc_words(key))
         return 0;
     int count = 0;
     const char *c = text;
@@ -131,13 +145,8 @@ static int parse_texts(const char *text, rs_sweep_key *key, char *why, size_t wh
                                                                : RS_SWEEP_WORD_LEN - 1);
             return 0;
         }
-        snprintf(key->words[count], RS_SWEEP_WORD_LEN, "%.*s", (int)n, c + 1);
-        for (int j = 0; j < count; j++)
-            if (strcmp(key->words[j], key->words[count]) == 0) {
-                snprintf(why, why_len, "\"%.40s\" is listed twice", key->words[count]);
-                return 0;
-            }
-        key->values[count] = count;
+        if (!add_word(key, count, c + 1, n, '"', why, why_len))
+            return 0;
         count++;
         for (c = end + 1; *c == ' ' || *c == '\t'; c++)
             ;
