@@ -911,14 +911,16 @@ static int parse_at(const char *text, rs_plot_snapshots *snap)
                                   sizeof buf - 1),
                0;
     snprintf(buf, sizeof buf, "%s", text);
+    char *items[RS_PLOT_MAX_SNAPSHOTS];
+    const int n = rs_split_list(buf, items, RS_PLOT_MAX_SNAPSHOTS);
+    if (n == -1)
+        return rs_cli_usage_error("plot: --at: a list with an empty item"), 0;
+    if (n == -2)
+        return rs_cli_usage_error("plot: --at: at most %d times", RS_PLOT_MAX_SNAPSHOTS), 0;
     snap->n = 0;
-    for (char *t = buf, *comma; t; t = comma ? comma + 1 : NULL) { /* (an empty item refused) */
-        if ((comma = strchr(t, ',')) != NULL)
-            *comma = '\0';
-        if (snap->n == RS_PLOT_MAX_SNAPSHOTS)
-            return rs_cli_usage_error("plot: --at: at most %d times", RS_PLOT_MAX_SNAPSHOTS), 0;
+    for (int i = 0; i < n; i++) {
         double v;
-        if (!rs_cli_parse_double("--at", t, -1e12, 1e12, &v))
+        if (!rs_cli_parse_double("--at", items[i], -1e12, 1e12, &v))
             return 0;
         if (snap->n > 0 && !(v > snap->t[snap->n - 1]))
             return rs_cli_usage_error("plot: --at: the times must increase (%g after %g)", v,
@@ -926,7 +928,7 @@ static int parse_at(const char *text, rs_plot_snapshots *snap)
                    0;
         snap->t[snap->n++] = v;
     }
-    if (snap->n == 0)
+    if (snap->n == 0) /* (a guard: --at given, no time) */
         return rs_cli_usage_error("plot: --at: expected times in seconds, T1,T2,..."), 0;
     return 1;
 }
