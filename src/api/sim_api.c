@@ -603,12 +603,11 @@ rs_error rs_sim_contacts(const rs_sim *sim, rs_sim_contact *contacts, int cap, i
     *n = r && r->geometry ? r->ncontact : 0;
     for (int i = 0; i < *n && i < cap; i++) {
         const rs_contact_geometry *g = &r->geometry[i];
-        const int ok_a = g->a >= 0 && g->a < scene->nbodies, ok_b = g->b < scene->nbodies;
         contacts[i] = (rs_sim_contact){sizeof(rs_sim_contact),
                                        g->a,
                                        g->b,
-                                       ok_a ? scene->bodies[g->a].name : "?",
-                                       g->b < 0 ? "static" : ok_b ? scene->bodies[g->b].name : "?",
+                                       rs_scene_body_name(scene, g->a),
+                                       rs_scene_body_name(scene, g->b),
                                        {g->point[0], g->point[1]},
                                        {g->normal[0], g->normal[1]},
                                        g->gap,

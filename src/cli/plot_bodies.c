@@ -195,9 +195,9 @@ static int snapshot_times(const samples *s, const rs_plot_snapshots *snap, doubl
 {
     const double t0 = s->t[0], t1 = s->t[s->n - 1];
     if (snap && snap->n > 0) {
+        /* (a row's time is rounded to the step: within half of one) */
+        const double half = s->n > 1 ? 0.5 * (t1 - t0) / (s->n - 1) : 0.0;
         for (int j = 0; j < snap->n; j++) {
-            /* (a row's time is rounded to the step: within half of one) */
-            const double half = s->n > 1 ? 0.5 * (t1 - t0) / (s->n - 1) : 0.0;
             if (snap->t[j] < t0 - half || snap->t[j] > t1 + half) {
                 fprintf(stderr, "relaxsim: plot: --at %g: outside the run's rows, t = %g to %g s\n",
                         snap->t[j], t0, t1);
@@ -336,6 +336,11 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
         rs_scene_free(&sc);
         return 0;
     }
+    int frame_nlp[RS_PLOT_MAX_SNAPSHOTS], frame_lemke[RS_PLOT_MAX_SNAPSHOTS]; /* each snapshot's */
+    for (int j = 0; j < ns; j++) {
+        frame_nlp[j] = frame_at(&nlp, nf, times[j]);
+        frame_lemke[j] = frame_at(&lemke, nfl, times[j]);
+    }
     double box[4];
     extent(&sc, &nlp, box);
     const int blocks = rs_plot_scene_dat(set, &sc, box);
@@ -351,7 +356,7 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
         int len = snprintf(text, sizeof text, "%s: outlines at t =", title);
         for (int j = 0; j < ns && len < (int)sizeof text - 40; j++)
             len += snprintf(text + len, sizeof text - (size_t)len, "%s %.3g", j ? "," : "",
-                            nlp.t[frame_sample(&nlp, frame_at(&nlp, nf, times[j]), nf)]);
+                            nlp.t[frame_sample(&nlp, frame_nlp[j], nf)]);
         if (len < (int)sizeof text - 40)
             snprintf(text + len, sizeof text - (size_t)len, " s (fainter: earlier)");
         fprintf(g, "reset\nset datafile separator ','\n"
@@ -373,7 +378,7 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
                    "lc rgb variable title 'Lemke dashed'",
                 any ? ", \\\n     " : "", sc.nbodies - 1, sc.nbodies - 1);
         for (int j = 0; j < ns; j++) {
-            const int fi = frame_at(&nlp, nf, times[j]), fl = frame_at(&lemke, nfl, times[j]);
+            const int fi = frame_nlp[j], fl = frame_lemke[j];
             /* the first at 0.25 of its colour (the rest white), the last at full colour */
             const double f = ns == 1 ? 1.0 : 0.25 + 0.75 * j / (ns - 1);
             fprintf(g, ", \\\n     'bodies_nlp.dat' index %d using 1:2:(fade($3, %.3f)) with "
@@ -384,7 +389,7 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
                        "lines lw 1.5 dt (5,4) lc rgb variable %s",
                     fl, f, j == ns - 1 ? "title 'Lemke dashed (darker)'" : "notitle");
         }
-        const int last = frame_sample(&nlp, frame_at(&nlp, nf, times[ns - 1]), nf);
+        const int last = frame_sample(&nlp, frame_nlp[ns - 1], nf);
         for (int b = 0; b < sc.nbodies; b++) { /* the names at the last outline */
             const double *p = nlp.pose + (size_t)last * 3 * sc.nbodies + 3 * b;
             if (isfinite(p[0]) && isfinite(p[1]))

@@ -78,6 +78,11 @@ rs_error rs_scene_set_friction(rs_scene *s, int a, int b, double mu, int line)
     return RS_OK;
 }
 
+const char *rs_scene_body_name(const rs_scene *s, int b)
+{
+    return b == -1 ? "static" : s && b >= 0 && b < s->nbodies ? s->bodies[b].name : "?";
+}
+
 int rs_scene_pair_friction(const rs_scene *s, int a, int b)
 {
     if (b >= 0 && b < a) {

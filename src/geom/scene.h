@@ -83,6 +83,10 @@ rs_error rs_scene_add_body(rs_scene *s, rs_body *b, rs_error_detail *why);
 /* The index of the body named name, -1 if none. */
 int rs_scene_body_index(const rs_scene *s, const char *name);
 
+/* The name of body b as outputs give it: "static" for b = -1 (the obstacles), "?" for an index
+ * the scene has no body at. */
+const char *rs_scene_body_name(const rs_scene *s, int b);
+
 /* The index into s->friction of the pair's line (b = -1: an obstacle), -1 if it has none. */
 int rs_scene_pair_friction(const rs_scene *s, int a, int b);
 

@@ -147,11 +147,9 @@ void rs_contacts_csv_rows(FILE *f, const rs_scenario *sc, rs_backend backend, in
     const rs_scene *scene = sc->scene;
     for (int i = 0; s->geometry && i < s->ncontact; i++) {
         const rs_contact_geometry *g = &s->geometry[i];
-        const int nb = scene ? scene->nbodies : 0;
         fprintf(f, "%d", k);
         put_number(f, (k + 1) * sc->dt);
-        fprintf(f, ",%d,%s,%s", i, g->a >= 0 && g->a < nb ? scene->bodies[g->a].name : "?",
-                g->b < 0 ? "static" : g->b < nb ? scene->bodies[g->b].name : "?");
+        fprintf(f, ",%d,%s,%s", i, rs_scene_body_name(scene, g->a), rs_scene_body_name(scene, g->b));
         const double v[7] = {g->point[0],  g->point[1],       g->normal[0],      g->normal[1],
                              g->gap,       s->contact[2 * i], s->contact[2 * i + 1]};
         for (int j = 0; j < 7; j++)
