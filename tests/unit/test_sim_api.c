@@ -27,6 +27,17 @@ static rs_sim_scenario *load(const char *name, const char *const *sets, int nset
     return sc;
 }
 
+/* A simulation of sc on the NLP (lemke = 0) or Lemke (1), the other settings their defaults. */
+static rs_sim *create_sim(const rs_sim_scenario *sc, int lemke)
+{
+    rs_sim_settings set;
+    rs_sim_settings_default(&set);
+    set.backend = lemke ? RS_SIM_LEMKE : RS_SIM_NLP;
+    rs_sim *sim = NULL;
+    assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+    return sim;
+}
+
 static int column(const rs_sim_scenario *sc, rs_sim_column_kind kind, const char *name)
 {
     for (int i = 0; rs_sim_scenario_column(sc, kind, i); i++)
@@ -56,11 +67,7 @@ static void test_contacts_of_the_last_step(void **state)
     c[0].size = sizeof c[0];
     rs_error_detail d;
     for (int backend = 0; backend < 2; backend++) {
-        rs_sim_settings set;
-        rs_sim_settings_default(&set);
-        set.backend = backend ? RS_SIM_LEMKE : RS_SIM_NLP;
-        rs_sim *sim = NULL;
-        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        rs_sim *sim = create_sim(sc, backend);
         int n = -1;
         assert_int_equal(rs_sim_contacts(sim, c, 32, &n, &d), RS_OK);
         assert_int_equal(n, 0); /* no step yet */
@@ -310,11 +317,7 @@ static void test_states_and_inputs_outside_the_domain(void **state)
     const int iz = column(sc, RS_SIM_STATE, "z_m");
     double before_landing[4]; /* the NLP's state at step 445, for the starved run below */
     for (int b = 0; b < 2; b++) {
-        rs_sim_settings set;
-        rs_sim_settings_default(&set);
-        set.backend = b ? RS_SIM_LEMKE : RS_SIM_NLP;
-        rs_sim *sim = NULL;
-        assert_int_equal(rs_sim_create(sc, &set, &sim, NULL), RS_OK);
+        rs_sim *sim = create_sim(sc, b);
         double x[4], x0[4];
         for (int k = 0; k < 520; k++) { /* lands at step 451 and slides */
             assert_int_equal(rs_sim_step(sim, NULL, NULL, NULL), RS_OK);
