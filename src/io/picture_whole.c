@@ -39,6 +39,12 @@ static uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n)
     return crc;
 }
 
+/* A 4-byte big-endian number (PNG's lengths and CRCs). */
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static int read_all(FILE *f, unsigned char *buf, size_t n)
 {
     return fread(buf, 1, n, f) == n;
@@ -53,8 +59,7 @@ static int png_whole(FILE *f, char *why, size_t len)
     for (;;) {
         if (!read_all(f, head, 8))
             return say(why, len, "ends between chunks, before IEND");
-        const uint32_t n = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 |
-                           (uint32_t)head[2] << 8 | head[3];
+        const uint32_t n = be32(head);
         char type[5] = {(char)head[4], (char)head[5], (char)head[6], (char)head[7], 0};
         uint32_t crc = crc32_update(0xFFFFFFFFu, head + 4, 4);
         for (uint32_t left = n; left > 0;) {
@@ -70,9 +75,7 @@ static int png_whole(FILE *f, char *why, size_t len)
             snprintf(why, len, "ends inside chunk %s", type);
             return 0;
         }
-        const uint32_t stored = (uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 |
-                                (uint32_t)buf[2] << 8 | buf[3];
-        if ((crc ^ 0xFFFFFFFFu) != stored) {
+        if ((crc ^ 0xFFFFFFFFu) != be32(buf)) {
             snprintf(why, len, "chunk %s fails its CRC", type);
             return 0;
         }
