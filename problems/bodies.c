@@ -85,27 +85,32 @@ static void step_free(bodies_step *s)
     free(s);
 }
 
+/* *p grown to hold n elements of size bytes when its *cap is less; 0 when out of memory (*p
+ * kept). */
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap)
+        return 1;
+    void *q = realloc(*p, size * n);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
 int bodies_step_layout_arrays(const bodies_step *s, size_t nint, size_t ndbl, int **ip,
                               double **dp)
 {
     bodies_step *w = (bodies_step *)s; /* (the scratch is the cache's, not the step's value) */
-    if (nint > w->layout_int_cap) {
-        int *p = realloc(w->layout_int, sizeof(int) * nint);
-        if (!p)
-            return 0;
-        w->layout_int = p;
-        w->layout_int_cap = nint;
-    }
-    if (ndbl > w->layout_dbl_cap) {
-        double *p = realloc(w->layout_dbl, sizeof(double) * ndbl);
-        if (!p)
-            return 0;
-        w->layout_dbl = p;
-        w->layout_dbl_cap = ndbl;
-    }
+    void *pi = w->layout_int, *pd = w->layout_dbl;
+    const int ok = grow(&pi, &w->layout_int_cap, nint, sizeof(int)) &&
+                   grow(&pd, &w->layout_dbl_cap, ndbl, sizeof(double));
+    w->layout_int = pi;
+    w->layout_dbl = pd;
     *ip = w->layout_int;
     *dp = w->layout_dbl;
-    return 1;
+    return ok;
 }
 
 static bodies_step *step_new(const rs_scene *scene)
