@@ -190,6 +190,7 @@ cJSON *rs_step_result_json(const rs_model *m, rs_backend backend, const rs_step_
     if (backend == RS_BACKEND_NLP) {
         cJSON_AddNumberToObject(o, "attempts", s->attempts);
         cJSON_AddBoolToObject(o, "at_start", s->at_start);
+        cJSON_AddBoolToObject(o, "polished", s->polished);
         cJSON_AddStringToObject(o, "path", rs_nlp_path_name(s->path));
         cJSON_AddBoolToObject(o, "stacked", s->stacked);
         if (s->stacked) {
@@ -319,6 +320,7 @@ char *rs_summary_json_text(const rs_scenario *sc, const rs_compare_result *r)
         cJSON *n = trajectory_json(r, &r->nlp, 1);
         cJSON_AddNumberToObject(n, "retried_steps", r->nlp.retried_steps);
         cJSON_AddNumberToObject(n, "at_start_steps", r->nlp.at_start_steps);
+        cJSON_AddNumberToObject(n, "polished_steps", r->nlp.polished_steps);
         cJSON_AddNumberToObject(n, "ipopt_steps", r->nlp.ipopt_steps);
         cJSON_AddNumberToObject(n, "us_per_ipopt_step_median", r->nlp.us_per_ipopt_step_median);
         cJSON_AddNumberToObject(n, "iterations_per_ipopt_step", r->nlp.iterations_per_ipopt_step);

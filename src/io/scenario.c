@@ -393,6 +393,8 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
         return get_real(c, 1e-16, 0.5, &s->cert_tol);
     if (strcmp(key, "check_start") == 0)
         return get_bool(c, &s->check_start);
+    if (strcmp(key, "polish") == 0)
+        return get_bool(c, &s->polish);
     if (strcmp(key, "form") == 0) {
         static const char *const forms[] = {"own", "relaxation"};
         TRY(get_choice(c, forms, 2, &s->relax_lcp));
@@ -402,7 +404,7 @@ static rs_error apply_nlp(const parse_ctx *c, rs_scenario *sc)
         return RS_OK;
     }
     return fail(c, "unknown key (expected tol, max_iter, eps, penalty, penalty_weight, warm_start, "
-                   "mu_init, retries, cert_tol, check_start, form)");
+                   "mu_init, retries, cert_tol, check_start, polish, form)");
 }
 
 static rs_error apply_lemke(const parse_ctx *c, rs_scenario *sc)

@@ -4,28 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nlp/cholesky.h"
 #include "nlp/kkt_check.h"
+#include "nlp/kkt_check_internal.h"
 #include "lcp/lcp_internal.h"
-
-struct rs_kkt_check {
-    rs_nlp_problem p;
-    double *x_l, *x_u, *g_l, *g_u; /* constant bounds */
-    double *g, *grad, *J;          /* values at the candidate */
-    double *A;                     /* n x k: one column per active bound or constraint side */
-    double *G, *y, *dy;            /* k x k normal matrix, k multipliers, a correction */
-    double *r;                     /* n: stationarity residual */
-    int *kind, *index;             /* what column c stands for */
-    /* a problem given as triplets (rs_nlp_problem.structure): J holds the nnz_jac values, jr
-     * and jc their rows and columns (the structure is asked for at every check: it follows the
-     * context); the least squares need the dense active columns, and are only done for
-     * problems up to TRIPLET_LSQ_MAX variables (above, a start point is checked with the
-     * multipliers it comes with) */
-    int triplets, lsq;
-    int *jr, *jc, *hr, *hc;
-    int *column_of_row;            /* m: the active column of constraint row i, or -1 */
-};
-
-#define TRIPLET_LSQ_MAX 400
 
 /* Column kinds: the multiplier y_c of column c, and where it goes in IPOPT's convention. */
 enum { EQUALITY, G_LOWER, G_UPPER, X_LOWER, X_UPPER };
@@ -37,6 +19,8 @@ void rs_kkt_check_destroy(rs_kkt_check *c)
     free(c->x_l);
     free(c->kind);
     free(c->jr);
+    free(c->polish_buf);
+    free(c->polish_idx);
     free(c);
 }
 
@@ -139,23 +123,6 @@ static int active_columns(rs_kkt_check *c, const double *x, double tol)
     return k;
 }
 
-/* Solve L L^T v = v in place with the Cholesky factor in the lower triangle of G (k x k). */
-static void cholesky_solve(const double *G, int k, double *v)
-{
-    for (int a = 0; a < k; a++) {
-        double s = v[a];
-        for (int t = 0; t < a; t++)
-            s -= G[a + (size_t)t * k] * v[t];
-        v[a] = s / G[a + (size_t)a * k];
-    }
-    for (int a = k - 1; a >= 0; a--) {
-        double s = v[a];
-        for (int t = a + 1; t < k; t++)
-            s -= G[t + (size_t)a * k] * v[t];
-        v[a] = s / G[a + (size_t)a * k];
-    }
-}
-
 /* v = -A^T (grad f + A y): the right-hand side of the normal equations for a correction of y. */
 static void normal_rhs(const rs_kkt_check *c, int k, double *v)
 {
@@ -193,24 +160,12 @@ static int least_squares(rs_kkt_check *c, int k)
         }
         dmax = fmax(dmax, c->G[a + (size_t)a * k]);
     }
-    const double ridge = 1e-12 * fmax(dmax, 1e-300);
-    for (int a = 0; a < k; a++) /* lower Cholesky factor in place */
-        for (int b = 0; b <= a; b++) {
-            double s = c->G[a + (size_t)b * k] + (a == b ? ridge : 0.0);
-            for (int t = 0; t < b; t++)
-                s -= c->G[a + (size_t)t * k] * c->G[b + (size_t)t * k];
-            if (a == b) {
-                if (!(s > 0.0))
-                    return 0;
-                c->G[a + (size_t)a * k] = sqrt(s);
-            } else {
-                c->G[a + (size_t)b * k] = s / c->G[b + (size_t)b * k];
-            }
-        }
+    if (!rs_cholesky_factor(c->G, k, 1e-12 * fmax(dmax, 1e-300)))
+        return 0;
     memset(c->y, 0, sizeof(double) * (size_t)k);
     for (int pass = 0; pass < 4; pass++) {
         normal_rhs(c, k, c->dy);
-        cholesky_solve(c->G, k, c->dy);
+        rs_cholesky_solve(c->G, k, c->dy);
         for (int a = 0; a < k; a++)
             c->y[a] += c->dy[a];
     }

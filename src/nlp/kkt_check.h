@@ -37,4 +37,18 @@ void rs_kkt_check_destroy(rs_kkt_check *check);
 int rs_kkt_check_point(rs_kkt_check *check, const double *x, double tol, int given,
                        double *mult_g, double *mult_x_l, double *mult_x_u);
 
+/* The polish of a solution x (IPOPT's, interior) on its active set, into xp (n), kkt_polish.c:
+ * every variable within delta of a bound is put on it, every equality and every constraint within
+ * delta of a bound held at it, and the other variables solve those rows by minimum-norm
+ * Gauss-Newton steps. 1 when xp is then a KKT point of the same problem with exact multipliers,
+ * written (mult_g = 0, the bound multipliers the objective's gradient): every bound and
+ * constraint holds to tol, f(xp) <= f(x), and the gradient of f lies on the variables put on
+ * their bounds, pushing into them (in a relaxed-complementarity program: every penalised slack at
+ * 0, the objective at its floor). 0 otherwise (xp and the multipliers unspecified), or when the
+ * active set's dense system would exceed RS_POLISH_MAX_ENTRIES. Allocates its workspace at the
+ * first call and when a larger active set needs more. */
+#define RS_POLISH_MAX_ENTRIES 4e6
+int rs_kkt_polish(rs_kkt_check *check, const double *x, double delta, double tol, double *xp,
+                  double *mult_g, double *mult_x_l, double *mult_x_u);
+
 #endif

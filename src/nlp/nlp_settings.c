@@ -40,6 +40,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
     s->cert_tol = 1e-6;
     s->check_start = 1;
     s->relax_lcp = 0;
+    s->polish = 1;
     s->print_level = 0;
 }
 
@@ -70,6 +71,8 @@ rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_o
         bad = "check_start";
     else if (s->relax_lcp != 0 && s->relax_lcp != 1)
         bad = "relax_lcp";
+    else if (s->polish != 0 && s->polish != 1)
+        bad = "polish";
     else if (s->print_level < 0 || s->print_level > 12)
         bad = "print_level";
     if (field_out)

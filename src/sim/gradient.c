@@ -690,6 +690,9 @@ static rs_error run_nlp(const rs_scenario *sc0, const rs_grad_config *cfg, rs_gr
     if (rs_scenario_copy(&sc, sc0) != RS_OK)
         return RS_ERR_NOMEM;
     sc.nlp.relax_lcp = 1; /* the relaxation of the same LCP (gradient.h) */
+    sc.nlp.polish = 0;    /* IPOPT's interior answer and its multipliers: what the KKT
+                             sensitivity differentiates (a polished point's are exact, mult_g 0,
+                             and say nothing of how the interior answer moves) */
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce, nk = cfg->nkeys;
     rs_stepper *st;
@@ -762,6 +765,7 @@ static rs_error nlp_values(const rs_scenario *sc0, double *values)
     if (rs_scenario_copy(&sc, sc0) != RS_OK)
         return RS_ERR_NOMEM;
     sc.nlp.relax_lcp = 1;
+    sc.nlp.polish = 0; /* the trajectory run_nlp differentiates */
     const rs_model *m = sc.model;
     const int ns = m->nstate, ncol = ns + m->nforce;
     rs_stepper *st;

@@ -64,6 +64,7 @@ void rs_trajectory_acc_add(rs_trajectory_acc *a, const rs_model *m, double rest_
     out->retried_steps += s->attempts > 1;
     out->warm_started_steps += s->warm_started;
     out->at_start_steps += s->at_start;
+    out->polished_steps += s->polished;
     out->stacked_steps += s->stacked;
     out->split_steps += s->split;
     if (s->status >= 0 && s->status < RS_STATUS_SLOTS)

@@ -43,6 +43,7 @@ struct rs_stepper {
     double *x;                  /* NLP iterate */
     double *mult_g, *mult_x_l, *mult_x_u; /* multipliers found by the KKT check */
     double *x_prev, *prev_g, *prev_x_l, *prev_x_u; /* last accepted primal-dual solution */
+    double *x_polish;           /* the polish of IPOPT's answer (nlp.polish) */
     int have_prev;
     double *M, *q, *z, *w;      /* step LCP */
     /* the relaxation's LCP in natural units: Ms = D M C, qs = D q, z = C zs, with D and C from
@@ -90,7 +91,7 @@ static rs_error ensure_nlp(rs_stepper *s, int n, int m)
         return RS_OK;
     const int cn = n > s->cap_n ? n : s->cap_n, cm = m > s->cap_m ? m : s->cap_m;
     const size_t nn = (size_t)cn, mm = (size_t)cm;
-    double *x = calloc(nn + 2 * (3 * nn + mm) + 1, sizeof(double));
+    double *x = calloc(2 * nn + 2 * (3 * nn + mm) + 1, sizeof(double));
     if (!x)
         return RS_ERR_NOMEM;
     double *prev = x + nn + mm + 2 * nn; /* x_prev */
@@ -109,6 +110,7 @@ static rs_error ensure_nlp(rs_stepper *s, int n, int m)
     s->prev_g = s->x_prev + nn;
     s->prev_x_l = s->prev_g + mm;
     s->prev_x_u = s->prev_x_l + nn;
+    s->x_polish = s->prev_x_u + nn;
     s->cap_n = cn;
     s->cap_m = cm;
     return RS_OK;
@@ -678,6 +680,27 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
     return out->ok;
 }
 
+int rs_stepper_nlp_polish(rs_stepper *s, double *x, rs_step_result *out)
+{
+    /* the thresholds of the active set, widest first: a lightly loaded contact's forces can sit
+     * below the first in natural units, and its pairs' sides then need a narrower one */
+    static const double delta[] = {1e-4, 1e-6};
+    out->polished = 0;
+    if (!s->cfg.nlp.polish || !s->kkt)
+        return 0;
+    const double tol = s->cfg.nlp.tol;
+    for (size_t k = 0; k < sizeof delta / sizeof delta[0]; k++)
+        if (rs_kkt_polish(s->kkt, x, delta[k], tol, s->x_polish, s->mult_g, s->mult_x_l,
+                          s->mult_x_u) &&
+            rs_kkt_check_point(s->kkt, s->x_polish, tol, 1, s->mult_g, s->mult_x_l,
+                               s->mult_x_u)) {
+            memcpy(x, s->x_polish, sizeof(double) * (size_t)s->nlp_n);
+            out->polished = 1;
+            return 1;
+        }
+    return 0;
+}
+
 int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mult_g,
                                const double *mult_x_l, const double *mult_x_u,
                                rs_step_result *out)
@@ -805,8 +828,12 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
         out->path = path;
         out->path_attempts[path]++;
         out->path_iterations[path] += iters;
-        if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
+        if (rs_nlp_status_ok(st) && rs_stepper_nlp_polish(s, s->x, out)) {
+            if (rs_stepper_nlp_accept(s, s->x, s->mult_g, s->mult_x_l, s->mult_x_u, st, out))
+                break;
+        } else if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out)) {
             break;
+        }
     }
     s->have_prev = out->ok;
 }

@@ -77,6 +77,8 @@ typedef struct rs_step_result {
     int warm_from;           /* NLP, if ipopt_warm was tried: the start it was given last,
                                 RS_PATH_START_PREVIOUS or RS_PATH_START_CONTACT_FREE */
     int at_start;            /* NLP: a start point passed the KKT test; IPOPT was not called */
+    int polished;            /* NLP: IPOPT's answer was polished on its active set (nlp.polish,
+                                kkt_check.h's rs_kkt_polish) */
     int stacked;             /* NLP: went through a stacked NLP with other runs (stack.h) */
     double stack_iterations; /* NLP: this run's share of the stacked solves' iterations (1/K of
                                 each); `iterations` counts the run's own solves only */
@@ -210,6 +212,12 @@ int rs_stepper_nlp_start_point(rs_stepper *stepper, int path, double *x, double 
 int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mult_g,
                           const double *mult_x_l, const double *mult_x_u, rs_nlp_status status,
                           rs_step_result *out);
+/* The polish of IPOPT's answer x (nlp.polish): 1 when rs_kkt_polish found an exact solution of
+ * the step's NLP on x's active set (variables and rows within 1e-4 of a bound in natural units,
+ * else 1e-6) that also passes the KKT test at nlp.tol; x is then that point and the
+ * stepper's multiplier arrays (mult_g, mult_x_l, mult_x_u) its multipliers, out->polished = 1.
+ * 0: x unchanged. */
+int rs_stepper_nlp_polish(rs_stepper *stepper, double *x, rs_step_result *out);
 /* accept x if it passes the KKT check (kkt_check.h), trying the given multipliers first (NULL:
  * none); returns ok. */
 int rs_stepper_nlp_check_point(rs_stepper *stepper, const double *x, const double *mult_g,
