@@ -91,10 +91,11 @@ banner "valgrind"
 vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --track-origins=yes)
 status=0
-# the slow tests (ctest -L slow) and test_study simulate thousands of IPOPT steps or Lemke
-# solves (minutes to hours under valgrind); they run in stages 2 and 4, and the same code runs
-# here through the command below (a stacked batch and the polygon model's paths included).
-slow=" $(ctest --test-dir build-release -N -L slow | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ') test_study "
+# the slow tests (ctest -L slow), test_study and test_bodies simulate thousands of IPOPT steps or
+# Lemke solves (minutes to hours under valgrind: test_bodies alone took 346 s of this stage's
+# 616); they run in stages 2 and 4, and the same code runs here through the command below (a
+# stacked batch, the polygon model's paths and the bodies' included).
+slow=" $(ctest --test-dir build-release -N -L slow | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ') test_study test_bodies "
 for t in build-release/tests/unit/test_*; do
   [ -x "$t" ] || continue
   case "$slow" in *" $(basename "$t") "*) continue ;; esac
@@ -116,7 +117,9 @@ done
 # the published variant for a few failing steps, a 1-D model with its LCP relaxation; the
 # polygon model: its own NLP with friction over the peg board's first contacts (from step 187),
 # the relaxation through the valley's landing (step 318), a disc on a rounded corner (step 73);
-# the 3-D point through its landing (its sparse exact-cone NLP and the 8-direction LCP).
+# the 3-D point through its landing (its sparse exact-cone NLP and the 8-direction LCP); the
+# bodies: two boxes through their impact (box contacts clipped face to face, the polish), two
+# pucks through theirs in the post's NLP (its cone and direction rows, friction between bodies).
 scen=problems/scenarios
 # (the published variant's failing steps are cut at 50 iterations: at its own 2000 they take
 # minutes under valgrind, and the code they exercise is the same)
@@ -126,7 +129,9 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
             "polygon_pegboard.ini run.steps=260" \
             "polygon_valley.ini run.steps=330 nlp.form=relaxation" \
             "polygon_disc_corner_rounded.ini run.steps=90" \
-            "point3d_friction.ini run.steps=460"; do
+            "point3d_friction.ini run.steps=460" \
+            "bodies_collide.ini run.steps=336" \
+            "bodies_table_shot.ini run.steps=226 model.variant=post"; do
   set -- $case
   printf '  %-66s' "relaxsim compare $1 (${*:2})"
   sets=()
@@ -150,9 +155,9 @@ if [ "$rc" = 0 ] && grep -q '"stack":2' build-release/vg-stack/results.jsonl; th
 else echo "FAILED (exit $rc)"; cat build-release/valgrind-cli.log; status=1; fi
 # Gradients: point2d through its landing by the three methods (MUMPS's KKT sensitivity at every
 # NLP step, the LCP derivative at every Lemke step, the differences' runs), and a sweep of two
-# points of the sliding block.
+# points of the sliding block (through its sticking at step 52).
 for case in "point2d_friction.ini --wrt mu,z --of x,fz@455 --set run.steps=460" \
-            "sliding_block_traditional.ini --wrt mu,u --sweep mu=0.4:0.5:2"; do
+            "sliding_block_traditional.ini --wrt mu,u --sweep mu=0.4:0.5:2 --set run.steps=60"; do
   set -- $case
   printf '  %-66s' "relaxsim grad $1 (${*:2})"
   rc=0
