@@ -164,6 +164,16 @@ static void test_nan_constraint_and_multipliers(void **state)
     rs_kkt_check_destroy(c);
 }
 
+/* r and p: the relaxation of lcp (n unknowns) as an NLP, with the default settings. */
+static void relaxation_of(const rs_lcp *lcp, int n, rs_lcp_relaxation *r, rs_nlp_problem *p)
+{
+    r->n = n;
+    r->M = lcp->M;
+    r->q = lcp->q;
+    rs_nlp_settings_default(&r->settings);
+    rs_lcp_relaxation_problem(r, p);
+}
+
 /* The relaxation of an LCP at its known solution (z*, s = 0) is a KKT point of the relaxed
  * NLP, degenerate pairs included; a point off the solution is not. */
 static void test_lcp_relaxation_at_known_solutions(void **state)
@@ -177,12 +187,8 @@ static void test_lcp_relaxation_at_known_solutions(void **state)
             assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, seed, degenerate, &lcp, z, w),
                              RS_OK);
             rs_lcp_relaxation r;
-            r.n = n;
-            r.M = lcp->M;
-            r.q = lcp->q;
-            rs_nlp_settings_default(&r.settings);
             rs_nlp_problem p;
-            rs_lcp_relaxation_problem(&r, &p);
+            relaxation_of(lcp, n, &r, &p);
             rs_kkt_check *c;
             assert_int_equal(rs_kkt_check_create(&p, &c), RS_OK);
             for (int i = 0; i < n; i++) {
@@ -214,12 +220,8 @@ static void test_polish_of_ipopt_answers(void **state)
         double zs[N], ws[N], x[2 * N], xp[2 * N], mg[2 * N], ml[2 * N], mu[2 * N], w[N];
         assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, N, seed, 1, &lcp, zs, ws), RS_OK);
         rs_lcp_relaxation r;
-        r.n = N;
-        r.M = lcp->M;
-        r.q = lcp->q;
-        rs_nlp_settings_default(&r.settings);
         rs_nlp_problem p;
-        rs_lcp_relaxation_problem(&r, &p);
+        relaxation_of(lcp, N, &r, &p);
         rs_ipopt_solver *ipopt;
         rs_kkt_check *c;
         assert_int_equal(rs_ipopt_create(&p, &r.settings, &ipopt), RS_OK);
