@@ -527,6 +527,26 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
     } else if (strcmp(key, "mode_agreement_min") == 0) {
         TRY(get_real(c, 0.0, 1.0, &ck->a));
         ck->kind = RS_CHECK_AT_LEAST;
+    } else if (strncmp(key, "max_speed_nlp.", 14) == 0 || strncmp(key, "max_speed_lemke.", 16) == 0) {
+        /* "b" or "b from T": the body's largest speed |(xd, zd)| from time T on */
+        const char *body = strchr(key, '.') + 1;
+        if (rs_speed_columns(m, body, NULL, NULL) != 0)
+            return fail(c, "no body '%s' in model %s (a speed check names a body whose state "
+                           "has %s.xd_mps and %s.zd_mps)", body, m->name, body, body);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", c->e->value);
+        char *from = strstr(buf, " from ");
+        ck->b = 0.0;
+        if (from) {
+            *from = '\0';
+            if (!parse_real_text(from + 6, &ck->b) || !(ck->b >= 0.0) || !isfinite(ck->b))
+                return fail(c, "expected 'bound' or 'bound from T' with a finite T >= 0 (s), "
+                               "got '%s'", c->e->value);
+        }
+        if (!parse_real_text(buf, &ck->a) || !(ck->a >= 0.0) || !isfinite(ck->a))
+            return fail(c, "expected 'bound' or 'bound from T' with a finite bound >= 0 (m/s), "
+                           "got '%s'", c->e->value);
+        ck->kind = RS_CHECK_AT_MOST;
     } else if (strcmp(key, "rest_time_s") == 0) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s", c->e->value);
@@ -555,7 +575,8 @@ static rs_error apply_expect(const parse_ctx *c, rs_scenario *sc)
                            "min_nlp., max_nlp., min_lemke., max_lemke., shadow_max_abs., "
                            "drift_max_abs. or final_diff. and a column such as %.60s; the others "
                            "are nlp_/lemke_failed_steps_max/_min, mode_agreement_min/_max, "
-                           "first_contact_step, rest_time_s and grad_* (docs/scenario.md)",
+                           "first_contact_step, rest_time_s, max_speed_nlp./max_speed_lemke. and a body, "
+                           "and grad_* (docs/scenario.md)",
                         m->state_names[0]);
         if (found <= 1) {
             TRY(get_real(c, 0.0, INFINITY, &ck->a));

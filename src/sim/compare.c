@@ -268,7 +268,8 @@ static void check_floor(const rs_scenario *sc, const rs_compare_result *r, const
 {
     const int lemke = strcmp(cr->which, "lemke") == 0;
     const rs_trajectory_stats *t = lemke ? &r->lemke : &r->nlp;
-    const int final = strncmp(ck->key, "final_", 6) == 0;
+    /* (a speed check's window runs to the end: the last step's unit, as a final value's) */
+    const int final = strncmp(ck->key, "final_", 6) == 0 || strncmp(ck->key, "max_speed_", 10) == 0;
     cr->unit = final ? t->unit_final[col] : t->unit_max[col];
     if (lemke)
         cr->floor = RS_LEMKE_FLOOR_ULPS * DBL_EPSILON / 2 * fmax(fabs(ck->a), cr->unit);
@@ -321,7 +322,10 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
     for (int i = 0; i < sc->ncheck; i++) {
         const rs_check *ck = &sc->checks[i];
         const char *key = ck->key, *dot = strchr(key, '.');
-        const int col = dot ? column_of(r, dot + 1) : -1;
+        int col = dot ? column_of(r, dot + 1) : -1;
+        const int speed = strncmp(key, "max_speed_", 10) == 0;
+        if (speed && rs_speed_columns(sc->model, dot + 1, &col, NULL) != 0)
+            col = -1; /* (the scenario checked the body when it was read) */
         const int results_before = r->nchecks + r->checks_unrecorded, recorded_before = r->nchecks;
         if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
             if (has_nlp)
@@ -341,6 +345,10 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
                 add_check(r, ck, "nlp", fc ? r->nlp.first_contact_step : r->nlp.rest_time_s);
             if (has_lemke)
                 add_check(r, ck, "lemke", fc ? r->lemke.first_contact_step : r->lemke.rest_time_s);
+        } else if (speed) { /* a body's largest speed from the check's time on: its xd's unit */
+            const int lemke = strncmp(key, "max_speed_lemke.", 16) == 0;
+            if (lemke ? has_lemke : has_nlp)
+                add_check(r, ck, lemke ? "lemke" : "nlp", r->speed_max[i]);
         } else if (strncmp(key, "shadow_max_abs.", 15) == 0) {
             if (compare)
                 add_check(r, ck, "shadow", r->shadow_max_abs[col]);
@@ -572,6 +580,23 @@ static void track_units(const rs_compare_session *cs, const double *x, const dou
     }
 }
 
+/* The speed checks (max_speed_nlp., max_speed_lemke.) of trajectory `lemke` (0: the NLP's) after
+ * step k, whose state ends at time (k + 1) dt. */
+static void track_speeds(const rs_scenario *sc, int lemke, int k, const double *state,
+                         rs_compare_result *out)
+{
+    const double t = (k + 1) * sc->dt;
+    for (int i = 0; i < sc->ncheck; i++) {
+        const rs_check *ck = &sc->checks[i];
+        const char *key = ck->key;
+        int xd, zd;
+        if (strncmp(key, lemke ? "max_speed_lemke." : "max_speed_nlp.", lemke ? 16 : 14) != 0 ||
+            t < ck->b * (1.0 - 1e-12) || rs_speed_columns(sc->model, strchr(key, '.') + 1, &xd, &zd))
+            continue;
+        out->speed_max[i] = max_keep_nan(out->speed_max[i], hypot(state[xd], state[zd]));
+    }
+}
+
 void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp)
 {
     const rs_scenario *sc = cs->sc;
@@ -609,6 +634,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
          * on from the last finite state, never from a made-up one */
         rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
         track_units(cs, x_before, st->input, &st->nlp, &out->nlp);
+        track_speeds(sc, 0, k, cs->x_nlp, out);
     }
     if (cs->run_lemke) {
         /* the independent trajectory starts from its own previous step's basis, never from the
@@ -622,6 +648,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
         rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);
+        track_speeds(sc, 1, k, cs->x_lemke, out);
     }
     if (cs->compare) {
         out->verdicts[st->verdict]++;

@@ -149,6 +149,10 @@ typedef struct rs_compare_result {
     const rs_model *model;       /* the model its steps and capsules are sized for */
     double mode_agreement;       /* fraction of steps whose modes agree */
     int verdicts[RS_VERDICT_COUNT];
+    /* per check of the scenario (its index in rs_scenario.checks): for max_speed_nlp. and
+     * max_speed_lemke., the body's largest speed from the check's time on (NaN once a NaN is
+     * seen; 0 while none is seen) */
+    double speed_max[RS_SCENARIO_MAX_CHECKS];
     int nchecks;
     rs_check_result checks[RS_COMPARE_MAX_CHECK_RESULTS];
     int checks_unrecorded;       /* results that found no room (never; each fails the contract) */

@@ -333,4 +333,8 @@ const rs_model *rs_model_find(const char *name);
 /* Index of a column name without its unit suffix ("xd" for "xd_mps"); -1 if absent. */
 int rs_column_index(const char *const *names, int count, const char *key);
 
+/* The state indices of body's velocity, "BODY.xd_mps" and "BODY.zd_mps", into *xd and *zd (each
+ * may be NULL): 0, or -1 if the model's state has not both. */
+int rs_speed_columns(const rs_model *m, const char *body, int *xd, int *zd);
+
 #endif

@@ -1,5 +1,6 @@
 /* model_registry.c: the list of models (problems/models.txt, one line per model: the build
  * generates models.inc, one RS_MODEL(name) per line, in that order) and lookups by name. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/detail.h"
@@ -99,6 +100,28 @@ const char *rs_contact_mode_name(rs_contact_mode mode)
     case RS_MODE_SLIDING: return "sliding";
     }
     return "unknown";
+}
+
+int rs_speed_columns(const rs_model *m, const char *body, int *xd, int *zd)
+{
+    char a[128], b[128];
+    if (snprintf(a, sizeof a, "%s.xd_mps", body) >= (int)sizeof a ||
+        snprintf(b, sizeof b, "%s.zd_mps", body) >= (int)sizeof b)
+        return -1;
+    int ia = -1, ib = -1;
+    for (int i = 0; i < m->nstate; i++) {
+        if (strcmp(m->state_names[i], a) == 0)
+            ia = i;
+        if (strcmp(m->state_names[i], b) == 0)
+            ib = i;
+    }
+    if (ia < 0 || ib < 0)
+        return -1;
+    if (xd)
+        *xd = ia;
+    if (zd)
+        *zd = ib;
+    return 0;
 }
 
 int rs_column_index(const char *const *names, int count, const char *key)

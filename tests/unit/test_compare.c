@@ -356,6 +356,66 @@ static void test_each_check_states_its_unit_and_floor(void **state)
     rs_compare_free(&r);
 }
 
+/* A body's largest speed from a time on (max_speed_nlp., max_speed_lemke.): recomputed from the
+ * kept steps' states, each trajectory's; disc d, dropped 0.1 m, lands at step 142 (t = 0.143 s),
+ * so its window from 0.2 s holds its rest only; e, dropped 0.2 m, lands at 2 m/s, its window from
+ * 0 holds the fall. A name that is no body, and a window that is no time, are refused with the
+ * line. */
+static void test_speed_over_a_window(void **state)
+{
+    (void)state;
+    static const char scene[] = "halfplane 0 0, 0 1\nbody d disc r=0.1 z=0.2\n"
+                                "body e disc r=0.1 x=1 z=0.3\n";
+    static const char text[] = "[model]\nname = bodies\nscene = drop.scene\n[run]\nsteps = 300\n"
+                               "[expect]\nmax_speed_nlp.d = 1e-8 from 0.2\n"
+                               "max_speed_lemke.d = 1e-12 from 0.2\nmax_speed_nlp.e = 3 from 0\n";
+    rs_error_detail d;
+    rs_scenario_release(&sc);
+    assert_int_equal(rs_scenario_load_text("drop.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
+    assert_int_equal(sc.ncheck, 3);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    int seen = 0;
+    for (int i = 0; i < r.nchecks; i++) {
+        const rs_check_result *c = &r.checks[i];
+        if (strncmp(c->check->key, "max_speed_", 10) != 0)
+            continue;
+        const int lemke = strcmp(c->which, "lemke") == 0;
+        int xd, zd;
+        assert_int_equal(rs_speed_columns(sc.model, strchr(c->check->key, '.') + 1, &xd, &zd), 0);
+        double most = 0.0;
+        for (int k = 0; k < r.steps; k++)
+            if ((k + 1) * sc.dt >= c->check->b - 1e-12) {
+                const double *x = lemke ? r.step[k].lemke.state_next : r.step[k].nlp.state_next;
+                most = fmax(most, hypot(x[xd], x[zd]));
+            }
+        assert_close(c->actual, most, 0.0, 0.0);
+        assert_true(c->passed == (most <= c->check->a));
+        assert_true(c->passed);
+        if (c->check->b == 0.0)
+            assert_true(most > 1.9); /* e's fall: sqrt(2 g 0.2) = 1.98 m/s */
+        seen++;
+    }
+    assert_int_equal(seen, 3);
+    rs_compare_free(&r);
+    static const char *const bad[][2] = {
+        {"max_speed_nlp.f = 1", "no body 'f' in model bodies"},
+        {"max_speed_lemke.d = 1 from soon", "expected 'bound' or 'bound from T'"},
+        {"max_speed_nlp.d = -1", "expected 'bound' or 'bound from T'"}};
+    for (int i = 0; i < 3; i++) {
+        char t[512];
+        snprintf(t, sizeof t, "[model]\nname = bodies\nscene = drop.scene\n[expect]\n%s\n", bad[i][0]);
+        rs_scenario_release(&sc);
+        assert_int_equal(rs_scenario_load_text("drop.ini", t, scene, NULL, 0, &sc, &d),
+                         RS_ERR_PARSE);
+        if (!strstr(d.message, bad[i][1]) || !strstr(d.message, "drop.ini:5:"))
+            print_error("%s: %s\n", bad[i][0], d.message);
+        assert_non_null(strstr(d.message, bad[i][1]));
+        assert_non_null(strstr(d.message, "drop.ini:5:"));
+    }
+    rs_scenario_release(&sc);
+}
+
 /* A check a run cannot evaluate is listed as skipped, with the command that does, and is not
  * counted as applied: a Lemke run skips a bound on the NLP's trajectory (one it would fail), a
  * comparison's drift bound and a gradient bound (it said nothing of them). */
@@ -888,6 +948,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_check_has_its_result),
         cmocka_unit_test(test_each_check_states_its_unit_and_floor),
+        cmocka_unit_test(test_speed_over_a_window),
         cmocka_unit_test(test_streamed_run_reports_the_same),
         cmocka_unit_test(test_point2d_default_scenario),
         cmocka_unit_test(test_point2d_nlp_stands_on_its_own),
