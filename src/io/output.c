@@ -75,16 +75,22 @@ cJSON *rs_read_json_file(const char *path)
 /* Flush and close, naming the OS error of a failed write (a full disk: ENOSPC). */
 rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
 {
-    int e = ferror(f) ? errno : 0; /* the error of the write that failed, still in errno */
-    int bad = e != 0 || ferror(f);
+    /* The reason: a flush or close that fails says it itself (glibc keeps a failed write's bytes
+     * in the buffer, and the flush writes them again); else the errno of the write that failed,
+     * if nothing has set errno since (a later call, an isatty, may have: ENOTTY is then no
+     * reason for a failed write, and EIO is said instead) */
+    const int earlier = ferror(f) ? errno : 0;
+    int bad = ferror(f) != 0, e = 0;
     if (fflush(f) != 0) {
         bad = 1;
-        e = e ? e : errno;
+        e = errno;
     }
     if (fclose(f) != 0) {
         bad = 1;
         e = e ? e : errno;
     }
+    if (bad && !e)
+        e = earlier == ENOTTY ? 0 : earlier;
     if (bad)
         return rs_detail_set(detail, RS_ERR_WRITE, "%s: cannot write: %s", path,
                              strerror(e ? e : EIO));
