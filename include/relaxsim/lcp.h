@@ -44,6 +44,9 @@ extern "C" {
  * choice.
  */
 typedef struct rs_lcp_certificate {
+    size_t size;                    /**< sizeof(rs_lcp_certificate): set by the caller of
+                                         rs_lcp_certificate_compute and rs_lcp_solve_relaxed
+                                         (the one inside rs_lemke_info is set by the library) */
     double min_z;                   /**< min_i z_i (>= 0 for a solution) */
     double min_w;                   /**< min_i w_i, w = M z + q (>= 0 for a solution) */
     double max_complementarity;     /**< max_i |z_i w_i| */
@@ -70,14 +73,16 @@ typedef struct rs_lcp_certificate {
  * @param z     candidate solution, n-vector (read only)
  * @param tol   tolerance on the relative measures, finite and > 0
  * @param w     optional output n-vector receiving M z + q (may be NULL)
- * @param cert  output certificate
- * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING, RS_ERR_NONFINITE (M or q
- *         not finite), or RS_ERR_NOMEM (n > 64: 4 n doubles of scratch could not be allocated);
- *         nothing written on an error.
+ * @param cert  output certificate (cert->size = sizeof *cert)
+ * @param detail optional: why the call was refused
+ * @return RS_OK; RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING (tol, or cert->size),
+ *         RS_ERR_NONFINITE (M or q not finite), or RS_ERR_NOMEM (n > 64: 4 n doubles of scratch
+ *         could not be allocated); nothing written on an error.
  *         Non-finite entries in z are not an error: they give finite = 0 and passed = 0.
  */
 RS_API rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, const double *z,
-                                           double tol, double *w, rs_lcp_certificate *cert);
+                                           double tol, double *w, rs_lcp_certificate *cert,
+                                           rs_error_detail *detail);
 
 /* ------------------------------------------------------------------------------------------------
  * Index sets (names from "Differentiating an LCP", Werling & Liu)
@@ -100,7 +105,8 @@ RS_API const char *rs_lcp_index_class_name(rs_lcp_index_class c);
  * @return RS_OK, RS_ERR_NULL_ARG, RS_ERR_DIMENSION (n < 1) or RS_ERR_BAD_SETTING (tol < 0 or NaN).
  */
 RS_API rs_error rs_lcp_classify(int n, const double *z, const double *w, double tol,
-                                rs_lcp_index_class *classes);
+                                rs_lcp_index_class *classes,
+                                rs_error_detail *detail);
 
 /* ------------------------------------------------------------------------------------------------
  * Lemke's method
@@ -129,6 +135,7 @@ RS_API const char *rs_lemke_status_name(rs_lemke_status status);
 
 /** Settings of Lemke's method. Fill with rs_lemke_settings_default() then change fields. */
 typedef struct rs_lemke_settings {
+    size_t size;        /**< sizeof(rs_lemke_settings): set by rs_lemke_settings_default */
     int max_pivots;     /**< limit on info.pivots, every attempt of a solve together (the
                              balanced problem and another covering vector, rs_lemke_info); 0
                              means automatic: 10000 + 100 n. Range >= 0. */
@@ -159,6 +166,7 @@ RS_API rs_error rs_lemke_settings_validate(const rs_lemke_settings *settings, co
 /** Result information of a Lemke solve. The solver reads no clock (at n = 2 two clock reads
  *  would cost a third of a solve): a caller that wants the time measures around the call. */
 typedef struct rs_lemke_info {
+    size_t size;              /**< sizeof(rs_lemke_info), set by the caller */
     rs_lemke_status status;   /**< outcome */
     int pivots;               /**< complementary pivots after the initial entry of z0 (the
                                    Siconos count: Murty's example of size n takes 2^n - 1) */
@@ -210,14 +218,17 @@ RS_API size_t rs_lemke_workspace_size(int n);
  * @param work_bytes size of work in bytes
  * @param z          output n-vector: the solution (or the last iterate when not solved)
  * @param w          output n-vector: M z + q
- * @param info       output information
+ * @param info       output information (info->size = sizeof *info)
+ * @param detail     optional: why the call was refused
  * @return RS_OK (then info->status says whether it was solved); RS_ERR_NULL_ARG,
  *         RS_ERR_DIMENSION, RS_ERR_NONFINITE, RS_ERR_BAD_ARG (d has an entry <= 0),
- *         RS_ERR_BAD_SETTING or RS_ERR_WORKSPACE, in which case z, w and info are untouched.
+ *         RS_ERR_BAD_SETTING (a field, or a size) or RS_ERR_WORKSPACE, in which case z, w and
+ *         info are untouched.
  */
 RS_API rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
                                const rs_lemke_settings *settings, void *work, size_t work_bytes,
-                               double *z, double *w, rs_lemke_info *info);
+                               double *z, double *w, rs_lemke_info *info,
+                               rs_error_detail *detail);
 
 /**
  * Lemke with a guessed complementary basis, e.g. the previous time step's: basis_guess[i] = 1
@@ -231,7 +242,8 @@ RS_API rs_error rs_lemke_solve(int n, const double *M, const double *q, const do
 RS_API rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const double *d,
                                     const rs_lemke_settings *settings,
                                     const unsigned char *basis_guess, void *work,
-                                    size_t work_bytes, double *z, double *w, rs_lemke_info *info);
+                                    size_t work_bytes, double *z, double *w, rs_lemke_info *info,
+                                    rs_error_detail *detail);
 
 /**
  * Convenience wrapper: provides the workspace, calls rs_lemke_solve and frees it: on the stack
@@ -239,7 +251,7 @@ RS_API rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, con
  */
 RS_API rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                                      const rs_lemke_settings *settings, double *z, double *w,
-                                     rs_lemke_info *info);
+                                     rs_lemke_info *info, rs_error_detail *detail);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,8 @@ typedef enum rs_lcp_floating_rule {
 
 /** Settings. Fill with rs_lcp_derivative_settings_default() then change fields. */
 typedef struct rs_lcp_derivative_settings {
+    size_t size;      /**< sizeof(rs_lcp_derivative_settings): set by
+                           rs_lcp_derivative_settings_default */
     double index_tol; /**< relative: an index's z_i is zero when
                            |z_i| <= index_tol max(||z||_inf, z_floor), its w_i when
                            |w_i| <= index_tol max(||q||_inf, ||M z||_inf, w_floor) (exact zeros
@@ -79,6 +81,7 @@ typedef enum rs_lcp_derivative_status {
 RS_API const char *rs_lcp_derivative_status_name(rs_lcp_derivative_status status);
 
 typedef struct rs_lcp_derivative_info {
+    size_t size;                  /**< sizeof(rs_lcp_derivative_info), set by the caller */
     rs_lcp_derivative_status status;
     int nclamping, nseparating, nfloating; /**< the index sets found */
     int rank;                     /**< rank of the clamping block solved (floating ones included
@@ -100,16 +103,19 @@ typedef struct rs_lcp_derivative_info {
  * @param settings NULL: defaults
  * @param classes optional output: each index's class (n entries)
  * @param dz      output: n entries
- * @param info    output
- * @return RS_OK (see info->status); RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING,
- *         RS_ERR_BAD_ARG (a non-finite entry) or RS_ERR_NOMEM, with dz untouched.
+ * @param info    output (info->size = sizeof *info)
+ * @param detail  optional: why the call was refused
+ * @return RS_OK (see info->status); RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_SETTING (a
+ *         field, or a size), RS_ERR_BAD_ARG (a non-finite entry) or RS_ERR_NOMEM, with dz
+ *         untouched.
  */
 RS_API rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q,
                                               const double *z, const double *dM,
                                               const double *dq,
                                               const rs_lcp_derivative_settings *settings,
                                               rs_lcp_index_class *classes, double *dz,
-                                              rs_lcp_derivative_info *info);
+                                              rs_lcp_derivative_info *info,
+                                              rs_error_detail *detail);
 
 /**
  * Jacobian J = dz/dq (n x n, column-major: J[i + j n] = dz_i / dq_j) with the index sets fixed:
@@ -118,7 +124,7 @@ RS_API rs_error rs_lcp_directional_derivative(int n, const double *M, const doub
  */
 RS_API rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double *z,
                                   const rs_lcp_derivative_settings *settings, double *J,
-                                  rs_lcp_derivative_info *info);
+                                  rs_lcp_derivative_info *info, rs_error_detail *detail);
 
 #ifdef __cplusplus
 }

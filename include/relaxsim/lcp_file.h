@@ -32,8 +32,9 @@ typedef struct rs_lcp {
     double *q;   /**< n, owned */
 } rs_lcp;
 
-/** Allocate an LCP of size n with M and q zeroed. Returns RS_ERR_DIMENSION or RS_ERR_NOMEM on failure. */
-RS_API rs_error rs_lcp_create(int n, rs_lcp **out);
+/** Allocate an LCP of size n with M and q zeroed. Returns RS_ERR_NULL_ARG, RS_ERR_DIMENSION or
+ *  RS_ERR_NOMEM on failure, and why in detail (optional). */
+RS_API rs_error rs_lcp_create(int n, rs_lcp **out, rs_error_detail *detail);
 
 /** Free an LCP; accepts NULL. */
 RS_API void rs_lcp_destroy(rs_lcp *lcp);

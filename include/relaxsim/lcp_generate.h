@@ -32,8 +32,9 @@ typedef enum rs_lcp_class {
 /** Name of a class ("spd", "pmatrix", "psd", "friction"). Never NULL. */
 RS_API const char *rs_lcp_class_name(rs_lcp_class c);
 
-/** Parse a class name; returns RS_ERR_BAD_ARG for an unknown name. */
-RS_API rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out);
+/** Parse a class name; returns RS_ERR_BAD_ARG for an unknown name (detail, optional, says which
+ *  names are known). */
+RS_API rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out, rs_error_detail *detail);
 
 /**
  * Generate LCP(M, q) of class cls and size n with known solution.
@@ -55,10 +56,12 @@ RS_API rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out);
  * @param n     size, 1 <= n <= RS_LCP_FILE_MAX_N
  * @param out   receives the new LCP (free with rs_lcp_destroy)
  * @param z_star, w_star optional outputs (n-vectors, may be NULL): the known solution and M z*+q
+ * @param detail optional: why the call was refused
  * @return RS_OK, RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_BAD_ARG or RS_ERR_NOMEM.
  */
 RS_API rs_error rs_lcp_generate(rs_lcp_class cls, int n, uint64_t seed, int degenerate,
-                                rs_lcp **out, double *z_star, double *w_star);
+                                rs_lcp **out, double *z_star, double *w_star,
+                                rs_error_detail *detail);
 
 #ifdef __cplusplus
 }

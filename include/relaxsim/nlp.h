@@ -48,6 +48,7 @@ typedef enum rs_nlp_penalty {
 
 /** Settings of the NLP solves. Fill with rs_nlp_settings_default(), then change fields. */
 typedef struct rs_nlp_settings {
+    size_t size;            /**< sizeof(rs_nlp_settings): set by rs_nlp_settings_default */
     double tol;             /**< IPOPT tol (relative KKT error). Range (0, 1). Default 1e-10. */
     int max_iter;           /**< IPOPT max_iter. Range [1, 100000]. Default 200. */
     double eps;             /**< smoothing of norms, ssqrt(y) = sqrt(y + eps^2) - eps, in the
@@ -97,6 +98,7 @@ RS_API rs_error rs_nlp_settings_validate(const rs_nlp_settings *settings, const 
 
 /** Result information of one NLP solve (one time step, all attempts). */
 typedef struct rs_nlp_info {
+    size_t size;           /**< sizeof(rs_nlp_info), set by the caller */
     rs_nlp_status status;  /**< outcome of the last attempt */
     int ipopt_status;      /**< IPOPT's ApplicationReturnStatus of the last attempt */
     int iterations;        /**< IPOPT iterations of all attempts together */
@@ -121,13 +123,15 @@ typedef struct rs_nlp_info {
  * @param cert_tol tolerance of the certificate, in (0, 1)
  * @param z, w     outputs (n-vectors): the solution and M z + q
  * @param cert     output: certificate of z, judged with tolerance cert_tol
- * @param info     output: status, iterations, time
+ * @param info     output: status, iterations, time (info->size and cert->size set by the caller)
+ * @param detail   optional: why the call was refused
  * @return RS_OK or an argument error (RS_ERR_NULL_ARG, RS_ERR_DIMENSION, RS_ERR_NONFINITE,
- *         RS_ERR_BAD_SETTING, RS_ERR_NOMEM).
+ *         RS_ERR_BAD_SETTING: a field or a size, RS_ERR_NOMEM).
  */
 RS_API rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
                                      const rs_nlp_settings *settings, double cert_tol, double *z,
-                                     double *w, rs_lcp_certificate *cert, rs_nlp_info *info);
+                                     double *w, rs_lcp_certificate *cert, rs_nlp_info *info,
+                                     rs_error_detail *detail);
 
 #ifdef __cplusplus
 }

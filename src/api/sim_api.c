@@ -85,23 +85,7 @@ static rs_error check_overrides(const char *const *overrides, int n, rs_error_de
     return RS_OK;
 }
 
-/* A caller's struct of size `size` (its first field) where this library's is `known` bytes:
- * RS_OK, or RS_ERR_BAD_SETTING naming the struct and both sizes. (A later layout that grows a
- * struct accepts the sizes of the earlier ones here and fills only what they hold.) */
-static rs_error struct_size_ok(size_t size, size_t known, const char *type, const char *arg,
-                               const char *fill, rs_error_detail *detail)
-{
-    if (size == known)
-        return RS_OK;
-    return rs_detail_set(detail, RS_ERR_BAD_SETTING,
-                         "%s->size = %zu: this library's %s is %zu bytes (%s; a caller built "
-                         "against another relaxsim's header needs to be rebuilt)",
-                         arg, size, type, known, fill);
-}
-
-#define SIZE_OK(p, type, arg, detail)                                                          \
-    struct_size_ok((p)->size, sizeof(type), #type, arg, "set " arg "->size = sizeof(" #type ")", \
-                   detail)
+#define SIZE_OK RS_SIZE_OK
 
 size_t rs_sim_struct_size(const char *name)
 {
@@ -315,7 +299,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     rs_sim_settings s;
     rs_sim_settings_default(&s);
     if (settings) {
-        const rs_error bad = struct_size_ok(settings->size, sizeof s, "rs_sim_settings",
+        const rs_error bad = rs_detail_struct_size(settings->size, sizeof s, "rs_sim_settings",
                                             "settings", "fill it with rs_sim_settings_default",
                                             detail);
         if (bad != RS_OK)

@@ -47,7 +47,7 @@ static int parse_gen_options(int argc, char **argv, gen_options *opt)
                                        : rs_cli_option_value(argc, argv, &i)))
             return 0;
         if (strcmp(a, "--class") == 0) {
-            if (rs_lcp_class_parse(v, &opt->cls) != RS_OK) {
+            if (rs_lcp_class_parse(v, &opt->cls, NULL) != RS_OK) {
                 rs_cli_usage_error("--class: unknown class '%s' (spd, pmatrix, psd, friction)", v);
                 return 0;
             }
@@ -118,7 +118,7 @@ int rs_cmd_lcp_gen(int argc, char **argv)
     double *z = malloc(sizeof(double) * (size_t)opt.n);
     if (!z)
         return rs_cli_usage_error("out of memory");
-    rs_error err = rs_lcp_generate(opt.cls, (int)opt.n, opt.seed, opt.degenerate, &lcp, z, NULL);
+    rs_error err = rs_lcp_generate(opt.cls, (int)opt.n, opt.seed, opt.degenerate, &lcp, z, NULL, NULL);
     if (err != RS_OK) {
         free(z);
         return rs_cli_usage_error("lcp gen: %s", rs_error_string(err));

@@ -144,13 +144,13 @@ static void print_text(const solve_options *opt, const rs_lcp *lcp, const double
     for (int i = 0; i < lcp->n; i++) {
         rs_lcp_index_class cls;
         const double tol = opt->settings.cert_tol * 100.0;
-        rs_lcp_classify(1, &z[i], &w[i], tol, &cls);
+        rs_lcp_classify(1, &z[i], &w[i], tol, &cls, NULL);
         printf("%6d  %24.17g  %24.17g  %s\n", i, z[i], w[i], rs_lcp_index_class_name(cls));
     }
 }
 
 static rs_error solve(const solve_options *opt, const rs_lcp *lcp, double *z, double *w,
-                      solve_report *rep)
+                      solve_report *rep, rs_error_detail *detail)
 {
     if (opt->ipopt) {
         /* One isolated solve: drive IPOPT's barrier parameter as low as it goes, since the
@@ -158,9 +158,11 @@ static rs_error solve(const solve_options *opt, const rs_lcp *lcp, double *z, do
         rs_nlp_settings s;
         rs_nlp_settings_default(&s);
         s.tol = 1e-14;
-        rs_nlp_info info;
+        rs_nlp_info info = {.size = sizeof info};
+        rep->cert.size = sizeof rep->cert;
         const rs_error err = rs_lcp_solve_relaxed(lcp->n, lcp->M, lcp->q, &s,
-                                                  opt->settings.cert_tol, z, w, &rep->cert, &info);
+                                                  opt->settings.cert_tol, z, w, &rep->cert, &info,
+                                                  detail);
         rep->status = rs_nlp_status_name(info.status);
         rep->work_name = "iterations";
         rep->work = info.iterations;
@@ -168,10 +170,10 @@ static rs_error solve(const solve_options *opt, const rs_lcp *lcp, double *z, do
         rep->solved = rs_nlp_status_ok(info.status);
         return err;
     }
-    rs_lemke_info info;
+    rs_lemke_info info = {.size = sizeof info};
     const double t0 = rs_wall_seconds();
     const rs_error err = rs_lemke_solve_alloc(lcp->n, lcp->M, lcp->q, NULL, &opt->settings, z, w,
-                                              &info);
+                                              &info, detail);
     rep->time_s = rs_wall_seconds() - t0;
     rep->status = rs_lemke_status_name(info.status);
     rep->work_name = "pivots";
@@ -194,10 +196,12 @@ int rs_cmd_lcp_solve(int argc, char **argv)
     double *z = malloc(sizeof(double) * (size_t)lcp->n);
     double *w = malloc(sizeof(double) * (size_t)lcp->n);
     solve_report rep;
-    err = (z && w) ? solve(&opt, lcp, z, w, &rep) : RS_ERR_NOMEM;
+    detail.message[0] = '\0';
+    err = (z && w) ? solve(&opt, lcp, z, w, &rep, &detail) : RS_ERR_NOMEM;
     int code;
     if (err != RS_OK) {
-        code = rs_cli_usage_error("%s: %s", opt.path, rs_error_string(err));
+        code = rs_cli_usage_error("%s: %s", opt.path,
+                                  detail.message[0] ? detail.message : rs_error_string(err));
     } else {
         if (opt.json)
             print_json(&opt, lcp, z, w, &rep);

@@ -48,3 +48,14 @@ rs_error rs_detail_set(rs_error_detail *detail, rs_error err, const char *fmt, .
     }
     return err;
 }
+
+rs_error rs_detail_struct_size(size_t size, size_t known, const char *type, const char *arg,
+                               const char *fill, rs_error_detail *detail)
+{
+    if (size == known)
+        return RS_OK;
+    return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                         "%s->size = %zu: this library's %s is %zu bytes (%s; a caller built "
+                         "against another relaxsim's header needs to be rebuilt)",
+                         arg, size, type, known, fill);
+}

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "relaxsim/lcp_derivative.h"
+#include "core/detail.h"
 
 void rs_lcp_derivative_settings_default(rs_lcp_derivative_settings *s)
 {
     if (!s)
         return;
+    s->size = sizeof *s;
     s->index_tol = 1e-9;
     s->rank_tol = 1e-12;
     s->z_floor = 0.0;
@@ -139,24 +141,38 @@ static void block_solve(const block_svd *b, double rank_tol, const double *rhs, 
 /* ---- shared set-up ----------------------------------------------------------------------------- */
 
 static rs_error check_args(int n, const double *M, const double *q, const double *z,
-                           const double *dM, const double *dq, const rs_lcp_derivative_settings *s)
+                           const double *dM, const double *dq, const rs_lcp_derivative_settings *s,
+                           rs_error_detail *detail)
 {
     if (!M || !q || !z)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "LCP derivative: %s is NULL",
+                             !M ? "M" : !q ? "q" : "z");
     if (n < 1 || n > 100000)
-        return RS_ERR_DIMENSION;
-    if (!(s->index_tol >= 0.0 && s->index_tol < 1.0) || !(s->rank_tol >= 0.0 && s->rank_tol < 1.0) ||
-        !(s->z_floor >= 0.0 && s->z_floor < INFINITY) ||
-        !(s->w_floor >= 0.0 && s->w_floor < INFINITY) ||
-        (s->floating != RS_LCP_FLOATING_EXACT && s->floating != RS_LCP_FLOATING_CLAMPING &&
-         s->floating != RS_LCP_FLOATING_SEPARATING))
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "LCP derivative: n = %d, outside "
+                                                       "[1, 100000]", n);
+    if (s->size != sizeof *s)
+        return RS_SETTINGS_SIZE_OK(s, rs_lcp_derivative_settings, "settings", detail);
+    const char *bad = !(s->index_tol >= 0.0 && s->index_tol < 1.0)   ? "index_tol"
+                      : !(s->rank_tol >= 0.0 && s->rank_tol < 1.0)   ? "rank_tol"
+                      : !(s->z_floor >= 0.0 && s->z_floor < INFINITY) ? "z_floor"
+                      : !(s->w_floor >= 0.0 && s->w_floor < INFINITY) ? "w_floor"
+                      : (s->floating != RS_LCP_FLOATING_EXACT && s->floating != RS_LCP_FLOATING_CLAMPING &&
+                         s->floating != RS_LCP_FLOATING_SEPARATING)
+                          ? "floating"
+                          : NULL;
+    if (bad)
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                             "LCP derivative: settings->%s is out of its range "
+                             "(lcp_derivative.h)", bad);
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
         if (!isfinite(M[i]) || (dM && !isfinite(dM[i])))
-            return RS_ERR_BAD_ARG;
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "LCP derivative: %s has a NaN or an "
+                                                         "infinity", !isfinite(M[i]) ? "M" : "dM");
     for (int i = 0; i < n; i++)
         if (!isfinite(q[i]) || !isfinite(z[i]) || (dq && !isfinite(dq[i])))
-            return RS_ERR_BAD_ARG;
+            return rs_detail_set(detail, RS_ERR_BAD_ARG, "LCP derivative: %s has a NaN or an "
+                                                         "infinity",
+                                 !isfinite(q[i]) ? "q" : !isfinite(z[i]) ? "z" : "dq");
     return RS_OK;
 }
 
@@ -229,13 +245,13 @@ static void work_free(work *w)
  * workspace allocated. */
 static rs_error begin(int n, const double *M, const double *q, const double *z, const double *dM,
                       const double *dq, const rs_lcp_derivative_settings *settings,
-                      rs_lcp_derivative_settings *s, work *w)
+                      rs_lcp_derivative_settings *s, work *w, rs_error_detail *detail)
 {
     if (settings)
         *s = *settings;
     else
         rs_lcp_derivative_settings_default(s);
-    const rs_error err = check_args(n, M, q, z, dM, dq, s);
+    const rs_error err = check_args(n, M, q, z, dM, dq, s, detail);
     if (err != RS_OK)
         return err;
     const size_t k = (size_t)n;
@@ -244,7 +260,7 @@ static rs_error begin(int n, const double *M, const double *q, const double *z, 
     w->cls = malloc(sizeof *w->cls * k);
     if (!w->b.U || !w->idx || !w->cls) {
         work_free(w);
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "LCP derivative: no memory for n = %d", n);
     }
     w->b.V = w->b.U + k * k;
     w->b.s = w->b.V + k * k;
@@ -330,8 +346,8 @@ static int exact_floating(int n, const double *M, const double *r, const rs_lcp_
             S[i + (size_t)j * kf] = sij;
         }
     }
-    rs_lemke_info li;
-    const rs_error err = rs_lemke_solve_alloc(kf, S, rt, NULL, NULL, zf, wf, &li);
+    rs_lemke_info li = {.size = sizeof li};
+    const rs_error err = rs_lemke_solve_alloc(kf, S, rt, NULL, NULL, zf, wf, &li, NULL);
     if (err != RS_OK || li.status != RS_LEMKE_SOLVED) {
         free(X);
         return 0;
@@ -357,18 +373,23 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
                                        const double *dM, const double *dq,
                                        const rs_lcp_derivative_settings *settings,
                                        rs_lcp_index_class *classes, double *dz,
-                                       rs_lcp_derivative_info *info)
+                                       rs_lcp_derivative_info *info, rs_error_detail *detail)
 {
     if (!dz || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_directional_derivative: %s is NULL",
+                             !dz ? "dz" : "info");
+    const rs_error size = RS_SIZE_OK(info, rs_lcp_derivative_info, "info", detail);
+    if (size != RS_OK)
+        return size;
     rs_lcp_derivative_settings s;
     work w = {0};
-    const rs_error err = begin(n, M, q, z, dM, dq, settings, &s, &w);
+    const rs_error err = begin(n, M, q, z, dM, dq, settings, &s, &w, detail);
     if (err != RS_OK)
         return err;
     rs_lcp_index_class *cls = w.cls;
     double *r = w.r;
     memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
     info->floating_used = s.floating;
     if (!classify(n, M, q, z, &s, cls, info)) {
         memset(dz, 0, sizeof(double) * (size_t)n);
@@ -400,16 +421,21 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
 
 rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double *z,
                            const rs_lcp_derivative_settings *settings, double *J,
-                           rs_lcp_derivative_info *info)
+                           rs_lcp_derivative_info *info, rs_error_detail *detail)
 {
     if (!J || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_jacobian_q: %s is NULL",
+                             !J ? "J" : "info");
+    const rs_error size = RS_SIZE_OK(info, rs_lcp_derivative_info, "info", detail);
+    if (size != RS_OK)
+        return size;
     rs_lcp_derivative_settings s;
     work w = {0};
-    const rs_error err = begin(n, M, q, z, NULL, NULL, settings, &s, &w);
+    const rs_error err = begin(n, M, q, z, NULL, NULL, settings, &s, &w, detail);
     if (err != RS_OK)
         return err;
     memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
     memset(J, 0, sizeof(double) * (size_t)n * (size_t)n);
     const rs_lcp_floating_rule rule =
         s.floating == RS_LCP_FLOATING_SEPARATING ? RS_LCP_FLOATING_SEPARATING : RS_LCP_FLOATING_CLAMPING;

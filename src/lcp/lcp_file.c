@@ -25,22 +25,24 @@
 /* Largest file read into memory: a dense n = RS_LCP_FILE_MAX_N problem in 26-character numbers. */
 #define LCP_FILE_MAX_BYTES ((size_t)3 << 30)
 
-rs_error rs_lcp_create(int n, rs_lcp **out)
+rs_error rs_lcp_create(int n, rs_lcp **out, rs_error_detail *detail)
 {
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_create: out is NULL");
     *out = NULL;
     if (n < 1 || n > RS_LCP_FILE_MAX_N)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "rs_lcp_create: n = %d, outside [1, %d]", n,
+                             RS_LCP_FILE_MAX_N);
     rs_lcp *lcp = calloc(1, sizeof *lcp);
-    if (!lcp)
-        return RS_ERR_NOMEM;
-    lcp->n = n;
-    lcp->M = calloc((size_t)n * (size_t)n, sizeof(double));
-    lcp->q = calloc((size_t)n, sizeof(double));
-    if (!lcp->M || !lcp->q) {
+    if (lcp) {
+        lcp->n = n;
+        lcp->M = calloc((size_t)n * (size_t)n, sizeof(double));
+        lcp->q = calloc((size_t)n, sizeof(double));
+    }
+    if (!lcp || !lcp->M || !lcp->q) {
         rs_lcp_destroy(lcp);
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "rs_lcp_create: no memory for n = %d (%.3g MB)",
+                             n, 8e-6 * ((double)n * n + n));
     }
     *out = lcp;
     return RS_OK;
@@ -305,7 +307,7 @@ static rs_error parse_lcp(token_reader *tr, rs_lcp **out)
                              tr->name, n, n, n, 8.0 * (double)n * (double)n / 1e6,
                              tr->total);
     rs_lcp *lcp;
-    TRY(rs_lcp_create((int)n, &lcp));
+    TRY(rs_lcp_create((int)n, &lcp, NULL));
     rs_error err = storage == 0 ? read_values(tr, lcp->M, n, 0, n, 0, n) : read_sparse_block(tr, lcp);
     char what[64];
     for (long i = 0; i < n && err == RS_OK; i++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "relaxsim/lcp_generate.h"
+#include "core/detail.h"
 #include "core/rng.h"
 #include "lcp/lcp_internal.h"
 
@@ -24,16 +25,18 @@ const char *rs_lcp_class_name(rs_lcp_class c)
     return "unknown";
 }
 
-rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out)
+rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out, rs_error_detail *detail)
 {
     if (!name || !out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_class_parse: %s is NULL",
+                             !name ? "name" : "out");
     for (int c = RS_LCP_CLASS_SPD; c <= RS_LCP_CLASS_FRICTION; c++)
         if (strcmp(name, rs_lcp_class_name((rs_lcp_class)c)) == 0) {
             *out = (rs_lcp_class)c;
             return RS_OK;
         }
-    return RS_ERR_BAD_ARG;
+    return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                         "unknown LCP class '%.60s' (expected spd, pmatrix, psd or friction)", name);
 }
 
 /* An entry of a random factor: uniform in [-1, 1), or in {-1, 0, 1} for degenerate problems. */
@@ -299,17 +302,21 @@ static rs_error fill_friction(int n, rs_rng *rng, int degenerate, double *M, dou
 }
 
 rs_error rs_lcp_generate(rs_lcp_class cls, int n, uint64_t seed, int degenerate, rs_lcp **out,
-                         double *z_star, double *w_star)
+                         double *z_star, double *w_star, rs_error_detail *detail)
 {
     if (!out)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_generate: out is NULL");
     *out = NULL;
     if (n < 1 || n > RS_LCP_FILE_MAX_N)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "rs_lcp_generate: n = %d, outside [1, %d]",
+                             n, RS_LCP_FILE_MAX_N);
     if (cls < RS_LCP_CLASS_SPD || cls > RS_LCP_CLASS_FRICTION || (degenerate != 0 && degenerate != 1))
-        return RS_ERR_BAD_ARG;
+        return rs_detail_set(detail, RS_ERR_BAD_ARG, "rs_lcp_generate: %s = %d is not one of the "
+                                                     "values lcp_generate.h lists",
+                             degenerate != 0 && degenerate != 1 ? "degenerate" : "cls",
+                             degenerate != 0 && degenerate != 1 ? degenerate : (int)cls);
     rs_lcp *lcp;
-    rs_error err = rs_lcp_create(n, &lcp);
+    rs_error err = rs_lcp_create(n, &lcp, detail);
     if (err != RS_OK)
         return err;
     double *z = malloc(sizeof(double) * (size_t)n), *w = malloc(sizeof(double) * (size_t)n);

@@ -307,6 +307,7 @@ RS_LCP_INLINE void rs_lcp_certificate_in(int n, const double *M, const double *q
             rel_nat = rs_max2(rel_nat, fabs(rs_min2(zr, wr)));
         }
     }
+    cert->size = sizeof *cert;
     cert->min_z = finite ? min_z : NAN;
     cert->min_w = finite ? min_w : NAN;
     cert->max_complementarity = finite ? max_zw : NAN;

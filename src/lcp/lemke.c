@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "relaxsim/lcp.h"
+#include "core/detail.h"
 #include "lcp/lcp_internal.h"
 #include "lcp/lemke_internal.h"
 
@@ -64,6 +65,7 @@ const char *rs_lemke_status_name(rs_lemke_status status)
 
 /* The defaults (rs_lemke_settings' documentation gives each). */
 static const rs_lemke_settings lemke_defaults = {
+    .size = sizeof(rs_lemke_settings),
     .max_pivots = 0,
     .pivot_tol = 1e-11,
     .tie_tol = 1e-12,
@@ -82,7 +84,9 @@ rs_error rs_lemke_settings_validate(const rs_lemke_settings *s, const char **fie
     const char *bad = NULL;
     if (!s)
         return RS_ERR_NULL_ARG;
-    if (s->max_pivots < 0)
+    if (s->size != sizeof *s)
+        bad = "size";
+    else if (s->max_pivots < 0)
         bad = "max_pivots";
     else if (!(s->pivot_tol > 0.0 && s->pivot_tol <= 1e-3))
         bad = "pivot_tol";
@@ -346,26 +350,38 @@ LEMKE_INLINE int lemke_basis_solve(int n, const double *M, double m_factor, cons
 static rs_error lemke_check_args(int n, const double *M, const double *q, const double *d,
                                  const rs_lemke_settings *settings, const void *work,
                                  size_t work_bytes, const double *z, const double *w,
-                                 const rs_lemke_info *info)
+                                 const rs_lemke_info *info, rs_error_detail *detail)
 {
     if (!M || !q || !work || !z || !w || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lemke_solve: %s is NULL",
+                             !M ? "M" : !q ? "q" : !work ? "work" : !z ? "z" : !w ? "w" : "info");
     if (n < 1 || n > LEMKE_MAX_N)
-        return RS_ERR_DIMENSION;
-    if (settings && rs_lemke_settings_validate(settings, NULL) != RS_OK)
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "rs_lemke_solve: n = %d, outside [1, %d]",
+                             n, LEMKE_MAX_N);
+    const rs_error size = RS_SIZE_OK(info, rs_lemke_info, "info", detail);
+    if (size != RS_OK)
+        return size;
+    const char *field = NULL;
+    if (settings && settings->size != sizeof *settings)
+        return RS_SETTINGS_SIZE_OK(settings, rs_lemke_settings, "settings", detail);
+    if (settings && rs_lemke_settings_validate(settings, &field) != RS_OK)
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                             "rs_lemke_solve: settings->%s is out of its range (lcp.h)", field);
     if (work_bytes < rs_lemke_workspace_size(n) || ((uintptr_t)work % sizeof(double)) != 0)
-        return RS_ERR_WORKSPACE;
+        return rs_detail_set(detail, RS_ERR_WORKSPACE,
+                             "rs_lemke_solve: the workspace has %zu bytes%s, n = %d needs %zu "
+                             "(rs_lemke_workspace_size), aligned for double",
+                             work_bytes, ((uintptr_t)work % sizeof(double)) ? " and is misaligned" : "",
+                             n, rs_lemke_workspace_size(n));
     const size_t nn = (size_t)n;
-    if (!rs_all_finite(M, nn * nn) || !rs_all_finite(q, nn))
-        return RS_ERR_NONFINITE;
-    if (d) {
-        if (!rs_all_finite(d, nn))
-            return RS_ERR_NONFINITE;
-        for (size_t i = 0; i < nn; i++)
-            if (!(d[i] > 0.0))
-                return RS_ERR_BAD_ARG;
-    }
+    if (!rs_all_finite(M, nn * nn) || !rs_all_finite(q, nn) || (d && !rs_all_finite(d, nn)))
+        return rs_detail_set(detail, RS_ERR_NONFINITE, "rs_lemke_solve: %s has a NaN or an "
+                                                       "infinity",
+                             !rs_all_finite(M, nn * nn) ? "M" : !rs_all_finite(q, nn) ? "q" : "d");
+    for (size_t i = 0; d && i < nn; i++)
+        if (!(d[i] > 0.0))
+            return rs_detail_set(detail, RS_ERR_BAD_ARG,
+                                 "rs_lemke_solve: d[%zu] = %g: a covering vector is > 0", i, d[i]);
     return RS_OK;
 }
 
@@ -482,7 +498,7 @@ static int lemke_refine(int n, const double *M, const double *q, lemke_scale sca
         return 0;
     lemke_extract_z(n, wk->basis, wk->x, scale.z_exponent, wk->zc);
     rs_lcp_residual(n, M, q, wk->zc, wk->wc);
-    rs_lcp_certificate refined;
+    rs_lcp_certificate refined = {.size = sizeof refined};
     lemke_certify(n, M, q, wk->zc, wk->wc, cert_tol, wk, scale, &refined);
     if (!refined.finite || refined.rel_natural_residual > cert->rel_natural_residual)
         return 0;
@@ -517,7 +533,7 @@ LEMKE_INLINE void lemke_solve_core(int n, const double *M, const double *q, cons
         status = lemke_pivoting(n, M, scale.m_factor, scale.z_exponent, qu, r, wk, max_pivots,
                                 s->pivot_tol, s->tie_tol, z, &pivots);
     }
-    rs_lcp_certificate cert;
+    rs_lcp_certificate cert = {.size = sizeof cert};
     rs_lcp_residual(n, M, q, z, w);
     lemke_certify(n, M, q, z, w, s->cert_tol, wk, scale, &cert);
 
@@ -634,7 +650,7 @@ static int lemke_keep_if_certified(int n, const double *M, const double *q,
                                    double *w, rs_lemke_info *info)
 {
     rs_lcp_residual(n, M, q, wk->zs, wk->ws);
-    rs_lcp_certificate cert;
+    rs_lcp_certificate cert = {.size = sizeof cert};
     const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
     rs_lcp_certificate_in(n, M, q, wk->zs, wk->ws, s->cert_tol, wk->cert, wk->cert + n, m_inf,
                           &cert);
@@ -668,7 +684,7 @@ static int lemke_solve_transformed(int n, const double *d, const rs_lemke_settin
     for (int i = 0; i < n; i++)
         if (!(wk->ds[i] > 0.0))
             return 0;
-    rs_lemke_info solved;
+    rs_lemke_info solved = {.size = sizeof solved};
     rs_lemke_settings always_refined = *s;
     always_refined.refine = 2;
     lemke_solve_sized(n, wk->Ms, wk->qs, wk->ds, &always_refined, wk, wk->zs, wk->ws, &solved);
@@ -721,7 +737,7 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
 {
     for (int i = 0; i < n; i++)
         wk->ds[i] = (d ? d[i] : 1.0) * (1.0 + fmod((i + 1) * 0.6180339887498949, 1.0));
-    rs_lemke_info other;
+    rs_lemke_info other = {.size = sizeof other};
     lemke_solve_sized(n, M, q, wk->ds, s, wk, wk->zs, wk->ws, &other);
     info->pivots += other.pivots;
     if (other.status != RS_LEMKE_SOLVED)
@@ -818,9 +834,11 @@ static void lemke_solve_checked(int n, const double *M, const double *q, const d
 /* rs_lemke_solve; small_tried: the small-problem path ran already and did not answer. */
 static rs_error lemke_solve(int n, const double *M, const double *q, const double *d,
                             const rs_lemke_settings *settings, void *work, size_t work_bytes,
-                            int small_tried, double *z, double *w, rs_lemke_info *info)
+                            int small_tried, double *z, double *w, rs_lemke_info *info,
+                            rs_error_detail *detail)
 {
-    const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
+    const rs_error err =
+        lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info, detail);
     if (err != RS_OK)
         return err;
     lemke_solve_checked(n, M, q, d, settings, work, small_tried, z, w, info);
@@ -829,9 +847,9 @@ static rs_error lemke_solve(int n, const double *M, const double *q, const doubl
 
 rs_error rs_lemke_solve(int n, const double *M, const double *q, const double *d,
                         const rs_lemke_settings *settings, void *work, size_t work_bytes,
-                        double *z, double *w, rs_lemke_info *info)
+                        double *z, double *w, rs_lemke_info *info, rs_error_detail *detail)
 {
-    return lemke_solve(n, M, q, d, settings, work, work_bytes, 0, z, w, info);
+    return lemke_solve(n, M, q, d, settings, work, work_bytes, 0, z, w, info, detail);
 }
 
 /* rs_lemke_solve_alloc past the small-problem path: the general solve with a workspace on the
@@ -841,28 +859,30 @@ LEMKE_NOINLINE rs_error lemke_solve_alloc_general(int n, const double *M, const 
                                                   const double *d,
                                                   const rs_lemke_settings *settings,
                                                   int small_tried, double *z, double *w,
-                                                  rs_lemke_info *info)
+                                                  rs_lemke_info *info, rs_error_detail *detail)
 {
     const size_t bytes = rs_lemke_workspace_size(n);
-    if (bytes == 0)
-        return (M && q && z && w && info) ? RS_ERR_DIMENSION : RS_ERR_NULL_ARG;
     double stack[1024];
-    if (bytes <= sizeof stack)
-        return lemke_solve(n, M, q, d, settings, stack, sizeof stack, small_tried, z, w, info);
+    if (bytes == 0 || bytes <= sizeof stack) /* (n out of range: the checks say so) */
+        return lemke_solve(n, M, q, d, settings, stack, sizeof stack, small_tried, z, w, info,
+                           detail);
     void *work = malloc(bytes);
     if (!work)
-        return RS_ERR_NOMEM;
-    const rs_error err = lemke_solve(n, M, q, d, settings, work, bytes, small_tried, z, w, info);
+        return rs_detail_set(detail, RS_ERR_NOMEM, "rs_lemke_solve_alloc: no memory for the "
+                                                   "workspace of n = %d (%zu bytes)", n, bytes);
+    const rs_error err =
+        lemke_solve(n, M, q, d, settings, work, bytes, small_tried, z, w, info, detail);
     free(work);
     return err;
 }
 
 rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const double *d,
                               const rs_lemke_settings *settings, double *z, double *w,
-                              rs_lemke_info *info)
+                              rs_lemke_info *info, rs_error_detail *detail)
 {
     int small_tried = 0;
     if (n >= 1 && n <= RS_LEMKE_SMALL_MAX && !d && M && q && z && w && info &&
+        info->size == sizeof *info &&
         (!settings || rs_lemke_settings_validate(settings, NULL) == RS_OK)) {
         /* a small problem: its own path first, without a workspace (lemke_small.c), then, where
          * that path does not answer, the general solve (which does not try it again) */
@@ -870,11 +890,13 @@ rs_error rs_lemke_solve_alloc(int n, const double *M, const double *q, const dou
         if (s->refine != 2) {
             const int small = rs_lemke_small_solve(n, M, q, NULL, s, z, w, info);
             if (small != 0)
-                return small > 0 ? RS_OK : RS_ERR_NONFINITE;
+                return small > 0 ? RS_OK
+                                 : rs_detail_set(detail, RS_ERR_NONFINITE, "rs_lemke_solve_alloc: "
+                                                 "M or q has a NaN or an infinity");
             small_tried = 1;
         }
     }
-    return lemke_solve_alloc_general(n, M, q, d, settings, small_tried, z, w, info);
+    return lemke_solve_alloc_general(n, M, q, d, settings, small_tried, z, w, info, detail);
 }
 
 /* How far below zero a basic variable of a guessed basis may come out (relative to the largest
@@ -910,7 +932,7 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
             return 0;
     lemke_extract_z(n, wk->basis, wk->x, scale.z_exponent, z);
     rs_lcp_residual(n, M, q, z, w);
-    rs_lcp_certificate cert;
+    rs_lcp_certificate cert = {.size = sizeof cert};
     lemke_certify(n, M, q, z, w, cert_tol, wk, scale, &cert);
     if (!cert.passed)
         return 0;
@@ -927,11 +949,12 @@ LEMKE_INLINE int lemke_try_basis(int n, const double *M, const double *q, const 
 rs_error rs_lemke_solve_warm(int n, const double *M, const double *q, const double *d,
                              const rs_lemke_settings *settings, const unsigned char *basis_guess,
                              void *work, size_t work_bytes, double *z, double *w,
-                             rs_lemke_info *info)
+                             rs_lemke_info *info, rs_error_detail *detail)
 {
     if (!basis_guess)
-        return RS_ERR_NULL_ARG;
-    const rs_error err = lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info);
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lemke_solve_warm: basis_guess is NULL");
+    const rs_error err =
+        lemke_check_args(n, M, q, d, settings, work, work_bytes, z, w, info, detail);
     if (err != RS_OK)
         return err;
     const rs_lemke_settings s = *lemke_settings_or_default(settings);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nlp/lcp_relaxation.h"
+#include "core/detail.h"
 #include "core/timer.h"
 #include "lcp/lcp_internal.h"
 #include "nlp/ipopt_solver.h"
@@ -184,21 +185,34 @@ static void equilibrate(int n, const double *M, const double *q, double *Ms, dou
 
 rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
                               const rs_nlp_settings *settings, double cert_tol, double *z,
-                              double *w, rs_lcp_certificate *cert, rs_nlp_info *info)
+                              double *w, rs_lcp_certificate *cert, rs_nlp_info *info,
+                              rs_error_detail *detail)
 {
     if (!M || !q || !z || !w || !cert || !info)
-        return RS_ERR_NULL_ARG;
+        return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_solve_relaxed: %s is NULL",
+                             !M ? "M" : !q ? "q" : !z ? "z" : !w ? "w" : !cert ? "cert" : "info");
     if (n < 1 || n > 2000)
-        return RS_ERR_DIMENSION;
+        return rs_detail_set(detail, RS_ERR_DIMENSION, "rs_lcp_solve_relaxed: n = %d, outside "
+                                                       "[1, 2000]", n);
+    rs_error err = RS_SIZE_OK(cert, rs_lcp_certificate, "cert", detail);
+    if (err == RS_OK)
+        err = RS_SIZE_OK(info, rs_nlp_info, "info", detail);
+    if (err == RS_OK && settings && settings->size != sizeof *settings)
+        err = RS_SETTINGS_SIZE_OK(settings, rs_nlp_settings, "settings", detail);
+    if (err != RS_OK)
+        return err;
     if (!rs_all_finite(M, (size_t)n * (size_t)n) || !rs_all_finite(q, (size_t)n))
-        return RS_ERR_NONFINITE;
+        return rs_detail_set(detail, RS_ERR_NONFINITE, "rs_lcp_solve_relaxed: %s has a NaN or an "
+                                                       "infinity",
+                             rs_all_finite(M, (size_t)n * (size_t)n) ? "q" : "M");
     if (!(cert_tol > 0.0 && cert_tol < 1.0))
-        return RS_ERR_BAD_SETTING;
+        return rs_detail_set(detail, RS_ERR_BAD_SETTING,
+                             "rs_lcp_solve_relaxed: cert_tol = %g, outside (0, 1)", cert_tol);
     const size_t nn = (size_t)n;
     double *x = malloc(sizeof(double) * (nn * nn + 8 * nn)); /* x, M and q scaled, D, C, and
                                                                 the certificate's scratch */
     if (!x)
-        return RS_ERR_NOMEM;
+        return rs_detail_set(detail, RS_ERR_NOMEM, "rs_lcp_solve_relaxed: no memory for n = %d", n);
     double *Ms = x + 2 * nn, *qs = Ms + nn * nn, *D = qs + nn, *C = D + nn, *scratch = C + nn;
     equilibrate(n, M, q, Ms, qs, D, C);
     rs_lcp_relaxation r;
@@ -212,15 +226,19 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
     rs_nlp_problem p;
     rs_lcp_relaxation_problem(&r, &p);
     rs_ipopt_solver *solver;
-    rs_error err = rs_nlp_settings_validate(&r.settings, NULL);
-    if (err == RS_OK)
-        err = rs_ipopt_create(&p, &r.settings, &solver);
+    const char *field = NULL;
+    err = rs_nlp_settings_validate(&r.settings, &field);
+    if (err != RS_OK)
+        rs_detail_set(detail, err, "rs_lcp_solve_relaxed: settings->%s is out of its range (nlp.h)",
+                      field ? field : "?");
+    else if ((err = rs_ipopt_create(&p, &r.settings, &solver)) != RS_OK)
+        rs_detail_set(detail, err, "rs_lcp_solve_relaxed: IPOPT's problem could not be created");
     if (err != RS_OK) {
         free(x);
         return err;
     }
     const double t0 = rs_wall_seconds();
-    rs_nlp_info out = {0};
+    rs_nlp_info out = {.size = sizeof out};
     /* First attempt from z = 1; each retry starts from a different point (z = 1 + attempt). */
     for (int attempt = 0; attempt <= r.settings.retries; attempt++) {
         rs_lcp_relaxation_guess(&r, (double)attempt, x);

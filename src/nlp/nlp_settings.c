@@ -29,6 +29,7 @@ void rs_nlp_settings_default(rs_nlp_settings *s)
 {
     if (!s)
         return;
+    s->size = sizeof *s;
     s->tol = 1e-10;
     s->max_iter = 200;
     s->eps = 1e-10;
@@ -49,7 +50,9 @@ rs_error rs_nlp_settings_validate(const rs_nlp_settings *s, const char **field_o
     const char *bad = NULL;
     if (!s)
         return RS_ERR_NULL_ARG;
-    if (!(s->tol > 0.0 && s->tol < 1.0))
+    if (s->size != sizeof *s)
+        bad = "size";
+    else if (!(s->tol > 0.0 && s->tol < 1.0))
         bad = "tol";
     else if (s->max_iter < 1 || s->max_iter > 100000)
         bad = "max_iter";

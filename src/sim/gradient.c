@@ -457,7 +457,7 @@ static rs_error unit_derivative(const unit_lcp *u, const double *dM, const doubl
     rs_lcp_derivative_settings_default(&st);
     st.z_floor = st.w_floor = 1.0;
     const rs_error err =
-        rs_lcp_directional_derivative(n, u->M, u->q, u->z, dMs, dqs, &st, cls, dzs, info);
+        rs_lcp_directional_derivative(n, u->M, u->q, u->z, dMs, dqs, &st, cls, dzs, info, NULL);
     for (int i = 0; err == RS_OK && i < n; i++)
         dz[i] = u->C[i] * dzs[i];
     return err;
@@ -539,7 +539,7 @@ static int run_lcp(const lcp_run *run)
         rs_stepper_lemke(st, x, u, &r);
         const double *M = NULL, *q = NULL, *z = NULL, *wv = NULL;
         const int n = r.ok ? rs_stepper_step_lcp(st, &M, &q, &z, &wv) : 0; /* 0: no contact */
-        rs_lcp_derivative_info info = {0};
+        rs_lcp_derivative_info info = {.size = sizeof info};
         const rs_step_data d = step_data(sc, x, u);
         int deriv_ok = r.ok && work_lcp(&w, n) == RS_OK;
         memset(w.cls, 0, sizeof *w.cls * (size_t)(n > 0 ? n : 1));
@@ -573,7 +573,7 @@ static int run_lcp(const lcp_run *run)
                              w.T + (size_t)j * ns, t);
                 if (n > 0) { /* (no contact: only the integrator moves) */
                     m->lcp_tangent(&d, t, w.dM, w.dq);
-                    rs_lcp_derivative_info di;
+                    rs_lcp_derivative_info di = {.size = sizeof di};
                     if (unit_derivative(&ul, w.dM, w.dq, NULL, w.dz, &di) != RS_OK ||
                         di.status == RS_LCP_DERIVATIVE_NOT_SOLUTION ||
                         di.status == RS_LCP_DERIVATIVE_INCONSISTENT) {

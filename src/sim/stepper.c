@@ -1008,14 +1008,14 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
      * sliding basis at a landing: the sliding speed small beside the impulses) */
     int warm = n > 0 && s->cfg.lemke_warm && s->have_basis && s->basis_structure == s->structure;
     for (int attempt = 1;; attempt++, warm = 0) {
-        rs_lemke_info info = {0};
+        rs_lemke_info info = {.size = sizeof info};
         info.status = RS_LEMKE_SOLVED; /* n = 0: no active contact, nothing to solve */
         rs_error err = RS_OK;
         if (n > 0)
             err = warm ? rs_lemke_solve_warm(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_basis,
-                                             s->lemke_work, s->lemke_bytes, s->z, s->w, &info)
+                                             s->lemke_work, s->lemke_bytes, s->z, s->w, &info, NULL)
                        : rs_lemke_solve(n, s->M, s->q, NULL, &s->cfg.lemke, s->lemke_work,
-                                        s->lemke_bytes, s->z, s->w, &info);
+                                        s->lemke_bytes, s->z, s->w, &info, NULL);
         out->time_s = rs_wall_seconds() - t0;
         out->attempts = attempt;
         if (err != RS_OK) { /* non-finite step data: a breakdown of this step */
@@ -1034,9 +1034,9 @@ void rs_stepper_lemke(rs_stepper *s, const double *state, const double *input, r
     if (q_clean) {
         /* the LCP without the rows of rounding, cold; (z, w) then the step LCP's as built (w = M z
          * + q), and the answer judged by the step's physics in its natural units (finish_step) */
-        rs_lemke_info info = {0};
+        rs_lemke_info info = {.size = sizeof info};
         const rs_error err = rs_lemke_solve(n, s->M, q_clean, NULL, &s->cfg.lemke, s->lemke_work,
-                                            s->lemke_bytes, s->z, s->w, &info);
+                                            s->lemke_bytes, s->z, s->w, &info, NULL);
         free(q_clean);
         out->time_s = rs_wall_seconds() - t0;
         out->attempts++;

@@ -81,8 +81,8 @@ static void run_case(const rs_stick_config *cfg, double sigma, double v, double 
             G[e] = G0[e] + sigma * rs_rng_normal(rng);
         for (int i = 0; i < 3; i++)
             f[i] = f0[i] + sigma * rs_rng_normal(rng);
-        rs_lemke_info info;
-        if (rs_lemke_solve(3, G, f, NULL, &st, work, work_bytes, z, w, &info) != RS_OK ||
+        rs_lemke_info info = {.size = sizeof info};
+        if (rs_lemke_solve(3, G, f, NULL, &st, work, work_bytes, z, w, &info, NULL) != RS_OK ||
             info.status != RS_LEMKE_SOLVED) {
             out->unsolved++;
             continue;

@@ -26,7 +26,7 @@ static double time_solve(const rs_lcp *l, void *work, size_t bytes, double *z, d
     for (;;) { /* calibrate the batch length */
         const double t0 = rs_wall_seconds();
         for (int r = 0; r < reps; r++)
-            rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
+            rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info, NULL);
         const double dt = rs_wall_seconds() - t0;
         if (dt >= min_batch_s || reps >= (1 << 20))
             break;
@@ -36,7 +36,7 @@ static double time_solve(const rs_lcp *l, void *work, size_t bytes, double *z, d
     for (int b = 0; b < BATCHES; b++) {
         const double t0 = rs_wall_seconds();
         for (int r = 0; r < reps; r++)
-            rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info);
+            rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, info, NULL);
         per[b] = (rs_wall_seconds() - t0) / reps;
     }
     return bench_median(per, BATCHES);
@@ -78,11 +78,11 @@ int main(int argc, char **argv)
             int solved = 0;
             for (int p = 0; p < problems; p++) {
                 rs_lcp *l;
-                if (rs_lcp_generate(classes[c], n, (uint64_t)(1000 + p), degenerate, &l, NULL, NULL) != RS_OK) {
+                if (rs_lcp_generate(classes[c], n, (uint64_t)(1000 + p), degenerate, &l, NULL, NULL, NULL) != RS_OK) {
                     fprintf(stderr, "lemke_bench: generation failed\n");
                     return 1;
                 }
-                rs_lemke_info info;
+                rs_lemke_info info = {.size = sizeof info};
                 times[p] = time_solve(l, work, bytes, z, w, &info);
                 pivots[p] = info.pivots;
                 solved += info.status == RS_LEMKE_SOLVED;

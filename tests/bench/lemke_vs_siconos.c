@@ -71,7 +71,7 @@ static timing time_solver(const rs_lcp *l, int who, void *work, size_t bytes, do
                           double *w, siconos_lcp *s)
 {
     enum { BATCHES = 5 };
-    rs_lemke_info info;
+    rs_lemke_info info = {.size = sizeof info};
     int reps = 1;
     double per[BATCHES];
     for (int b = -1; b < BATCHES; b++) { /* b = -1 calibrates the batch length */
@@ -80,20 +80,20 @@ static timing time_solver(const rs_lcp *l, int who, void *work, size_t bytes, do
             const double t0 = rs_wall_seconds();
             for (int r = 0; r < reps; r++) {
                 if (who == CERTIFICATE) { /* z is the answer of the last relaxsim solve */
-                    rs_lcp_certificate c;
+                    rs_lcp_certificate c = {.size = sizeof c};
                     rs_lcp_certificate_compute(l->n, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, w,
-                                               &c);
+                                               &c, NULL);
                 } else if (who == SICONOS) {
                     memset(z, 0, sizeof(double) * l->n);
                     lcp_lexicolemke(&s->problem, z, w, &s->info, s->options);
                 } else if (who == RELAXSIM_ALLOCATING) {
                     void *fresh = malloc(bytes);
-                    rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, fresh, bytes, z, w, &info);
+                    rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, fresh, bytes, z, w, &info, NULL);
                     free(fresh);
                 } else if (who == RELAXSIM_ONE_CALL) {
-                    rs_lemke_solve_alloc(l->n, l->M, l->q, NULL, NULL, z, w, &info);
+                    rs_lemke_solve_alloc(l->n, l->M, l->q, NULL, NULL, z, w, &info, NULL);
                 } else {
-                    rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info);
+                    rs_lemke_solve(l->n, l->M, l->q, NULL, NULL, work, bytes, z, w, &info, NULL);
                 }
             }
             dt = rs_wall_seconds() - t0;
@@ -104,8 +104,8 @@ static timing time_solver(const rs_lcp *l, int who, void *work, size_t bytes, do
         if (b >= 0)
             per[b] = dt / reps;
     }
-    rs_lcp_certificate cert;
-    rs_lcp_certificate_compute(l->n, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert);
+    rs_lcp_certificate cert = {.size = sizeof cert};
+    rs_lcp_certificate_compute(l->n, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert, NULL);
     const int ok = who == SICONOS       ? s->info == 0
                    : who == CERTIFICATE ? 1
                                         : info.status == RS_LEMKE_SOLVED;
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
             int solved_r = 0, solved_s = 0;
             for (int p = 0; p < problems; p++) {
                 rs_lcp *l;
-                if (rs_lcp_generate(classes[c], n, (uint64_t)(1000 + p), 0, &l, NULL, NULL) != RS_OK)
+                if (rs_lcp_generate(classes[c], n, (uint64_t)(1000 + p), 0, &l, NULL, NULL, NULL) != RS_OK)
                     return 1;
                 siconos_lcp s;
                 siconos_setup(&s, l);

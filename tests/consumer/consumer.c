@@ -20,8 +20,8 @@ static int lcp(void)
     /* M = [[2, 1], [1, 2]] (column-major), q = (-5, -6): z = (4/3, 7/3). */
     const double M[4] = {2.0, 1.0, 1.0, 2.0}, q[2] = {-5.0, -6.0};
     double z[2], w[2];
-    rs_lemke_info info;
-    const rs_error err = rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info);
+    rs_lemke_info info = {.size = sizeof info};
+    const rs_error err = rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info, NULL);
     if (err != RS_OK || info.status != RS_LEMKE_SOLVED || !info.cert.passed) {
         fprintf(stderr, "consumer: %s, status %s\n", rs_error_string(err),
                 rs_lemke_status_name(info.status));

@@ -13,8 +13,8 @@ static const double q2[2] = {-5.0, -6.0};
 /* z fails its certificate (tol 1e-9) with rel_min_w = -1: a row left at -1 times its own unit. */
 static void assert_refused_at_minus_one(int n, const double *M, const double *q, const double *z)
 {
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, 1e-9, NULL, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, 1e-9, NULL, &c, NULL), RS_OK);
     assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
     assert_false(c.passed);
 }
@@ -24,8 +24,8 @@ static void test_exact_solution_passes(void **state)
     (void)state;
     const double z[2] = {4.0 / 3.0, 7.0 / 3.0};
     double w[2];
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-12, w, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-12, w, &c, NULL), RS_OK);
     assert_close(w[0], 0.0, 1e-14, 0.0);
     assert_close(w[1], 0.0, 1e-14, 0.0);
     assert_true(c.passed);
@@ -39,8 +39,8 @@ static void test_measures_of_a_wrong_point(void **state)
     /* z = (1, -0.5): w = M z + q = (2 - 0.5 - 5, 1 - 1 - 6) = (-3.5, -6). */
     const double z[2] = {1.0, -0.5};
     double w[2];
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &c, NULL), RS_OK);
     assert_close(w[0], -3.5, 0.0, 1e-15);
     assert_close(w[1], -6.0, 0.0, 1e-15);
     assert_close(c.min_z, -0.5, 0.0, 0.0);
@@ -64,8 +64,8 @@ static void test_scale_invariance(void **state)
     (void)state;
     static const double factors[] = {1e-12, 1e-3, 1.0, 1e3, 1e12};
     const double z0[2] = {1.0, -0.5};
-    rs_lcp_certificate base;
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z0, 1e-9, NULL, &base), RS_OK);
+    rs_lcp_certificate base = {.size = sizeof base};
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z0, 1e-9, NULL, &base, NULL), RS_OK);
     for (size_t ia = 0; ia < 5; ia++)
         for (size_t ib = 0; ib < 5; ib++) {
             const double a = factors[ia], b = factors[ib];
@@ -76,8 +76,8 @@ static void test_scale_invariance(void **state)
                 q[i] = b * q2[i];
                 z[i] = z0[i] * b / a;
             }
-            rs_lcp_certificate c;
-            assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
+            rs_lcp_certificate c = {.size = sizeof c};
+            assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c, NULL), RS_OK);
             assert_close(c.rel_min_z, base.rel_min_z, 0.0, 1e-12);
             assert_close(c.rel_min_w, base.rel_min_w, 0.0, 1e-12);
             assert_close(c.rel_natural_residual, base.rel_natural_residual, 0.0, 1e-12);
@@ -102,15 +102,15 @@ static void test_rows_in_their_own_units(void **state)
 {
     (void)state;
     const double M[4] = {1e300, 1e-300, 1e-300, 1e-300}, q[2] = {-1e300, -1.0}, z[2] = {1.0, 0.0};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c, NULL), RS_OK);
     assert_close(c.rel_min_w, -1.0, 0.0, 1e-15);
     assert_false(c.passed);
     /* and the second row scaled by 1e-5 changes no relative measure */
     const double Ms[4] = {1e300, 1e-305, 1e-300, 1e-305};
     const double qs[2] = {-1e300, -1e-5};
-    rs_lcp_certificate d;
-    assert_int_equal(rs_lcp_certificate_compute(2, Ms, qs, z, 1e-9, NULL, &d), RS_OK);
+    rs_lcp_certificate d = {.size = sizeof d};
+    assert_int_equal(rs_lcp_certificate_compute(2, Ms, qs, z, 1e-9, NULL, &d, NULL), RS_OK);
     assert_close(d.rel_min_w, c.rel_min_w, 0.0, 1e-15);
     assert_close(d.rel_natural_residual, c.rel_natural_residual, 0.0, 1e-15);
 }
@@ -143,8 +143,8 @@ static void test_a_row_of_extreme_data_hides_no_violation(void **state)
     for (int unit = 0; unit < 3; unit++) {
         assert_refused_at_minus_one(4, M, q, z0); /* w_2 = q_2 in its own row's unit */
         double z[4], w[4];
-        rs_lemke_info info;
-        assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+        rs_lemke_info info = {.size = sizeof info};
+        assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
         if (unit == 0)
             memcpy(solution, z, sizeof z);
         if (unit < 2) {
@@ -194,7 +194,7 @@ static void test_an_approximate_degenerate_answer_passes_at_the_problems_scale(v
 {
     (void)state;
     rs_lcp *lcp = NULL;
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 8, 4, 1, &lcp, NULL, NULL), RS_OK);
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 8, 4, 1, &lcp, NULL, NULL, NULL), RS_OK);
     const double z_ipopt[8] = {2.0620884266358657e-07, 2.5008906160180904e-08,
                                1.9468485730342961e-08, 2.1513728018820922e-08,
                                1.826414516945639e-08,  4.1228380950646332e-06,
@@ -203,8 +203,8 @@ static void test_an_approximate_degenerate_answer_passes_at_the_problems_scale(v
         double z[8];
         for (int i = 0; i < 8; i++)
             z[i] = z_ipopt[i] * scale;
-        rs_lcp_certificate c;
-        assert_int_equal(rs_lcp_certificate_compute(8, lcp->M, lcp->q, z, 1e-6, NULL, &c), RS_OK);
+        rs_lcp_certificate c = {.size = sizeof c};
+        assert_int_equal(rs_lcp_certificate_compute(8, lcp->M, lcp->q, z, 1e-6, NULL, &c, NULL), RS_OK);
         assert_close(c.rel_natural_residual, 3.98449e-7 * scale, 0.0, 1e-5);
         assert_int_equal(c.passed, scale == 1);
     }
@@ -222,15 +222,15 @@ static void test_subnormal_data_is_judged(void **state)
     const double z[2] = {0, 1e-310}, zm[2] = {0, 5e-311};
     const struct { const double *M, *q, *z; } cases[3] = {{I, q, z}, {M, q, zm}, {I, q_sub, z}};
     for (int k = 0; k < 3; k++) {
-        rs_lcp_certificate c;
+        rs_lcp_certificate c = {.size = sizeof c};
         assert_int_equal(rs_lcp_certificate_compute(2, cases[k].M, cases[k].q, cases[k].z, 1e-9,
-                                                    NULL, &c),
+                                                    NULL, &c, NULL),
                          RS_OK);
         assert_true(c.passed);
         assert_true(c.rel_natural_residual == 0.0 && c.rel_min_z == 0.0);
         double zl[2], wl[2];
-        rs_lemke_info info;
-        assert_int_equal(rs_lemke_solve_alloc(2, cases[k].M, cases[k].q, NULL, NULL, zl, wl, &info),
+        rs_lemke_info info = {.size = sizeof info};
+        assert_int_equal(rs_lemke_solve_alloc(2, cases[k].M, cases[k].q, NULL, NULL, zl, wl, &info, NULL),
                          RS_OK);
         assert_int_equal(info.status, RS_LEMKE_SOLVED);
         assert_true(zl[0] == 0.0 && zl[1] == cases[k].z[1]);
@@ -272,30 +272,30 @@ static void test_units_do_not_matter(void **state)
 {
     (void)state;
     double M[16], q[4], z[4], w[4];
-    rs_lemke_info info;
-    rs_lcp_certificate c, k;
+    rs_lemke_info info = {.size = sizeof info};
+    rs_lcp_certificate c = {.size = sizeof c}, k = {.size = sizeof k};
     point2d_lcp(1e-9, 0.3, -9.81e-3, 0.01, M, q);
-    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_true(z[0] > 1e6 && z[3] > 1e-3 && z[3] < 1e-1);
     z[2] = nextafter(z[2], 0.0);
-    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c, NULL), RS_OK);
     assert_true(c.passed);
     double Mk[16], zk[4];
     in_kilonewtons(M, z, Mk, zk);
-    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k, NULL), RS_OK);
     assert_true(k.passed);
     /* the light body: the friction impulse lowered by 1e-6 N s (2e-4 of it), gamma raised */
     point2d_lcp(1.0, 0.5, -9.81e-3, 10.0, M, q);
-    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     const int beta = z[1] > z[2] ? 1 : 2;
     z[beta] -= 1e-6;
     z[3] += 1e-6;
-    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(4, M, q, z, 1e-9, NULL, &c, NULL), RS_OK);
     assert_false(c.passed);
     in_kilonewtons(M, z, Mk, zk);
-    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(4, Mk, q, zk, 1e-9, NULL, &k, NULL), RS_OK);
     assert_false(k.passed);
     assert_true(k.rel_max_complementarity > c.rel_max_complementarity / 16 &&
                 k.rel_max_complementarity < c.rel_max_complementarity * 16);
@@ -306,8 +306,8 @@ static void test_nonfinite_data_refused(void **state)
 {
     (void)state;
     const double M[4] = {1, 0, NAN, 1}, q[2] = {-1, 1}, z[2] = {1, 0};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c), RS_ERR_NONFINITE);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, z, 1e-9, NULL, &c, NULL), RS_ERR_NONFINITE);
 }
 
 /* q = 0: z = 0 is a solution (every measure 0), and so is any z with M z = 0 exactly. */
@@ -316,11 +316,11 @@ static void test_zero_q(void **state)
     (void)state;
     const double M[9] = {2, -1, -1, -1, 1, 0, -1, 0, 1}, q[3] = {0, 0, 0};
     const double zero[3] = {0, 0, 0}, e[3] = {1, 1, 1};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(3, M, q, zero, 1e-9, NULL, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(3, M, q, zero, 1e-9, NULL, &c, NULL), RS_OK);
     assert_true(c.passed);
     assert_true(c.rel_natural_residual == 0.0 && c.rel_min_w == 0.0);
-    assert_int_equal(rs_lcp_certificate_compute(3, M, q, e, 1e-9, NULL, &c), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(3, M, q, e, 1e-9, NULL, &c, NULL), RS_OK);
     assert_true(c.passed);
 }
 
@@ -334,15 +334,15 @@ static void test_rounded_zero_solution_passes(void **state)
         const double M[1] = {scales[k]}, q[1] = {scales[k]};
         const double noise[3] = {1e-15, -1e-15, 0.0};
         for (int i = 0; i < 3; i++) {
-            rs_lcp_certificate c;
-            assert_int_equal(rs_lcp_certificate_compute(1, M, q, &noise[i], 1e-9, NULL, &c),
+            rs_lcp_certificate c = {.size = sizeof c};
+            assert_int_equal(rs_lcp_certificate_compute(1, M, q, &noise[i], 1e-9, NULL, &c, NULL),
                              RS_OK);
             assert_true(c.passed);
             assert_close(c.rel_min_z, noise[i], 1e-30, 1e-12); /* z unit: q / M = 1 */
         }
         const double wrong = -1e-6; /* and a negative z beyond rounding still fails */
-        rs_lcp_certificate c;
-        assert_int_equal(rs_lcp_certificate_compute(1, M, q, &wrong, 1e-9, NULL, &c), RS_OK);
+        rs_lcp_certificate c = {.size = sizeof c};
+        assert_int_equal(rs_lcp_certificate_compute(1, M, q, &wrong, 1e-9, NULL, &c, NULL), RS_OK);
         assert_false(c.passed);
     }
 }
@@ -351,10 +351,10 @@ static void test_without_w_buffer_gives_same_certificate(void **state)
 {
     (void)state;
     const double z[2] = {0.25, 3.0};
-    rs_lcp_certificate a, b;
+    rs_lcp_certificate a = {.size = sizeof a}, b = {.size = sizeof b};
     double w[2];
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &a), RS_OK);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &b), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, w, &a, NULL), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &b, NULL), RS_OK);
     assert_close(b.min_w, a.min_w, 0.0, 1e-15);
     assert_close(b.natural_residual, a.natural_residual, 0.0, 1e-15);
     assert_close(b.max_complementarity, a.max_complementarity, 0.0, 1e-15);
@@ -362,9 +362,9 @@ static void test_without_w_buffer_gives_same_certificate(void **state)
     /* n > 64: w in an allocated buffer; the generator's solution passes both ways */
     rs_lcp *lcp;
     double zs[100], wbuf[100];
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, 100, 7, 0, &lcp, zs, NULL), RS_OK);
-    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, wbuf, &a), RS_OK);
-    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, NULL, &b), RS_OK);
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, 100, 7, 0, &lcp, zs, NULL, NULL), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, wbuf, &a, NULL), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(100, lcp->M, lcp->q, zs, 1e-9, NULL, &b, NULL), RS_OK);
     assert_true(a.passed && b.passed);
     assert_true(a.rel_natural_residual == b.rel_natural_residual);
     rs_lcp_destroy(lcp);
@@ -374,8 +374,8 @@ static void test_nonfinite_candidate_fails(void **state)
 {
     (void)state;
     const double z[2] = {NAN, 1.0};
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, &c, NULL), RS_OK);
     assert_false(c.finite);
     assert_false(c.passed);
     assert_true(isnan(c.natural_residual));
@@ -385,17 +385,17 @@ static void test_certificate_bad_arguments(void **state)
 {
     (void)state;
     const double z[2] = {0, 0};
-    rs_lcp_certificate c;
+    rs_lcp_certificate c = {.size = sizeof c};
     memset(&c, 0x5a, sizeof c);
     const rs_lcp_certificate before = c;
-    assert_int_equal(rs_lcp_certificate_compute(2, NULL, q2, z, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, NULL, z, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, NULL, 1e-9, NULL, &c), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, NULL), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lcp_certificate_compute(0, M2, q2, z, 1e-9, NULL, &c), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lcp_certificate_compute(-3, M2, q2, z, 1e-9, NULL, &c), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 0.0, NULL, &c), RS_ERR_BAD_SETTING);
-    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, NAN, NULL, &c), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lcp_certificate_compute(2, NULL, q2, z, 1e-9, NULL, &c, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, NULL, z, 1e-9, NULL, &c, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, NULL, 1e-9, NULL, &c, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 1e-9, NULL, NULL, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_certificate_compute(0, M2, q2, z, 1e-9, NULL, &c, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_certificate_compute(-3, M2, q2, z, 1e-9, NULL, &c, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, 0.0, NULL, &c, NULL), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lcp_certificate_compute(2, M2, q2, z, NAN, NULL, &c, NULL), RS_ERR_BAD_SETTING);
     assert_memory_equal(&c, &before, sizeof c);
 }
 
@@ -405,22 +405,22 @@ static void test_classification(void **state)
     const double z[5] = {1.0, 0.0, 0.0, 1e-12, 2.0};
     const double w[5] = {0.0, 3.0, 1e-13, 0.0, 1.0};
     rs_lcp_index_class cls[5];
-    assert_int_equal(rs_lcp_classify(5, z, w, 1e-10, cls), RS_OK);
+    assert_int_equal(rs_lcp_classify(5, z, w, 1e-10, cls, NULL), RS_OK);
     assert_int_equal(cls[0], RS_LCP_CLAMPING);
     assert_int_equal(cls[1], RS_LCP_SEPARATING);
     assert_int_equal(cls[2], RS_LCP_FLOATING);
     assert_int_equal(cls[3], RS_LCP_FLOATING);
     assert_int_equal(cls[4], RS_LCP_NOT_COMPLEMENTARY);
     const double zn[1] = {-1.0}, wn[1] = {0.0}, znan[1] = {NAN};
-    assert_int_equal(rs_lcp_classify(1, zn, wn, 1e-10, cls), RS_OK);
+    assert_int_equal(rs_lcp_classify(1, zn, wn, 1e-10, cls, NULL), RS_OK);
     assert_int_equal(cls[0], RS_LCP_NOT_COMPLEMENTARY);
-    assert_int_equal(rs_lcp_classify(1, znan, wn, 1e-10, cls), RS_OK);
+    assert_int_equal(rs_lcp_classify(1, znan, wn, 1e-10, cls, NULL), RS_OK);
     assert_int_equal(cls[0], RS_LCP_NOT_COMPLEMENTARY);
     assert_string_equal(rs_lcp_index_class_name(RS_LCP_CLAMPING), "clamping");
     assert_string_equal(rs_lcp_index_class_name(RS_LCP_FLOATING), "floating");
-    assert_int_equal(rs_lcp_classify(1, NULL, wn, 0.0, cls), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lcp_classify(0, zn, wn, 0.0, cls), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lcp_classify(1, zn, wn, -1.0, cls), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lcp_classify(1, NULL, wn, 0.0, cls, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_classify(0, zn, wn, 0.0, cls, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_classify(1, zn, wn, -1.0, cls, NULL), RS_ERR_BAD_SETTING);
 }
 
 static void test_error_strings_never_null(void **state)

@@ -184,7 +184,7 @@ static void test_lcp_relaxation_at_known_solutions(void **state)
             const int n = 6;
             rs_lcp *lcp;
             double z[6], w[6], x[12], mg[12], ml[12], mu[12];
-            assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, seed, degenerate, &lcp, z, w),
+            assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, seed, degenerate, &lcp, z, w, NULL),
                              RS_OK);
             rs_lcp_relaxation r;
             rs_nlp_problem p;
@@ -218,7 +218,7 @@ static void test_polish_of_ipopt_answers(void **state)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         rs_lcp *lcp;
         double zs[N], ws[N], x[2 * N], xp[2 * N], mg[2 * N], ml[2 * N], mu[2 * N], w[N];
-        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, N, seed, 1, &lcp, zs, ws), RS_OK);
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, N, seed, 1, &lcp, zs, ws, NULL), RS_OK);
         rs_lcp_relaxation r;
         rs_nlp_problem p;
         relaxation_of(lcp, N, &r, &p);

@@ -169,11 +169,11 @@ static void test_relaxation_against_differences_and_lcp(void **state)
 
         /* the LCP's derivative at Lemke's solution */
         double z[N], w[N], dz[N];
-        rs_lemke_info li;
-        assert_int_equal(rs_lemke_solve_alloc(N, M0, q0, NULL, NULL, z, w, &li), RS_OK);
+        rs_lemke_info li = {.size = sizeof li};
+        assert_int_equal(rs_lemke_solve_alloc(N, M0, q0, NULL, NULL, z, w, &li, NULL), RS_OK);
         assert_int_equal(li.status, RS_LEMKE_SOLVED);
-        rs_lcp_derivative_info di;
-        assert_int_equal(rs_lcp_directional_derivative(N, M0, q0, z, dM, dq, NULL, NULL, dz, &di),
+        rs_lcp_derivative_info di = {.size = sizeof di};
+        assert_int_equal(rs_lcp_directional_derivative(N, M0, q0, z, dM, dq, NULL, NULL, dz, &di, NULL),
                          RS_OK);
         assert_int_equal(di.status, RS_LCP_DERIVATIVE_OK);
         assert_int_equal(di.nfloating, 0);
@@ -205,12 +205,12 @@ static void test_floating_index_between_one_sided(void **state)
     double right[N], left[N], minus_dq[N];
     for (int i = 0; i < N; i++)
         minus_dq[i] = -dq[i];
-    rs_lcp_derivative_info di;
-    assert_int_equal(rs_lcp_directional_derivative(N, s.M, q, z, NULL, dq, NULL, NULL, right, &di),
+    rs_lcp_derivative_info di = {.size = sizeof di};
+    assert_int_equal(rs_lcp_directional_derivative(N, s.M, q, z, NULL, dq, NULL, NULL, right, &di, NULL),
                      RS_OK);
     assert_int_equal(di.nfloating, 1);
     assert_int_equal(
-        rs_lcp_directional_derivative(N, s.M, q, z, NULL, minus_dq, NULL, NULL, left, &di), RS_OK);
+        rs_lcp_directional_derivative(N, s.M, q, z, NULL, minus_dq, NULL, NULL, left, &di, NULL), RS_OK);
     assert_close(right[0], 1.0, 1e-12, 0.0);
     assert_close(-left[0], 0.0, 1e-12, 0.0); /* the left derivative along d: minus
                                                 the right derivative along -d */

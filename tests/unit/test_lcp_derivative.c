@@ -20,8 +20,8 @@
 static void solve(int n, const double *M, const double *q, double *z)
 {
     double *w = malloc(sizeof(double) * (size_t)n);
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(n, M, q, NULL, NULL, z, w, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(n, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     free(w);
 }
@@ -67,10 +67,10 @@ static void generated_against_differences(void **state)
             for (uint64_t seed = 1; seed <= 3; seed++) {
                 rs_lcp *p = NULL;
                 double z[12], w[12];
-                assert_int_equal(rs_lcp_generate(classes[c], n, seed, 0, &p, z, w), RS_OK);
-                rs_lcp_derivative_info info;
+                assert_int_equal(rs_lcp_generate(classes[c], n, seed, 0, &p, z, w, NULL), RS_OK);
+                rs_lcp_derivative_info info = {.size = sizeof info};
                 double J[144], fd[12], dz[12];
-                assert_int_equal(rs_lcp_jacobian_q(n, p->M, p->q, z, NULL, J, &info), RS_OK);
+                assert_int_equal(rs_lcp_jacobian_q(n, p->M, p->q, z, NULL, J, &info, NULL), RS_OK);
                 assert_int_equal(info.status, RS_LCP_DERIVATIVE_OK);
                 assert_int_equal(info.nfloating, 0);
                 assert_int_equal(info.nclamping + info.nseparating, n);
@@ -87,7 +87,7 @@ static void generated_against_differences(void **state)
                 for (int i = 0; i < n; i++)
                     dq[i] = cos(0.7 * i + (double)seed);
                 assert_int_equal(rs_lcp_directional_derivative(n, p->M, p->q, z, dM, dq, NULL, NULL,
-                                                               dz, &info),
+                                                               dz, &info, NULL),
                                  RS_OK);
                 assert_int_equal(info.status, RS_LCP_DERIVATIVE_OK);
                 central_difference(n, p->M, p->q, dM, dq, fd);
@@ -106,10 +106,10 @@ static void floating_one_sided(void **state)
     (void)state;
     const double M[4] = {2, 1, 1, 2}, q[2] = {-2, -1}, z[2] = {1, 0};
     const double down[2] = {0, -1}, up[2] = {0, 1};
-    rs_lcp_derivative_info info;
+    rs_lcp_derivative_info info = {.size = sizeof info};
     rs_lcp_index_class cls[2];
     double dz[2];
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, NULL, cls, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, NULL, cls, dz, &info, NULL),
                      RS_OK);
     assert_int_equal(cls[0], RS_LCP_CLAMPING);
     assert_int_equal(cls[1], RS_LCP_FLOATING);
@@ -121,13 +121,13 @@ static void floating_one_sided(void **state)
         const double *d = side ? up : down;
         double qh[2] = {q[0] + H * d[0], q[1] + H * d[1]}, zh[2], dzs[2];
         solve(2, M, qh, zh);
-        assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, d, NULL, NULL, dzs, &info),
+        assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, d, NULL, NULL, dzs, &info, NULL),
                          RS_OK);
         for (int i = 0; i < 2; i++)
             expect_close(dzs[i], (zh[i] - z[i]) / H, side ? "right, opening" : "right, closing", i,
                          side);
     }
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, up, NULL, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, up, NULL, NULL, dz, &info, NULL),
                      RS_OK);
     assert_close(dz[0], 0.0, 0, 0);
     assert_close(dz[1], 0.0, 0, 0);
@@ -135,12 +135,12 @@ static void floating_one_sided(void **state)
     rs_lcp_derivative_settings s;
     rs_lcp_derivative_settings_default(&s);
     s.floating = RS_LCP_FLOATING_CLAMPING;
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, &s, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, &s, NULL, dz, &info, NULL),
                      RS_OK);
     assert_int_equal(info.floating_used, RS_LCP_FLOATING_CLAMPING);
     assert_close(dz[1], 2.0 / 3.0, 1e-14, 0);
     s.floating = RS_LCP_FLOATING_SEPARATING;
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, &s, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, down, &s, NULL, dz, &info, NULL),
                      RS_OK);
     assert_close(dz[0], 0.0, 1e-15, 0); /* z_1 = 1 stays: w_1 = 0 needs dz_1 = -r_1 / 2 = 0 */
     assert_close(dz[1], 0.0, 0, 0);
@@ -153,16 +153,16 @@ static void redundant_pair_is_singular(void **state)
 {
     (void)state;
     const double M[4] = {1, 1, 1, 1}, q[2] = {-1, -1}, z[2] = {0.5, 0.5}, dq[2] = {-1, -1};
-    rs_lcp_derivative_info info;
+    rs_lcp_derivative_info info = {.size = sizeof info};
     double dz[2], J[4];
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq, NULL, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq, NULL, NULL, dz, &info, NULL),
                      RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_SINGULAR);
     assert_int_equal(info.rank, 1);
     assert_true(isinf(info.condition));
     assert_close(dz[0], 0.5, 1e-14, 0);
     assert_close(dz[1], 0.5, 1e-14, 0);
-    assert_int_equal(rs_lcp_jacobian_q(2, M, q, z, NULL, J, &info), RS_OK);
+    assert_int_equal(rs_lcp_jacobian_q(2, M, q, z, NULL, J, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_SINGULAR);
     for (int k = 0; k < 4; k++) /* -pinv([[1, 1], [1, 1]]) = -(1/4) [[1, 1], [1, 1]] */
         assert_close(J[k], -0.25, 1e-14, 0);
@@ -171,7 +171,7 @@ static void redundant_pair_is_singular(void **state)
      * split: one contact opens): the least-squares answer -pinv (1, 0) = (-1/4, -1/4) misses by
      * |(M dz + dq)| = 1/2 in each row, and says so */
     const double dq1[2] = {1, 0};
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq1, NULL, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq1, NULL, NULL, dz, &info, NULL),
                      RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_INCONSISTENT);
     assert_close(info.residual, 0.5, 1e-14, 0); /* |0.5| against the largest term, |r_1| = 1 */
@@ -190,9 +190,9 @@ static void scale_free(void **state)
     for (int k = 0; k < 3; k++) {
         const double s = scales[k], M[4] = {1, 0, 0, 1}, q[2] = {-s, s}, z[2] = {s, 0};
         const double dq[2] = {s, s};
-        rs_lcp_derivative_info info;
+        rs_lcp_derivative_info info = {.size = sizeof info};
         double dz[2];
-        assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq, NULL, NULL, dz, &info),
+        assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, dq, NULL, NULL, dz, &info, NULL),
                          RS_OK);
         assert_int_equal(info.nclamping, 1);
         assert_int_equal(info.nseparating, 1);
@@ -202,13 +202,13 @@ static void scale_free(void **state)
         const double Mr[4] = {1, 1, 1, 1}, qr[2] = {-s, -s}, zr[2] = {s / 2, s / 2};
         const double d1[2] = {s, 0};
         assert_int_equal(
-            rs_lcp_directional_derivative(2, Mr, qr, zr, NULL, d1, NULL, NULL, dz, &info), RS_OK);
+            rs_lcp_directional_derivative(2, Mr, qr, zr, NULL, d1, NULL, NULL, dz, &info, NULL), RS_OK);
         assert_int_equal(info.status, RS_LCP_DERIVATIVE_INCONSISTENT);
     }
     const double big = 1e150, M[4] = {big, 0, 0, big}, q[2] = {-big, big}, z[2] = {1, 0};
-    rs_lcp_derivative_info info;
+    rs_lcp_derivative_info info = {.size = sizeof info};
     double J[4];
-    assert_int_equal(rs_lcp_jacobian_q(2, M, q, z, NULL, J, &info), RS_OK);
+    assert_int_equal(rs_lcp_jacobian_q(2, M, q, z, NULL, J, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_OK);
     assert_int_equal(info.rank, 1);
     assert_close(J[0], -1.0 / big, 1e-14 / big, 0);
@@ -219,22 +219,22 @@ static void bad_input(void **state)
 {
     (void)state;
     const double M[4] = {1, 0, 0, 1}, q[2] = {-1, 1}, z_bad[2] = {2, 0}, z[2] = {1, 0};
-    rs_lcp_derivative_info info;
+    rs_lcp_derivative_info info = {.size = sizeof info};
     double dz[2] = {7, 7};
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z_bad, NULL, q, NULL, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z_bad, NULL, q, NULL, NULL, dz, &info, NULL),
                      RS_OK);
     assert_int_equal(info.status, RS_LCP_DERIVATIVE_NOT_SOLUTION);
     assert_close(dz[0], 0.0, 0, 0);
     const double qn[2] = {NAN, 1};
-    assert_int_equal(rs_lcp_directional_derivative(2, M, qn, z, NULL, NULL, NULL, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, qn, z, NULL, NULL, NULL, NULL, dz, &info, NULL),
                      RS_ERR_BAD_ARG);
     rs_lcp_derivative_settings s;
     rs_lcp_derivative_settings_default(&s);
     s.index_tol = -1;
-    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, NULL, &s, NULL, dz, &info),
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, z, NULL, NULL, &s, NULL, dz, &info, NULL),
                      RS_ERR_BAD_SETTING);
-    assert_int_equal(rs_lcp_jacobian_q(0, M, q, z, NULL, dz, &info), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lcp_jacobian_q(2, M, q, NULL, NULL, dz, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_jacobian_q(0, M, q, z, NULL, dz, &info, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_jacobian_q(2, M, q, NULL, NULL, dz, &info, NULL), RS_ERR_NULL_ARG);
 }
 
 int main(void)

@@ -65,7 +65,7 @@ static void round_trip(rs_lcp_storage storage, int block_size)
 {
     rs_lcp *lcp, *back;
     rs_error_detail detail;
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 17, 5, 0, &lcp, NULL, NULL), RS_OK);
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 17, 5, 0, &lcp, NULL, NULL, NULL), RS_OK);
     const char *path = RS_TEST_TMPDIR "/round_trip.dat";
     assert_int_equal(rs_lcp_write_file(path, lcp, storage, block_size, "# remark", &detail), RS_OK);
     assert_int_equal(rs_lcp_read_file(path, &back, &detail), RS_OK);
@@ -179,7 +179,7 @@ static void test_file_errors(void **state)
     free(big);
 
     rs_lcp *ok;
-    assert_int_equal(rs_lcp_create(2, &ok), RS_OK);
+    assert_int_equal(rs_lcp_create(2, &ok, NULL), RS_OK);
     /* Written whole, beside itself, never through a link: a missing directory or a path below a
      * regular file cannot be written, a link is refused and what it names kept, no temporary is
      * left, /dev/null is written into (not replaced). */
@@ -223,10 +223,10 @@ static void test_file_errors(void **state)
     assert_int_equal(rs_lcp_write_file(NULL, ok, RS_LCP_STORAGE_DENSE, 0, NULL, &detail), RS_ERR_NULL_ARG);
     rs_lcp_destroy(ok);
     rs_lcp_destroy(NULL);
-    assert_int_equal(rs_lcp_create(0, &ok), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_create(0, &ok, NULL), RS_ERR_DIMENSION);
     assert_null(ok);
-    assert_int_equal(rs_lcp_create(RS_LCP_FILE_MAX_N + 1, &ok), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lcp_create(1, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lcp_create(RS_LCP_FILE_MAX_N + 1, &ok, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lcp_create(1, NULL, NULL), RS_ERR_NULL_ARG);
 }
 
 int main(void)

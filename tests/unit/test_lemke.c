@@ -20,12 +20,12 @@
 static rs_lemke_info solve_checked(int n, const double *M, const double *q, const double *d,
                                    const rs_lemke_settings *s, double *z, double *w)
 {
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(n, M, q, d, s, z, w, &info), RS_OK);
-    rs_lcp_certificate c;
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(n, M, q, d, s, z, w, &info, NULL), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
     double *w2 = malloc(sizeof(double) * (size_t)n);
     assert_non_null(w2);
-    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, CERT_TOL, w2, &c), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, CERT_TOL, w2, &c, NULL), RS_OK);
     for (int i = 0; i < n; i++)
         assert_close(w[i], w2[i], 0.0, 0.0); /* the returned w is exactly M z + q */
     free(w2);
@@ -43,7 +43,7 @@ static void check_generated(rs_lcp_class cls, int n, uint64_t seed, int degenera
     assert_non_null(zs);
     assert_non_null(z);
     assert_non_null(w);
-    assert_int_equal(rs_lcp_generate(cls, n, seed, degenerate, &lcp, zs, NULL), RS_OK);
+    assert_int_equal(rs_lcp_generate(cls, n, seed, degenerate, &lcp, zs, NULL, NULL), RS_OK);
     const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, NULL, NULL, z, w);
     if (info.status != RS_LEMKE_SOLVED)
         print_error("class %s n %d seed %llu degenerate %d: status %s after %d pivots\n",
@@ -197,7 +197,7 @@ static void test_covering_vector(void **state)
         const int n = sizes[k];
         rs_lcp *lcp;
         double zs[20], z[20], w[20], d[20];
-        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, 7, 0, &lcp, zs, NULL), RS_OK);
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, n, 7, 0, &lcp, zs, NULL, NULL), RS_OK);
         for (int i = 0; i < n; i++)
             d[i] = 0.5 + 0.1 * i;
         const rs_lemke_info info = solve_checked(n, lcp->M, lcp->q, d, NULL, z, w);
@@ -214,7 +214,7 @@ static void test_refinement_settings(void **state)
     rs_lcp *lcp;
     enum { n = 50 };
     double z[n], w[n];
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 3, 0, &lcp, NULL, NULL), RS_OK);
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, 3, 0, &lcp, NULL, NULL, NULL), RS_OK);
     rs_lemke_settings s;
     rs_lemke_settings_default(&s);
     for (int refine = 0; refine <= 2; refine++) {
@@ -239,10 +239,10 @@ static void check_warm_start(int n)
 {
     rs_lcp *lcp = NULL;
     double zc[30], wc[30], z[30], w[30];
-    rs_lemke_info cold = {0};
+    rs_lemke_info cold = {.size = sizeof cold};
     for (uint64_t seed = 17; seed < 40 && cold.pivots == 0; seed++) {
         rs_lcp_destroy(lcp);
-        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, 0, &lcp, NULL, NULL), RS_OK);
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, 0, &lcp, NULL, NULL, NULL), RS_OK);
         cold = solve_checked(n, lcp->M, lcp->q, NULL, NULL, zc, wc);
         assert_int_equal(cold.status, RS_LEMKE_SOLVED);
     }
@@ -254,23 +254,23 @@ static void check_warm_start(int n)
     }
     const size_t bytes = rs_lemke_workspace_size(n);
     void *work = malloc(bytes);
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, right, work, bytes, z, w, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, right, work, bytes, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.warm_started, 1);
     assert_int_equal(info.pivots, 0);
     for (int i = 0; i < n; i++)
         assert_close(z[i], zc[i], 1e-12, 1e-12);
-    rs_lcp_certificate c;
-    assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, CERT_TOL, NULL, &c), RS_OK);
+    rs_lcp_certificate c = {.size = sizeof c};
+    assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, CERT_TOL, NULL, &c, NULL), RS_OK);
     assert_true(c.passed);
-    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, wrong, work, bytes, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, wrong, work, bytes, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.warm_started, 0);
     assert_int_equal(info.pivots, cold.pivots); /* the fallback is the cold solve itself */
     for (int i = 0; i < n; i++)
         assert_close(z[i], zc[i], 1e-12, 1e-12);
-    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, NULL, work, bytes, z, w, &info),
+    assert_int_equal(rs_lemke_solve_warm(n, lcp->M, lcp->q, NULL, NULL, NULL, work, bytes, z, w, &info, NULL),
                      RS_ERR_NULL_ARG);
     free(work);
     rs_lcp_destroy(lcp);
@@ -288,8 +288,8 @@ static void test_warm_start_from_a_basis(void **state)
     double z3[3], w3[3];
     const size_t bytes = rs_lemke_workspace_size(3);
     void *work = malloc(bytes);
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_warm(3, Mi, qi, NULL, NULL, g3, work, bytes, z3, w3, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_warm(3, Mi, qi, NULL, NULL, g3, work, bytes, z3, w3, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
     free(work);
 }
@@ -309,10 +309,10 @@ static void test_warm_basis_feasible_to_rounding_only(void **state)
     const size_t bytes = rs_lemke_workspace_size(4);
     void *work = malloc(bytes);
     double z[4], w[4], zc[4], wc[4];
-    rs_lemke_info info, cold;
-    assert_int_equal(rs_lemke_solve_warm(4, M, q, NULL, NULL, previous, work, bytes, z, w, &info),
+    rs_lemke_info info = {.size = sizeof info}, cold = {.size = sizeof cold};
+    assert_int_equal(rs_lemke_solve_warm(4, M, q, NULL, NULL, previous, work, bytes, z, w, &info, NULL),
                      RS_OK);
-    assert_int_equal(rs_lemke_solve(4, M, q, NULL, NULL, work, bytes, zc, wc, &cold), RS_OK);
+    assert_int_equal(rs_lemke_solve(4, M, q, NULL, NULL, work, bytes, zc, wc, &cold, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.warm_started, 0); /* the guess was refused */
     assert_memory_equal(z, zc, sizeof z);
@@ -334,8 +334,8 @@ static void test_unbalanced_problem_is_solved(void **state)
     (void)state;
     const double M[4] = {1e-13, 0.1, 0, 0}, q[2] = {-9.81e-12, 0};
     double z[4], w[4];
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.equilibrated, 1);
     assert_true(info.cert.passed);
@@ -344,7 +344,7 @@ static void test_unbalanced_problem_is_solved(void **state)
     const double M4[16] = {1e-13, 0, 0, 0.1, 0, 1e-13, -1e-13, -1, /* column-major */
                            0, -1e-13, 1e-13, -1, 0, 1, 1, 0};
     const double q4[4] = {-9.8099999999999996e-12, 1, -1, 0};
-    assert_int_equal(rs_lemke_solve_alloc(4, M4, q4, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(4, M4, q4, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     /* normal impulse m g (in its force units), friction mu m g against the motion, slip 1 m/s */
     assert_close(z[0], 98.1, 0.0, 1e-15);
@@ -353,7 +353,7 @@ static void test_unbalanced_problem_is_solved(void **state)
     assert_close(z[3], 1.0 - 9.81e-13, 0.0, 1e-15);
     /* an infeasible problem stays a ray, balanced or not */
     const double Mi[4] = {1e-13, 0.1, -1, 0}, qi[2] = {-1, -1};
-    assert_int_equal(rs_lemke_solve_alloc(2, Mi, qi, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(2, Mi, qi, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
 }
 
@@ -377,8 +377,8 @@ static void test_wide_q_is_solved_with_rows_scaled(void **state)
                          0x1.0000d0fc77a6dp+40};
     const double solution[4] = {0x1.c0421f989e432p-1, 0, 0x1.93128d7e2bbc1p-1, 0};
     double z[4], w[4];
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(4, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.equilibrated, 2);
     assert_true(info.cert.rel_natural_residual < 1e-15); /* measured 7.2e-17 */
@@ -404,17 +404,17 @@ static void test_wide_q_family_is_solved(void **state)
                     rs_lcp *lcp = NULL;
                     double zstar[8], wstar[8], z[8], w[8];
                     const rs_lcp_class cls = c ? RS_LCP_CLASS_PMATRIX : RS_LCP_CLASS_SPD;
-                    assert_int_equal(rs_lcp_generate(cls, n, seed, 0, &lcp, zstar, NULL), RS_OK);
-                    rs_lcp_certificate star; /* (for w* = M z* + q) */
+                    assert_int_equal(rs_lcp_generate(cls, n, seed, 0, &lcp, zstar, NULL, NULL), RS_OK);
+                    rs_lcp_certificate star = {.size = sizeof star}; /* (for w* = M z* + q) */
                     assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, zstar,
                                                                 RS_LCP_CERT_TOL_DEFAULT, wstar,
-                                                                &star),
+                                                                &star, NULL),
                                      RS_OK);
                     for (int i = 0; i < n; i++)
                         if (zstar[i] == 0.0 && wstar[i] > 1e-6)
                             lcp->q[i] += (factors[f] - 1.0) * wstar[i];
-                    rs_lemke_info info;
-                    assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info),
+                    rs_lemke_info info = {.size = sizeof info};
+                    assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info, NULL),
                                      RS_OK);
                     assert_int_equal(info.status, RS_LEMKE_SOLVED);
                     double err = 0.0, size = 0.0;
@@ -439,11 +439,11 @@ static rs_lemke_info solve_pile_step(const char *name, int n)
     assert_int_equal(lcp->n, n);
     double *z = malloc(sizeof(double) * 3 * (size_t)n), *w = z + n, *w2 = w + n;
     assert_non_null(z);
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
-    rs_lcp_certificate cert;
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info, NULL), RS_OK);
+    rs_lcp_certificate cert = {.size = sizeof cert};
     assert_int_equal(
-        rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT, w2, &cert), RS_OK);
+        rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, RS_LCP_CERT_TOL_DEFAULT, w2, &cert, NULL), RS_OK);
     assert_true(cert.passed);
     for (int i = 0; i < n; i++)
         assert_true(z[i] >= 0.0);
@@ -487,14 +487,14 @@ static void test_certified_end_of_a_ray_is_solved(void **state)
 {
     (void)state;
     rs_lcp *l;
-    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 48, 1001, 0, &l, NULL, NULL), RS_OK);
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, 48, 1001, 0, &l, NULL, NULL, NULL), RS_OK);
     const size_t bytes = rs_lemke_workspace_size(48);
     void *work = malloc(bytes);
     double z[48], w[48];
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve(48, l->M, l->q, NULL, NULL, work, bytes, z, w, &info), RS_OK);
-    rs_lcp_certificate cert;
-    rs_lcp_certificate_compute(48, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve(48, l->M, l->q, NULL, NULL, work, bytes, z, w, &info, NULL), RS_OK);
+    rs_lcp_certificate cert = {.size = sizeof cert};
+    rs_lcp_certificate_compute(48, l->M, l->q, z, RS_LCP_CERT_TOL_DEFAULT, NULL, &cert, NULL);
     assert_true(cert.passed);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     free(work);
@@ -551,14 +551,14 @@ static void test_alloc_matches_exact_workspace_at_the_stack_edge(void **state)
     assert_true(rs_lemke_workspace_size(15) <= 8192 && rs_lemke_workspace_size(16) > 8192);
     for (int n = 15; n <= 16; n++) {
         rs_lcp *lcp;
-        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, n, 77, 0, &lcp, NULL, NULL), RS_OK);
+        assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_FRICTION, n, 77, 0, &lcp, NULL, NULL, NULL), RS_OK);
         const size_t bytes = rs_lemke_workspace_size(n);
         void *work = malloc(bytes);
         double *z = malloc(sizeof(double) * 4 * (size_t)n), *w = z + n, *z2 = w + n, *w2 = z2 + n;
         assert_true(work && z);
-        rs_lemke_info a, b;
-        assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &a), RS_OK);
-        assert_int_equal(rs_lemke_solve(n, lcp->M, lcp->q, NULL, NULL, work, bytes, z2, w2, &b),
+        rs_lemke_info a = {.size = sizeof a}, b = {.size = sizeof b};
+        assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &a, NULL), RS_OK);
+        assert_int_equal(rs_lemke_solve(n, lcp->M, lcp->q, NULL, NULL, work, bytes, z2, w2, &b, NULL),
                          RS_OK);
         assert_int_equal(a.status, RS_LEMKE_SOLVED);
         assert_int_equal(a.pivots, b.pivots);
@@ -586,7 +586,7 @@ static void test_scale_invariance(void **state)
             rs_lcp *lcp;
             double zs[6], z[6], w[6], Ms[36], qs[6], zk[6], wk[6];
             assert_int_equal(
-                rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, (int)(seed % 2), &lcp, zs, NULL),
+                rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, (int)(seed % 2), &lcp, zs, NULL, NULL),
                 RS_OK);
             assert_int_equal(solve_checked(n, lcp->M, lcp->q, NULL, NULL, z, w).status,
                              RS_LEMKE_SOLVED);
@@ -644,32 +644,33 @@ static void test_bad_arguments_touch_nothing(void **state)
     double z[2] = {42, 42}, w[2] = {42, 42};
     rs_lemke_info info;
     memset(&info, 0x7b, sizeof info);
+    info.size = sizeof info;
     const rs_lemke_info before = info;
     const size_t bytes = rs_lemke_workspace_size(2);
     double *work = malloc(bytes);
     assert_non_null(work);
-    assert_int_equal(rs_lemke_solve(2, NULL, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, NULL, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, NULL, bytes, z, w, &info), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, NULL, w, &info), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, NULL, &info), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, w, NULL), RS_ERR_NULL_ARG);
-    assert_int_equal(rs_lemke_solve(0, M, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lemke_solve(-1, M, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lemke_solve(2, Mnan, q, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
-    assert_int_equal(rs_lemke_solve(2, M, qinf, NULL, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
-    assert_int_equal(rs_lemke_solve(2, M, q, dzero, NULL, work, bytes, z, w, &info), RS_ERR_BAD_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, dneg, NULL, work, bytes, z, w, &info), RS_ERR_BAD_ARG);
-    assert_int_equal(rs_lemke_solve(2, M, q, dnan, NULL, work, bytes, z, w, &info), RS_ERR_NONFINITE);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes - 1, z, w, &info), RS_ERR_WORKSPACE);
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, (char *)work + 1, bytes, z, w, &info),
+    assert_int_equal(rs_lemke_solve(2, NULL, q, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, NULL, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, NULL, bytes, z, w, &info, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, NULL, w, &info, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, NULL, &info, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes, z, w, NULL, NULL), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(0, M, q, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve(-1, M, q, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve(2, Mnan, q, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, qinf, NULL, NULL, work, bytes, z, w, &info, NULL), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, q, dzero, NULL, work, bytes, z, w, &info, NULL), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, dneg, NULL, work, bytes, z, w, &info, NULL), RS_ERR_BAD_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, dnan, NULL, work, bytes, z, w, &info, NULL), RS_ERR_NONFINITE);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes - 1, z, w, &info, NULL), RS_ERR_WORKSPACE);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, (char *)work + 1, bytes, z, w, &info, NULL),
                      RS_ERR_WORKSPACE);
     rs_lemke_settings s;
     rs_lemke_settings_default(&s);
     s.cert_tol = NAN;
-    assert_int_equal(rs_lemke_solve(2, M, q, NULL, &s, work, bytes, z, w, &info), RS_ERR_BAD_SETTING);
-    assert_int_equal(rs_lemke_solve_alloc(0, M, q, NULL, NULL, z, w, &info), RS_ERR_DIMENSION);
-    assert_int_equal(rs_lemke_solve_alloc(2, NULL, q, NULL, NULL, z, w, &info), RS_ERR_NULL_ARG);
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, &s, work, bytes, z, w, &info, NULL), RS_ERR_BAD_SETTING);
+    assert_int_equal(rs_lemke_solve_alloc(0, M, q, NULL, NULL, z, w, &info, NULL), RS_ERR_DIMENSION);
+    assert_int_equal(rs_lemke_solve_alloc(2, NULL, q, NULL, NULL, z, w, &info, NULL), RS_ERR_NULL_ARG);
     assert_close(z[0], 42.0, 0.0, 0.0);
     assert_close(z[1], 42.0, 0.0, 0.0);
     assert_close(w[0], 42.0, 0.0, 0.0);
@@ -677,6 +678,93 @@ static void test_bad_arguments_touch_nothing(void **state)
     assert_int_equal(rs_lemke_workspace_size(0), 0);
     assert_int_equal(rs_lemke_workspace_size(-5), 0);
     assert_int_equal(rs_lemke_workspace_size(1000000), 0);
+    free(work);
+}
+
+/* Every public function of the LCP, NLP and derivative headers that refuses says why through
+ * its detail, and a struct whose size field is not this library's is refused (RS_ERR_BAD_SETTING,
+ * naming it and both sizes) before anything is written. */
+static void test_refusals_say_why_and_sizes_are_checked(void **state)
+{
+    (void)state;
+    const double M[4] = {2, 1, 1, 2}, q[2] = {-1, -1}, zs[2] = {1.0 / 3, 1.0 / 3};
+    double z[2], w[2], dz[2];
+    rs_error_detail d;
+    const size_t bytes = rs_lemke_workspace_size(2);
+    double *work = malloc(bytes);
+    assert_non_null(work);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve(2, NULL, q, NULL, NULL, work, bytes, z, w, &info, &d),
+                     RS_ERR_NULL_ARG);
+    assert_non_null(strstr(d.message, "M is NULL"));
+    assert_int_equal(rs_lemke_solve(2, M, q, NULL, NULL, work, bytes - 1, z, w, &info, &d),
+                     RS_ERR_WORKSPACE);
+    assert_non_null(strstr(d.message, "rs_lemke_workspace_size"));
+    info.size = 3;
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info, &d), RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "info->size = 3"));
+    assert_non_null(strstr(d.message, "rs_lemke_info"));
+    info.size = sizeof info;
+    rs_lemke_settings s;
+    rs_lemke_settings_default(&s);
+    s.size = 1;
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, &s, z, w, &info, &d), RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "rs_lemke_settings_default"));
+    const char *field = NULL;
+    assert_int_equal(rs_lemke_settings_validate(&s, &field), RS_ERR_BAD_SETTING);
+    assert_string_equal(field, "size");
+    rs_lemke_settings_default(&s);
+    s.pivot_tol = -1;
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, &s, z, w, &info, &d), RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "settings->pivot_tol"));
+    rs_lcp_certificate cert = {.size = 0};
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, zs, 1e-9, NULL, &cert, &d),
+                     RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "rs_lcp_certificate"));
+    cert.size = sizeof cert;
+    assert_int_equal(rs_lcp_certificate_compute(2, M, q, zs, -1.0, NULL, &cert, &d),
+                     RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "tol = -1"));
+    rs_lcp_index_class cls[2];
+    assert_int_equal(rs_lcp_classify(0, zs, zs, 0.0, cls, &d), RS_ERR_DIMENSION);
+    assert_non_null(strstr(d.message, "n = 0"));
+    rs_lcp_derivative_info di = {.size = sizeof di - 1};
+    assert_int_equal(rs_lcp_directional_derivative(2, M, q, zs, NULL, q, NULL, NULL, dz, &di, &d),
+                     RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "rs_lcp_derivative_info"));
+    di.size = sizeof di;
+    rs_lcp_derivative_settings ds;
+    rs_lcp_derivative_settings_default(&ds);
+    ds.rank_tol = 2.0;
+    assert_int_equal(rs_lcp_jacobian_q(2, M, q, zs, &ds, work, &di, &d), RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "settings->rank_tol"));
+    rs_lcp *lcp = NULL;
+    assert_int_equal(rs_lcp_create(0, &lcp, &d), RS_ERR_DIMENSION);
+    assert_non_null(strstr(d.message, "n = 0"));
+    assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_SPD, 4, 1, 2, &lcp, NULL, NULL, &d),
+                     RS_ERR_BAD_ARG);
+    assert_non_null(strstr(d.message, "degenerate = 2"));
+    rs_lcp_class c;
+    assert_int_equal(rs_lcp_class_parse("spdd", &c, &d), RS_ERR_BAD_ARG);
+    assert_non_null(strstr(d.message, "'spdd'"));
+    rs_nlp_settings ns;
+    rs_nlp_settings_default(&ns);
+    rs_nlp_info ni = {.size = sizeof ni};
+    cert.size = sizeof cert;
+    ns.size = 0;
+    assert_int_equal(rs_lcp_solve_relaxed(2, M, q, &ns, 1e-6, z, w, &cert, &ni, &d),
+                     RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "rs_nlp_settings_default"));
+    ni.size = 0;
+    assert_int_equal(rs_lcp_solve_relaxed(2, M, q, NULL, 1e-6, z, w, &cert, &ni, &d),
+                     RS_ERR_BAD_SETTING);
+    assert_non_null(strstr(d.message, "rs_nlp_info"));
+    /* and with every size right, the same calls solve */
+    ni.size = sizeof ni;
+    assert_int_equal(rs_lcp_solve_relaxed(2, M, q, NULL, 1e-6, z, w, &cert, &ni, &d), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info, &d), RS_OK);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_true(info.cert.size == sizeof info.cert);
     free(work);
 }
 
@@ -737,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_certified_end_of_a_ray_is_solved),
         cmocka_unit_test(test_bad_arguments_touch_nothing),
         cmocka_unit_test(test_settings_validation_names_field),
+        cmocka_unit_test(test_refusals_say_why_and_sizes_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

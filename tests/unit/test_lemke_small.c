@@ -38,11 +38,11 @@ static int check_against(int n, const double *M, const double *q, const double *
 {
     double z[RS_LEMKE_SMALL_MAX], w[RS_LEMKE_SMALL_MAX];
     double zr[RS_LEMKE_SMALL_MAX], wr[RS_LEMKE_SMALL_MAX];
-    rs_lemke_info info, ref;
+    rs_lemke_info info = {.size = sizeof info}, ref = {.size = sizeof ref};
     const int answered = rs_lemke_small_solve(n, M, q, d, &s, z, w, &info);
     rs_lemke_settings general = s;
     general.refine = 2;
-    assert_int_equal(rs_lemke_solve_alloc(n, M, q, d, &general, zr, wr, &ref), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(n, M, q, d, &general, zr, wr, &ref, NULL), RS_OK);
     assert_int_equal(ref.status, RS_LEMKE_SOLVED);
     if (same_path && (answered != 1 || info.pivots != ref.pivots))
         print_error("%s: small path %d, %d pivots; general solve %s, %d pivots\n", what, answered,
@@ -62,9 +62,9 @@ static int check_against(int n, const double *M, const double *q, const double *
     if (same_path || unique)
         for (int i = 0; i < n; i++)
             assert_close(z[i], zr[i], (same_path ? 1e-11 : 1e-7) * scale, 0.0);
-    rs_lcp_certificate c;
+    rs_lcp_certificate c = {.size = sizeof c};
     double w2[RS_LEMKE_SMALL_MAX];
-    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, CERT_TOL, w2, &c), RS_OK);
+    assert_int_equal(rs_lcp_certificate_compute(n, M, q, z, CERT_TOL, w2, &c, NULL), RS_OK);
     assert_true(c.passed);
     assert_true(info.cert.passed);
     assert_close(info.cert.rel_natural_residual, c.rel_natural_residual, 0.0, 0.0);
@@ -82,7 +82,7 @@ static void test_small_path_follows_the_general_path(void **state)
                 for (int degenerate = 0; degenerate <= 1; degenerate++) {
                     rs_lcp *lcp;
                     assert_int_equal(rs_lcp_generate((rs_lcp_class)c, n, seed, degenerate, &lcp,
-                                                     NULL, NULL),
+                                                     NULL, NULL, NULL),
                                      RS_OK);
                     char what[96];
                     snprintf(what, sizeof what, "%s n %d seed %llu degenerate %d",
@@ -106,7 +106,7 @@ static void test_small_path_where_rounding_may_choose(void **state)
                     for (int degenerate = 0; degenerate <= 1; degenerate++) {
                         rs_lcp *lcp;
                         assert_int_equal(rs_lcp_generate((rs_lcp_class)c, n, seed, degenerate,
-                                                         &lcp, NULL, NULL),
+                                                         &lcp, NULL, NULL, NULL),
                                          RS_OK);
                         rs_lemke_settings s = defaults();
                         double d[RS_LEMKE_SMALL_MAX];
@@ -135,13 +135,13 @@ static void test_small_path_raises_no_floating_point_exception(void **state)
     (void)state;
     const rs_lemke_settings s = defaults();
     double z[RS_LEMKE_SMALL_MAX], w[RS_LEMKE_SMALL_MAX];
-    rs_lemke_info info;
+    rs_lemke_info info = {.size = sizeof info};
     feclearexcept(FE_ALL_EXCEPT);
     for (int c = 0; c < 4; c++)
         for (int n = 1; n <= RS_LEMKE_SMALL_MAX; n++)
             for (uint64_t seed = 1; seed <= 20; seed++) {
                 rs_lcp *lcp;
-                assert_int_equal(rs_lcp_generate((rs_lcp_class)c, n, seed, 1, &lcp, NULL, NULL),
+                assert_int_equal(rs_lcp_generate((rs_lcp_class)c, n, seed, 1, &lcp, NULL, NULL, NULL),
                                  RS_OK);
                 assert_int_equal(rs_lemke_small_solve(n, lcp->M, lcp->q, NULL, &s, z, w, &info),
                                  1);
@@ -162,7 +162,7 @@ static void test_small_path_with_a_covering_vector(void **state)
     for (int n = 2; n <= RS_LEMKE_SMALL_MAX; n += 3)
         for (uint64_t seed = 1; seed <= 10; seed++) {
             rs_lcp *lcp;
-            assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, 0, &lcp, NULL, NULL),
+            assert_int_equal(rs_lcp_generate(RS_LCP_CLASS_PMATRIX, n, seed, 0, &lcp, NULL, NULL, NULL),
                              RS_OK);
             double d[RS_LEMKE_SMALL_MAX];
             for (int i = 0; i < n; i++)
@@ -189,10 +189,10 @@ static void test_small_path_e_given_or_null_is_one_solve(void **state)
                 for (int degenerate = 0; degenerate <= 1; degenerate++) {
                     rs_lcp *lcp;
                     assert_int_equal(
-                        rs_lcp_generate(classes[c], n, seed, degenerate, &lcp, NULL, NULL), RS_OK);
+                        rs_lcp_generate(classes[c], n, seed, degenerate, &lcp, NULL, NULL, NULL), RS_OK);
                     double z[RS_LEMKE_SMALL_MAX], w[RS_LEMKE_SMALL_MAX];
                     double ze[RS_LEMKE_SMALL_MAX], we[RS_LEMKE_SMALL_MAX];
-                    rs_lemke_info info, info_e;
+                    rs_lemke_info info = {.size = sizeof info}, info_e = {.size = sizeof info_e};
                     memset(&info, 0, sizeof info);
                     memset(&info_e, 0, sizeof info_e);
                     const int a = rs_lemke_small_solve(n, lcp->M, lcp->q, NULL, &s, z, w, &info);
@@ -220,11 +220,11 @@ static void test_small_path_leaves_the_rest_to_the_general_solve(void **state)
     (void)state;
     rs_lemke_settings s = defaults();
     double z[RS_LEMKE_SMALL_MAX], w[RS_LEMKE_SMALL_MAX];
-    rs_lemke_info info;
+    rs_lemke_info info = {.size = sizeof info};
 
     const double Mray[9] = {0, 1, -1, -1, 0, 0, -1, 0, 0}, qray[3] = {-1e-4, -1, 1};
     assert_int_equal(rs_lemke_small_solve(3, Mray, qray, NULL, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(3, Mray, qray, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(3, Mray, qray, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
 
     /* Murty's problem at n = 6 takes 2^6 - 1 = 63 pivots, past LEMKE_WATCH_AFTER(6) = 40 */
@@ -237,13 +237,13 @@ static void test_small_path_leaves_the_rest_to_the_general_solve(void **state)
         q[j] = -(ldexp(1.0, N + 1) - ldexp(1.0, j + 1));
     }
     assert_int_equal(rs_lemke_small_solve(N, M, q, NULL, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(N, M, q, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(N, M, q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.pivots, (1 << N) - 1);
 
     s.max_pivots = 5; /* the limit counts every pivot after z0 entered */
     assert_int_equal(rs_lemke_small_solve(N, M, q, NULL, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(N, M, q, NULL, &s, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(N, M, q, NULL, &s, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_MAX_PIVOTS);
     s = defaults();
 
@@ -254,7 +254,7 @@ static void test_small_path_leaves_the_rest_to_the_general_solve(void **state)
     assert_int_equal(info.pivots, 7);
     s.max_pivots = 6;
     assert_int_equal(rs_lemke_small_solve(3, M3, q3, NULL, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(3, M3, q3, NULL, &s, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(3, M3, q3, NULL, &s, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_MAX_PIVOTS);
     s = defaults();
 
@@ -267,12 +267,12 @@ static void test_small_path_leaves_the_rest_to_the_general_solve(void **state)
     const double dray4[4] = {0.00016247322485106092, 0.00018533788222081614,
                              0.16197156070106866, 122.82617423217923};
     assert_int_equal(rs_lemke_small_solve(4, Mray4, qray4, dray4, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(4, Mray4, qray4, dray4, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(4, Mray4, qray4, dray4, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_RAY_TERMINATION);
 
     const double Mlost[4] = {1, 0, 0, 1}, qlost[2] = {1e300, -1e-300};
     assert_int_equal(rs_lemke_small_solve(2, Mlost, qlost, NULL, &s, z, w, &info), 0);
-    assert_int_equal(rs_lemke_solve_alloc(2, Mlost, qlost, NULL, NULL, z, w, &info), RS_OK);
+    assert_int_equal(rs_lemke_solve_alloc(2, Mlost, qlost, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_true(z[0] == 0.0 && z[1] == 1e-300);
 }
@@ -293,11 +293,12 @@ static void test_small_path_refuses_non_finite_data_untouched(void **state)
             double z[2] = {7, 7}, w[2] = {7, 7};
             rs_lemke_info info;
             memset(&info, 0x5a, sizeof info);
+            info.size = sizeof info;
             const rs_lemke_info before = info;
             assert_int_equal(rs_lemke_small_solve(2, M, q, NULL, &s, z, w, &info), -1);
             assert_true(z[0] == 7 && z[1] == 7 && w[0] == 7 && w[1] == 7);
             assert_memory_equal(&info, &before, sizeof info);
-            assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info),
+            assert_int_equal(rs_lemke_solve_alloc(2, M, q, NULL, NULL, z, w, &info, NULL),
                              RS_ERR_NONFINITE);
         }
 }

@@ -72,10 +72,10 @@ static void test_every_file_has_its_outcome(void **state)
         rs_lcp *lcp = load(outcomes[k].name);
         const int n = lcp->n;
         double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
-        rs_lemke_info info;
-        assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
-        rs_lcp_certificate cert;
-        assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, 1e-9, NULL, &cert), RS_OK);
+        rs_lemke_info info = {.size = sizeof info};
+        assert_int_equal(rs_lemke_solve_alloc(n, lcp->M, lcp->q, NULL, NULL, z, w, &info, NULL), RS_OK);
+        rs_lcp_certificate cert = {.size = sizeof cert};
+        assert_int_equal(rs_lcp_certificate_compute(n, lcp->M, lcp->q, z, 1e-9, NULL, &cert, NULL), RS_OK);
         if (info.status != outcomes[k].status)
             print_error("%s: status %s, expected %s\n", outcomes[k].name,
                         rs_lemke_status_name(info.status), rs_lemke_status_name(outcomes[k].status));
@@ -95,8 +95,8 @@ static void test_murty2_solution(void **state)
     (void)state;
     rs_lcp *lcp = load("lcp_exp_murty2");
     double z[6], w[6];
-    rs_lemke_info info;
-    assert_int_equal(rs_lemke_solve_alloc(6, lcp->M, lcp->q, NULL, NULL, z, w, &info), RS_OK);
+    rs_lemke_info info = {.size = sizeof info};
+    assert_int_equal(rs_lemke_solve_alloc(6, lcp->M, lcp->q, NULL, NULL, z, w, &info, NULL), RS_OK);
     assert_true(info.cert.natural_residual < 1e-9);
     for (int i = 0; i < 5; i++)
         assert_close(z[i], 0.0, 0.0, 0.0);
@@ -120,9 +120,9 @@ static void test_block_files_match_dense_twins(void **state)
             assert_close(block->q[i], dense->q[i], 0.0, 0.0);
         double *zd = malloc(sizeof(double) * n), *zb = malloc(sizeof(double) * n);
         double *w = malloc(sizeof(double) * n);
-        rs_lemke_info a, b;
-        assert_int_equal(rs_lemke_solve_alloc(n, dense->M, dense->q, NULL, NULL, zd, w, &a), RS_OK);
-        assert_int_equal(rs_lemke_solve_alloc(n, block->M, block->q, NULL, NULL, zb, w, &b), RS_OK);
+        rs_lemke_info a = {.size = sizeof a}, b = {.size = sizeof b};
+        assert_int_equal(rs_lemke_solve_alloc(n, dense->M, dense->q, NULL, NULL, zd, w, &a, NULL), RS_OK);
+        assert_int_equal(rs_lemke_solve_alloc(n, block->M, block->q, NULL, NULL, zb, w, &b, NULL), RS_OK);
         assert_int_equal(a.status, RS_LEMKE_SOLVED);
         assert_int_equal(b.status, a.status);
         for (int i = 0; i < n; i++)
