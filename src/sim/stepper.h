@@ -214,8 +214,8 @@ int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mu
                           rs_step_result *out);
 /* The polish of IPOPT's answer x (nlp.polish): 1 when rs_kkt_polish found an exact solution of
  * the step's NLP on x's active set (variables and rows within 1e-4 of a bound in natural units,
- * else 1e-6) that also passes the KKT test at nlp.tol; x is then that point and the
- * stepper's multiplier arrays (mult_g, mult_x_l, mult_x_u) its multipliers, out->polished = 1.
+ * else 1e-6) that also passes the KKT test at nlp.tol with its exact multipliers (in the
+ * stepper's arrays mult_g, mult_x_l, mult_x_u); x is then that point, out->polished = 1.
  * 0: x unchanged. */
 int rs_stepper_nlp_polish(rs_stepper *stepper, double *x, rs_step_result *out);
 /* accept x if it passes the KKT check (kkt_check.h), trying the given multipliers first (NULL:
