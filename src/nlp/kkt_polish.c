@@ -14,9 +14,9 @@
  *
  * (A kept sparse, as the Jacobian's entries; normal equations A^T A or A A^T in the smaller of
  * the two dimensions, a ridge of 1e-12 of their largest diagonal and refinement passes, as the
- * KKT test's least squares) until the held rows hold to tol / 10 (the rounding of
- * the state a step starts from, a gap's last bits, can leave the rows of redundant contacts a
- * few 1e-13 apart). A step that does not cut
+ * KKT test's least squares) until the held rows hold to tol, IPOPT's own primal tolerance (the
+ * rounding of the state a step starts from, a gap's last bits, can leave the rows of redundant
+ * contacts, or a wall's row and the dynamics', 1e-11 apart). A step that does not cut
  * the residual tenfold ends the polish: the held rows are then inconsistent (a pair classified
  * on the wrong side), and IPOPT's answer stands. The polished point is returned only when it is a solution of the same NLP, by
  * a certificate that needs no solver: every bound and constraint holds to tol, the objective is
@@ -216,7 +216,7 @@ int rs_kkt_polish(rs_kkt_check *c, const double *x, double delta, double tol, do
     double *r = y + big, *d = r + big, *e = d + big; /* e: 2 big (a residual, a right-hand side) */
     for (int i = 0; i < m; i++) /* the bound each held row is held at */
         target[i] = c->g_l[i] == c->g_u[i] || c->g[i] - c->g_l[i] <= delta ? c->g_l[i] : c->g_u[i];
-    const double res_max = 0.1 * tol;
+    const double res_max = tol;
     double res = held_residual(c, xp, rowpos, target, r);
     /* Gauss-Newton until a step no longer cuts the residual tenfold: the rows' rounding floor
      * (or, above res_max, inconsistent rows: a pair put on the wrong side). A product row
