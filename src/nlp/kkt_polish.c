@@ -14,14 +14,14 @@
  *
  * (A kept sparse, as the Jacobian's entries; normal equations A^T A or A A^T in the smaller of
  * the two dimensions, a ridge of 1e-12 of their largest diagonal and refinement passes, as the
- * KKT test's least squares) until the held rows hold to tol, IPOPT's own primal tolerance (the
- * rounding of the state a step starts from, a gap's last bits, can leave the rows of redundant
- * contacts, or a wall's row and the dynamics', 1e-11 apart). A step that does not cut
- * the residual tenfold ends the polish: the held rows are then inconsistent (a pair classified
- * on the wrong side), and IPOPT's answer stands. The polished point is returned only when it is a solution of the same NLP, by
- * a certificate that needs no solver: every bound and constraint holds to tol, the objective is
- * no larger than at x, and its gradient lies on the variables held at their bounds, pushing
- * into them. Then mult_g = 0 and bound multipliers equal to that gradient satisfy the KKT
+ * KKT test's least squares), until a step no longer cuts the residual tenfold. The held rows
+ * must then hold to tol, IPOPT's own primal tolerance (the rounding of the state a step starts
+ * from, a gap's last bits, can leave the rows of redundant contacts, or a wall's row and the
+ * dynamics', 1e-11 apart); a larger residual means inconsistent rows (a pair classified on the
+ * wrong side), and IPOPT's answer stands. The polished point is returned only when it is a
+ * solution of the same NLP, by a certificate that needs no solver: every bound and constraint
+ * holds to tol, the objective is no larger than at x, and its gradient lies on the variables
+ * held at their bounds, pushing into them. Then mult_g = 0 and bound multipliers equal to that gradient satisfy the KKT
  * conditions exactly. In a relaxed-complementarity program this is the case when every
  * penalised slack is at 0: the objective is at its floor, and the point a global minimiser.
  */
@@ -179,8 +179,8 @@ int rs_kkt_polish(rs_kkt_check *c, const double *x, double delta, double tol, do
     if (!rs_all_finite(x, (size_t)n))
         return 0;
     const size_t nnz = c->triplets ? (size_t)p->nnz_jac : (size_t)m * (size_t)n;
-    if (!c->polish_idx && !(c->polish_idx = malloc(sizeof(int) * (2 * (size_t)n + (size_t)m +
-                                                                 3 * nnz + (size_t)(n > m ? n : m) + 2))))
+    const size_t ints = 2 * (size_t)n + (size_t)m + 3 * nnz + (size_t)(n > m ? n : m) + 2;
+    if (!c->polish_idx && !(c->polish_idx = malloc(sizeof(int) * ints)))
         return 0;
     int *side = c->polish_idx, *colpos = side + n, *rowpos = colpos + n;
     /* the active set at x: variables on their bounds, rows held at theirs */
