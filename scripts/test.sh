@@ -119,7 +119,8 @@ done
 # the relaxation through the valley's landing (step 318), a disc on a rounded corner (step 73);
 # the 3-D point through its landing (its sparse exact-cone NLP and the 8-direction LCP); the
 # bodies: two boxes through their impact (box contacts clipped face to face, the polish), two
-# pucks through theirs in the post's NLP (its cone and direction rows, friction between bodies).
+# pucks through theirs in the post's NLP (its cone and direction rows, friction between bodies),
+# the seesaw's disc landing on its plank (a rotating body on a corner, friction in the pairs NLP).
 scen=problems/scenarios
 # (the published variant's failing steps are cut at 50 iterations: at its own 2000 they take
 # minutes under valgrind, and the code they exercise is the same)
@@ -131,7 +132,8 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
             "polygon_disc_corner_rounded.ini run.steps=90" \
             "point3d_friction.ini run.steps=460" \
             "bodies_collide.ini run.steps=336" \
-            "bodies_table_shot.ini run.steps=226 model.variant=post"; do
+            "bodies_table_shot.ini run.steps=226 model.variant=post" \
+            "bodies_seesaw.ini run.steps=190"; do
   set -- $case
   printf '  %-66s' "relaxsim compare $1 (${*:2})"
   sets=()

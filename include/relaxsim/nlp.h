@@ -79,10 +79,11 @@ typedef struct rs_nlp_settings {
                                  relaxation); 0: the model's own NLP when it has one (form = own).
                                  Default 0. */
     int polish;             /**< time stepping: 1 to polish IPOPT's answer on its active set
-                                 (every variable and constraint within 1e-4 of a bound, in the
-                                 NLP's natural units, held there; the rest solved exactly), kept
-                                 when the polished point is itself an exact solution of the step's
-                                 NLP (every penalised slack at 0) and passes the KKT test: the
+                                 (every variable and constraint within 1e-4 of a bound, then
+                                 1e-6, in the NLP's natural units, held there; the rest solved
+                                 by Gauss-Newton steps), kept when the polished point is itself
+                                 a solution of the step's NLP to tol with every penalised slack
+                                 at 0, and passes the KKT test: the
                                  pairs both of whose sides vanish, which IPOPT leaves near
                                  sqrt(its final barrier parameter), then vanish exactly (no
                                  creep at rest, no repulsion after an impact). Default 1. */

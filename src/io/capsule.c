@@ -61,6 +61,8 @@ static cJSON *snapshot_json(const rs_stepper_snapshot *s)
     cJSON_AddItemToObject(o, "mult_g", exact_array(s->g, s->m));
     cJSON_AddItemToObject(o, "mult_x_l", exact_array(s->x_l, s->n));
     cJSON_AddItemToObject(o, "mult_x_u", exact_array(s->x_u, s->n));
+    if (s->have_warm) /* the previous point was polished: IPOPT's own answer, the warm start */
+        cJSON_AddItemToObject(o, "x_warm", exact_array(s->x_warm, s->n));
     cJSON_AddBoolToObject(o, "have_basis", s->have_basis);
     cJSON_AddNumberToObject(o, "nbasis", s->nbasis);
     add_key(o, "basis_structure", s->basis_structure);
@@ -112,11 +114,15 @@ int rs_capsule_read_start(const cJSON *o, rs_stepper_snapshot *s)
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_l"), s->x_l, s->n) ||
         !rs_capsule_read_array(cJSON_GetObjectItem(o, "mult_x_u"), s->x_u, s->n))
         return 0;
+    const cJSON *warm = cJSON_GetObjectItem(o, "x_warm"); /* (absent: not polished) */
+    if (warm && !rs_capsule_read_array(warm, s->x_warm, s->n))
+        return 0;
+    s->have_warm = warm != NULL;
     /* a point an IPOPT run left: finite, and within what a step's natural units hold (null, a
      * NaN, or 1e300 was accepted and replayed) */
-    const double *arrays[4] = {s->x, s->g, s->x_l, s->x_u};
-    const int sizes[4] = {s->n, s->m, s->n, s->n};
-    for (int k = 0; k < 4; k++)
+    const double *arrays[5] = {s->x, s->g, s->x_l, s->x_u, s->x_warm};
+    const int sizes[5] = {s->n, s->m, s->n, s->n, s->have_warm ? s->n : 0};
+    for (int k = 0; k < 5; k++)
         for (int i = 0; i < sizes[k]; i++)
             if (!(fabs(arrays[k][i]) <= 1e12))
                 return 0;
@@ -139,6 +145,7 @@ cJSON *rs_capsule_settings_json(const rs_scenario *sc)
     cJSON_AddStringToObject(nl, "penalty", n->penalty == RS_NLP_PENALTY_L1 ? "l1" : "l2");
     cJSON_AddNumberToObject(nl, "penalty_weight", n->penalty_weight);
     cJSON_AddBoolToObject(nl, "warm_start", n->warm_start);
+    cJSON_AddBoolToObject(nl, "polish", n->polish);
     cJSON_AddNumberToObject(nl, "mu_init", n->mu_init);
     cJSON_AddNumberToObject(nl, "retries", n->retries);
     cJSON_AddNumberToObject(nl, "cert_tol", n->cert_tol);

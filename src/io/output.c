@@ -77,8 +77,8 @@ rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
 {
     /* The reason: a flush or close that fails says it itself (glibc keeps a failed write's bytes
      * in the buffer, and the flush writes them again); else the errno of the write that failed,
-     * if nothing has set errno since (a later call, an isatty, may have: ENOTTY is then no
-     * reason for a failed write, and EIO is said instead) */
+     * if it is one a write sets (a later call, an isatty or an ftell, may have set another since:
+     * EIO is said then) */
     const int earlier = ferror(f) ? errno : 0;
     int bad = ferror(f) != 0, e = 0;
     if (fflush(f) != 0) {
@@ -89,8 +89,11 @@ rs_error rs_close_written(FILE *f, const char *path, rs_error_detail *detail)
         bad = 1;
         e = e ? e : errno;
     }
-    if (bad && !e)
-        e = earlier == ENOTTY ? 0 : earlier;
+    if (bad && !e) /* only an errno a write sets is its reason: anything else is stale */
+        e = earlier == ENOSPC || earlier == EDQUOT || earlier == EFBIG || earlier == EPIPE ||
+                    earlier == EROFS
+                ? earlier
+                : 0;
     if (bad)
         return rs_detail_set(detail, RS_ERR_WRITE, "%s: cannot write: %s", path,
                              strerror(e ? e : EIO));

@@ -14,6 +14,7 @@ rs_error rs_lcp_certificate_compute(int n, const double *M, const double *q, con
                                     double tol, double *w, rs_lcp_certificate *cert,
                                     rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!M || !q || !z || !cert)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_certificate_compute: %s is NULL",
                              !M ? "M" : !q ? "q" : !z ? "z" : "cert");
@@ -59,6 +60,7 @@ const char *rs_lcp_index_class_name(rs_lcp_index_class c)
 rs_error rs_lcp_classify(int n, const double *z, const double *w, double tol,
                          rs_lcp_index_class *classes, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!z || !w || !classes)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_classify: %s is NULL",
                              !z ? "z" : !w ? "w" : "classes");

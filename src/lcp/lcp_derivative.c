@@ -375,6 +375,7 @@ rs_error rs_lcp_directional_derivative(int n, const double *M, const double *q, 
                                        rs_lcp_index_class *classes, double *dz,
                                        rs_lcp_derivative_info *info, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!dz || !info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_directional_derivative: %s is NULL",
                              !dz ? "dz" : "info");
@@ -423,6 +424,7 @@ rs_error rs_lcp_jacobian_q(int n, const double *M, const double *q, const double
                            const rs_lcp_derivative_settings *settings, double *J,
                            rs_lcp_derivative_info *info, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!J || !info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_jacobian_q: %s is NULL",
                              !J ? "J" : "info");

@@ -27,6 +27,7 @@
 
 rs_error rs_lcp_create(int n, rs_lcp **out, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_create: out is NULL");
     *out = NULL;

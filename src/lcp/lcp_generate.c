@@ -27,6 +27,7 @@ const char *rs_lcp_class_name(rs_lcp_class c)
 
 rs_error rs_lcp_class_parse(const char *name, rs_lcp_class *out, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!name || !out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_class_parse: %s is NULL",
                              !name ? "name" : "out");
@@ -304,6 +305,7 @@ static rs_error fill_friction(int n, rs_rng *rng, int degenerate, double *M, dou
 rs_error rs_lcp_generate(rs_lcp_class cls, int n, uint64_t seed, int degenerate, rs_lcp **out,
                          double *z_star, double *w_star, rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_generate: out is NULL");
     *out = NULL;
@@ -322,7 +324,7 @@ rs_error rs_lcp_generate(rs_lcp_class cls, int n, uint64_t seed, int degenerate,
     double *z = malloc(sizeof(double) * (size_t)n), *w = malloc(sizeof(double) * (size_t)n);
     double *mz = malloc(sizeof(double) * (size_t)n);
     if (!z || !w || !mz) {
-        err = RS_ERR_NOMEM;
+        err = rs_detail_set(detail, RS_ERR_NOMEM, "rs_lcp_generate: no memory for n = %d", n);
         goto done;
     }
     rs_rng rng;
@@ -371,9 +373,12 @@ done:
     free(z);
     free(w);
     free(mz);
-    if (err != RS_OK)
+    if (err != RS_OK) {
         rs_lcp_destroy(lcp);
-    else
+        if (err == RS_ERR_NOMEM) /* (the fills' own failure: their scratch) */
+            rs_detail_set(detail, err, "rs_lcp_generate: no memory for n = %d", n);
+    } else {
         *out = lcp;
+    }
     return err;
 }

@@ -29,8 +29,9 @@ struct rs_kkt_check {
      * set needs it */
     double *polish_buf;
     size_t polish_cap;             /* doubles in polish_buf */
-    int *polish_idx;               /* 2 n + m: the free columns, the held rows, each bound's
-                                      side (0 free, -1 lower, +1 upper) */
+    int *polish_idx;               /* each variable's side (0 free, -1 lower, +1 upper) and free
+                                      column, each row's held position (2 n + m), then the held
+                                      system's entries (3 per Jacobian entry) and group starts */
 };
 
 #define TRIPLET_LSQ_MAX 400

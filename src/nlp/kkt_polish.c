@@ -166,9 +166,11 @@ static double held_residual(rs_kkt_check *c, const double *x, const int *rowpos,
     for (int i = 0; i < p->m; i++)
         if (rowpos[i] >= 0) {
             r[rowpos[i]] = c->g[i] - target[i];
+            if (!(fabs(r[rowpos[i]]) <= INFINITY))
+                return INFINITY; /* a NaN row (fmax would drop it) */
             res = fmax(res, fabs(r[rowpos[i]]));
         }
-    return isnan(res) ? INFINITY : res;
+    return res;
 }
 
 int rs_kkt_polish(rs_kkt_check *c, const double *x, double delta, double tol, double *xp,
@@ -233,6 +235,13 @@ int rs_kkt_polish(rs_kkt_check *c, const double *x, double delta, double tol, do
                 xp[j] += d[colpos[j]];
         const double before = res;
         res = held_residual(c, xp, rowpos, target, r);
+        if (res > before) { /* a step that made it worse is taken back */
+            for (int j = 0; j < n; j++)
+                if (colpos[j] >= 0)
+                    xp[j] -= d[colpos[j]];
+            res = held_residual(c, xp, rowpos, target, r);
+            break;
+        }
         if (!(res <= 0.1 * before))
             break;
     }

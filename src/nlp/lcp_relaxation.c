@@ -188,6 +188,7 @@ rs_error rs_lcp_solve_relaxed(int n, const double *M, const double *q,
                               double *w, rs_lcp_certificate *cert, rs_nlp_info *info,
                               rs_error_detail *detail)
 {
+    rs_detail_clear(detail);
     if (!M || !q || !z || !w || !cert || !info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "rs_lcp_solve_relaxed: %s is NULL",
                              !M ? "M" : !q ? "q" : !z ? "z" : !w ? "w" : !cert ? "cert" : "info");

@@ -327,6 +327,7 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         if (speed && rs_speed_columns(sc->model, dot + 1, &col, NULL) != 0)
             col = -1; /* (the scenario checked the body when it was read) */
         const int results_before = r->nchecks + r->checks_unrecorded, recorded_before = r->nchecks;
+        const char *reason = NULL; /* why it was not evaluated, when not the mode's */
         if (strncmp(key, "nlp_failed_steps_", 17) == 0) {
             if (has_nlp)
                 add_check(r, ck, "nlp", r->nlp.failed_steps);
@@ -347,8 +348,10 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
                 add_check(r, ck, "lemke", fc ? r->lemke.first_contact_step : r->lemke.rest_time_s);
         } else if (speed) { /* a body's largest speed from the check's time on: its xd's unit */
             const int lemke = strncmp(key, "max_speed_lemke.", 16) == 0;
-            if (lemke ? has_lemke : has_nlp)
+            if ((lemke ? has_lemke : has_nlp) && r->speed_seen[i])
                 add_check(r, ck, lemke ? "lemke" : "nlp", r->speed_max[i]);
+            else if (lemke ? has_lemke : has_nlp)
+                reason = "the run ends before the check's window begins";
         } else if (strncmp(key, "shadow_max_abs.", 15) == 0) {
             if (compare)
                 add_check(r, ck, "shadow", r->shadow_max_abs[col]);
@@ -379,7 +382,8 @@ static void evaluate_contract(const rs_scenario *sc, rs_compare_result *r)
         if (r->nchecks + r->checks_unrecorded > results_before)
             r->applied_checks++;
         else
-            r->skipped[r->nskipped++] = (rs_skipped_check){ck, skip_reason(key, has_nlp, has_lemke)};
+            r->skipped[r->nskipped++] =
+                (rs_skipped_check){ck, reason ? reason : skip_reason(key, has_nlp, has_lemke)};
     }
 }
 
@@ -594,6 +598,7 @@ static void track_speeds(const rs_scenario *sc, int lemke, int k, const double *
             t < ck->b * (1.0 - 1e-12) || rs_speed_columns(sc->model, strchr(key, '.') + 1, &xd, &zd))
             continue;
         out->speed_max[i] = max_keep_nan(out->speed_max[i], hypot(state[xd], state[zd]));
+        out->speed_seen[i] = 1;
     }
 }
 

@@ -150,9 +150,11 @@ typedef struct rs_compare_result {
     double mode_agreement;       /* fraction of steps whose modes agree */
     int verdicts[RS_VERDICT_COUNT];
     /* per check of the scenario (its index in rs_scenario.checks): for max_speed_nlp. and
-     * max_speed_lemke., the body's largest speed from the check's time on (NaN once a NaN is
-     * seen; 0 while none is seen) */
+     * max_speed_lemke., the body's largest speed over the states after each step from the
+     * check's time on; speed_seen: 1 once a state was (a check whose window the run does not
+     * reach is skipped, with that reason) */
     double speed_max[RS_SCENARIO_MAX_CHECKS];
+    int speed_seen[RS_SCENARIO_MAX_CHECKS];
     int nchecks;
     rs_check_result checks[RS_COMPARE_MAX_CHECK_RESULTS];
     int checks_unrecorded;       /* results that found no room (never; each fails the contract) */

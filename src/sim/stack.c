@@ -25,7 +25,8 @@ int rs_stack_compatible(const rs_scenario *a, const rs_scenario *b)
            x->penalty == y->penalty && x->penalty_weight == y->penalty_weight &&
            x->warm_start == y->warm_start && x->mu_init == y->mu_init &&
            x->retries == y->retries && x->cert_tol == y->cert_tol &&
-           x->check_start == y->check_start && x->relax_lcp == y->relax_lcp;
+           x->check_start == y->check_start && x->relax_lcp == y->relax_lcp &&
+           x->polish == y->polish;
 }
 
 /*
@@ -100,8 +101,8 @@ static void solve_run_alone(stack *st, int b)
 /*
  * One stacked solve of the runs group[0..count) (count >= 2) by IPOPT path `path` (ipopt_warm:
  * each block from its previous primal-dual solution; ipopt_cold: from its contact-free
- * prediction). When IPOPT succeeds, each block is accepted on its own KKT test at tol and its
- * certificate (stack.h, 3). The runs not accepted are moved to the front of group; returns their
+ * prediction). When IPOPT succeeds, each block is accepted on its polish (nlp.polish, as alone)
+ * or its own KKT test at tol, and its certificate (stack.h, 3). The runs not accepted are moved to the front of group; returns their
  * number.
  */
 static int stack_attempt(stack *st, int *group, int count, int path)
@@ -127,9 +128,18 @@ static int stack_attempt(stack *st, int *group, int count, int path)
     for (int i = 0; i < count; i++) {
         rs_stepper *run = rs_compare_stepper(st->runs[group[i]]);
         rs_step_result *r = &st->res[group[i]];
-        const int ok = rs_nlp_status_ok(status) &&
-                       rs_stepper_nlp_check_point(run, st->x + i * n, mg + i * m, ml + i * n,
-                                                  mu + i * n, r);
+        /* its own polish first (the same as alone), then its KKT test at tol */
+        const double *xb = st->x + i * n, *xp =
+            rs_nlp_status_ok(status) ? rs_stepper_nlp_polish(run, xb, r) : NULL;
+        int ok = xp && rs_stepper_nlp_accept(run, xp, mg + i * m, ml + i * n, mu + i * n,
+                                             RS_NLP_SOLVED, r);
+        if (ok)
+            rs_stepper_nlp_keep_warm(run, xb);
+        else {
+            r->polished = 0;
+            ok = rs_nlp_status_ok(status) &&
+                 rs_stepper_nlp_check_point(run, xb, mg + i * m, ml + i * n, mu + i * n, r);
+        }
         r->stacked = 1;
         r->path = path;
         r->path_attempts[path]++;

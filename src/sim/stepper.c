@@ -44,6 +44,12 @@ struct rs_stepper {
     double *mult_g, *mult_x_l, *mult_x_u; /* multipliers found by the KKT check */
     double *x_prev, *prev_g, *prev_x_l, *prev_x_u; /* last accepted primal-dual solution */
     double *x_polish;           /* the polish of IPOPT's answer (nlp.polish) */
+    double *x_ipopt;            /* IPOPT's answer, kept while its polish is judged */
+    double *x_warm;             /* when x_prev was polished (have_warm): IPOPT's own answer, the
+                                   start of a warm IPOPT solve (a polished point sits on its
+                                   bounds, and IPOPT warm-started there took 3.5 iterations a
+                                   step against 1.1) */
+    int have_warm;
     int have_prev;
     double *M, *q, *z, *w;      /* step LCP */
     /* the relaxation's LCP in natural units: Ms = D M C, qs = D q, z = C zs, with D and C from
@@ -91,11 +97,12 @@ static rs_error ensure_nlp(rs_stepper *s, int n, int m)
         return RS_OK;
     const int cn = n > s->cap_n ? n : s->cap_n, cm = m > s->cap_m ? m : s->cap_m;
     const size_t nn = (size_t)cn, mm = (size_t)cm;
-    double *x = calloc(2 * nn + 2 * (3 * nn + mm) + 1, sizeof(double));
+    double *x = calloc(4 * nn + 2 * (3 * nn + mm) + 1, sizeof(double));
     if (!x)
         return RS_ERR_NOMEM;
     double *prev = x + nn + mm + 2 * nn; /* x_prev */
-    if (s->x) { /* keep the previous point (its multipliers too) */
+    if (s->x) { /* keep the previous point (its multipliers, IPOPT's own answer too) */
+        memcpy(prev + 3 * nn + mm + 2 * nn, s->x_warm, sizeof(double) * (size_t)s->cap_n);
         memcpy(prev, s->x_prev, sizeof(double) * (size_t)s->cap_n);
         memcpy(prev + nn, s->prev_g, sizeof(double) * (size_t)s->cap_m);
         memcpy(prev + nn + mm, s->prev_x_l, sizeof(double) * (size_t)s->cap_n);
@@ -111,6 +118,8 @@ static rs_error ensure_nlp(rs_stepper *s, int n, int m)
     s->prev_x_l = s->prev_g + mm;
     s->prev_x_u = s->prev_x_l + nn;
     s->x_polish = s->prev_x_u + nn;
+    s->x_ipopt = s->x_polish + nn;
+    s->x_warm = s->x_ipopt + nn;
     s->cap_n = cn;
     s->cap_m = cm;
     return RS_OK;
@@ -389,7 +398,7 @@ rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *sn, int n, int m, int nb
 {
     rs_stepper_snapshot_free(sn);
     const size_t nn = (size_t)(n > 0 ? n : 0), mm = (size_t)(m > 0 ? m : 0);
-    sn->x = calloc(3 * nn + mm + 1, sizeof(double));
+    sn->x = calloc(4 * nn + mm + 1, sizeof(double));
     sn->basis = calloc((size_t)(nbasis > 0 ? nbasis : 0) + 1, 1);
     if (!sn->x || !sn->basis) {
         rs_stepper_snapshot_free(sn);
@@ -398,6 +407,8 @@ rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *sn, int n, int m, int nb
     sn->g = sn->x + nn;
     sn->x_l = sn->g + mm;
     sn->x_u = sn->x_l + nn;
+    sn->x_warm = sn->x_u + nn;
+    sn->have_warm = 0;
     sn->n = (int)nn;
     sn->m = (int)mm;
     sn->nbasis = nbasis > 0 ? nbasis : 0;
@@ -445,7 +456,8 @@ void rs_stepper_snapshot_free(rs_stepper_snapshot *sn)
         return;
     free(sn->x);
     free(sn->basis);
-    sn->x = sn->g = sn->x_l = sn->x_u = NULL;
+    sn->x = sn->g = sn->x_l = sn->x_u = sn->x_warm = NULL;
+    sn->have_warm = 0;
     sn->basis = NULL;
     sn->n = sn->m = sn->nbasis = 0;
 }
@@ -457,10 +469,11 @@ rs_error rs_stepper_snapshot_copy(rs_stepper_snapshot *dst, const rs_stepper_sna
         return err;
     dst->have_prev = src->have_prev;
     dst->point_structure = src->point_structure;
+    dst->have_warm = src->have_warm;
     dst->have_basis = src->have_basis;
     dst->basis_structure = src->basis_structure;
     if (src->x)
-        memcpy(dst->x, src->x, sizeof(double) * (3 * (size_t)src->n + (size_t)src->m));
+        memcpy(dst->x, src->x, sizeof(double) * (4 * (size_t)src->n + (size_t)src->m));
     if (src->basis)
         memcpy(dst->basis, src->basis, (size_t)src->nbasis);
     return RS_OK;
@@ -479,6 +492,8 @@ rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
     memcpy(out->g, s->prev_g, sizeof(double) * (size_t)s->cap_m);
     memcpy(out->x_l, s->prev_x_l, sizeof(double) * (size_t)s->cap_n);
     memcpy(out->x_u, s->prev_x_u, sizeof(double) * (size_t)s->cap_n);
+    out->have_warm = s->have_warm;
+    memcpy(out->x_warm, s->x_warm, sizeof(double) * (size_t)s->cap_n);
     out->have_basis = s->have_basis;
     out->basis_structure = s->basis_structure;
     memcpy(out->basis, s->lemke_basis, (size_t)s->cap_lcp);
@@ -498,6 +513,8 @@ rs_error rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
     memcpy(s->prev_g, in->g, sizeof(double) * (size_t)in->m);
     memcpy(s->prev_x_l, in->x_l, sizeof(double) * (size_t)in->n);
     memcpy(s->prev_x_u, in->x_u, sizeof(double) * (size_t)in->n);
+    s->have_warm = in->have_warm;
+    memcpy(s->x_warm, in->x_warm, sizeof(double) * (size_t)in->n);
     s->have_basis = in->have_basis;
     s->basis_structure = in->basis_structure;
     memcpy(s->lemke_basis, in->basis, (size_t)in->nbasis);
@@ -672,6 +689,8 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
     out->status = status;
     out->ok = rs_nlp_status_ok(status);
     if (out->ok) {
+        if (x != s->x_prev) /* (the previous point accepted again keeps its IPOPT answer) */
+            s->have_warm = 0;
         memcpy(s->x_prev, s->x, sizeof(double) * n);
         copy_multipliers(s, s->prev_g, s->prev_x_l, s->prev_x_u, mult_g, mult_x_l, mult_x_u);
         s->have_prev = 1;
@@ -680,25 +699,55 @@ int rs_stepper_nlp_accept(rs_stepper *s, const double *x, const double *mult_g,
     return out->ok;
 }
 
-int rs_stepper_nlp_polish(rs_stepper *s, double *x, rs_step_result *out)
+const double *rs_stepper_nlp_polish(rs_stepper *s, const double *x, rs_step_result *out)
 {
     /* the thresholds of the active set, widest first: a lightly loaded contact's forces can sit
      * below the first in natural units, and its pairs' sides then need a narrower one */
     static const double delta[] = {1e-4, 1e-6};
     out->polished = 0;
-    if (!s->cfg.nlp.polish || !s->kkt)
-        return 0;
+    /* (an NLP not posed in natural units has no scale for delta: the post's, in SI units) */
+    if (!s->cfg.nlp.polish || !s->kkt || !s->problem.natural_units)
+        return NULL;
     const double tol = s->cfg.nlp.tol;
     for (size_t k = 0; k < sizeof delta / sizeof delta[0]; k++)
         if (rs_kkt_polish(s->kkt, x, delta[k], tol, s->x_polish, s->mult_g, s->mult_x_l,
                           s->mult_x_u) &&
             rs_kkt_check_point(s->kkt, s->x_polish, tol, 1, s->mult_g, s->mult_x_l,
                                s->mult_x_u)) {
-            memcpy(x, s->x_polish, sizeof(double) * (size_t)s->nlp_n);
             out->polished = 1;
+            return s->x_polish;
+        }
+    return NULL;
+}
+
+int rs_stepper_nlp_accept_ipopt(rs_stepper *s, const double *x, const double *mult_g,
+                                const double *mult_x_l, const double *mult_x_u,
+                                rs_nlp_status status, rs_step_result *out)
+{
+    /* a polished answer keeps IPOPT's multipliers for the next step: its exact ones (0 on
+     * every constraint) start a warm IPOPT four times further from its central path
+     * (pegboard: 10 iterations a step against 2.5); the KKT test of a resting step then finds
+     * least-squares ones when those do not pass. IPOPT's own answer is judged when the
+     * polished one fails the step's certificate. */
+    const double *xp = rs_nlp_status_ok(status) ? rs_stepper_nlp_polish(s, x, out) : NULL;
+    if (xp) {
+        if (x == s->x) { /* (accepting xp writes s->x) */
+            memcpy(s->x_ipopt, x, sizeof(double) * (size_t)s->nlp_n);
+            x = s->x_ipopt;
+        }
+        if (rs_stepper_nlp_accept(s, xp, mult_g, mult_x_l, mult_x_u, status, out)) {
+            rs_stepper_nlp_keep_warm(s, x);
             return 1;
         }
-    return 0;
+        out->polished = 0;
+    }
+    return rs_stepper_nlp_accept(s, x, mult_g, mult_x_l, mult_x_u, status, out);
+}
+
+void rs_stepper_nlp_keep_warm(rs_stepper *s, const double *x)
+{
+    memcpy(s->x_warm, x, sizeof(double) * (size_t)s->nlp_n);
+    s->have_warm = 1;
 }
 
 int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mult_g,
@@ -776,7 +825,8 @@ int rs_stepper_nlp_start_point(rs_stepper *s, int path, double *x, double *mult_
         }
         if (warm_from)
             *warm_from = RS_PATH_START_PREVIOUS;
-        memcpy(x, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
+        /* a polished previous point: IPOPT's own answer, off the bounds, with its multipliers */
+        memcpy(x, s->have_warm ? s->x_warm : s->x_prev, sizeof(double) * (size_t)s->nlp_n);
         copy_multipliers(s, mult_g, mult_x_l, mult_x_u, s->prev_g, s->prev_x_l, s->prev_x_u);
         return 1;
     }
@@ -828,16 +878,8 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
         out->path = path;
         out->path_attempts[path]++;
         out->path_iterations[path] += iters;
-        /* a polished answer keeps IPOPT's multipliers for the next step: its exact ones (0 on
-         * every constraint) start a warm IPOPT four times further from its central path
-         * (pegboard: 10 iterations a step against 2.5); the KKT test of a resting step then finds
-         * least-squares ones when those do not pass */
-        if (rs_nlp_status_ok(st) && rs_stepper_nlp_polish(s, s->x, out)) {
-            if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
-                break;
-        } else if (rs_stepper_nlp_accept(s, s->x, mult_g, mult_x_l, mult_x_u, st, out)) {
+        if (rs_stepper_nlp_accept_ipopt(s, s->x, mult_g, mult_x_l, mult_x_u, st, out))
             break;
-        }
     }
     s->have_prev = out->ok;
 }
