@@ -129,17 +129,12 @@ static int stack_attempt(stack *st, int *group, int count, int path)
         rs_stepper *run = rs_compare_stepper(st->runs[group[i]]);
         rs_step_result *r = &st->res[group[i]];
         /* its own polish first (the same as alone), then its KKT test at tol */
-        const double *xb = st->x + i * n, *xp =
-            rs_nlp_status_ok(status) ? rs_stepper_nlp_polish(run, xb, r) : NULL;
-        int ok = xp && rs_stepper_nlp_accept(run, xp, mg + i * m, ml + i * n, mu + i * n,
-                                             RS_NLP_SOLVED, r);
-        if (ok)
-            rs_stepper_nlp_keep_warm(run, xb);
-        else {
-            r->polished = 0;
-            ok = rs_nlp_status_ok(status) &&
-                 rs_stepper_nlp_check_point(run, xb, mg + i * m, ml + i * n, mu + i * n, r);
-        }
+        const double *xb = st->x + i * n;
+        const int ok = rs_nlp_status_ok(status) &&
+                       (rs_stepper_nlp_accept_polished(run, xb, mg + i * m, ml + i * n,
+                                                       mu + i * n, RS_NLP_SOLVED, r) ||
+                        rs_stepper_nlp_check_point(run, xb, mg + i * m, ml + i * n, mu + i * n,
+                                                   r));
         r->stacked = 1;
         r->path = path;
         r->path_attempts[path]++;

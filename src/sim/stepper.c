@@ -708,46 +708,48 @@ const double *rs_stepper_nlp_polish(rs_stepper *s, const double *x, rs_step_resu
     /* (an NLP not posed in natural units has no scale for delta: the post's, in SI units) */
     if (!s->cfg.nlp.polish || !s->kkt || !s->problem.natural_units)
         return NULL;
-    const double tol = s->cfg.nlp.tol;
+    /* (the polish's certificate implies the KKT test at tol with those multipliers: primal
+     * violation at most tol, a dual residual of at most tol unscaled, complementarity 0;
+     * test_kkt_check runs the test on it) */
     for (size_t k = 0; k < sizeof delta / sizeof delta[0]; k++)
-        if (rs_kkt_polish(s->kkt, x, delta[k], tol, s->x_polish, s->mult_g, s->mult_x_l,
-                          s->mult_x_u) &&
-            rs_kkt_check_point(s->kkt, s->x_polish, tol, 1, s->mult_g, s->mult_x_l,
-                               s->mult_x_u)) {
+        if (rs_kkt_polish(s->kkt, x, delta[k], s->cfg.nlp.tol, s->x_polish, s->mult_g,
+                          s->mult_x_l, s->mult_x_u)) {
             out->polished = 1;
             return s->x_polish;
         }
     return NULL;
 }
 
-int rs_stepper_nlp_accept_ipopt(rs_stepper *s, const double *x, const double *mult_g,
-                                const double *mult_x_l, const double *mult_x_u,
-                                rs_nlp_status status, rs_step_result *out)
+int rs_stepper_nlp_accept_polished(rs_stepper *s, const double *x, const double *mult_g,
+                                   const double *mult_x_l, const double *mult_x_u,
+                                   rs_nlp_status status, rs_step_result *out)
 {
     /* a polished answer keeps IPOPT's multipliers for the next step: its exact ones (0 on
      * every constraint) start a warm IPOPT four times further from its central path
      * (pegboard: 10 iterations a step against 2.5); the KKT test of a resting step then finds
-     * least-squares ones when those do not pass. IPOPT's own answer is judged when the
-     * polished one fails the step's certificate. */
+     * least-squares ones when those do not pass. IPOPT's own answer is the next warm start. */
     const double *xp = rs_nlp_status_ok(status) ? rs_stepper_nlp_polish(s, x, out) : NULL;
-    if (xp) {
-        if (x == s->x) { /* (accepting xp writes s->x) */
-            memcpy(s->x_ipopt, x, sizeof(double) * (size_t)s->nlp_n);
-            x = s->x_ipopt;
-        }
-        if (rs_stepper_nlp_accept(s, xp, mult_g, mult_x_l, mult_x_u, status, out)) {
-            rs_stepper_nlp_keep_warm(s, x);
-            return 1;
-        }
-        out->polished = 0;
+    if (!xp)
+        return 0;
+    const size_t bytes = sizeof(double) * (size_t)s->nlp_n;
+    memcpy(s->x_ipopt, x, bytes);
+    if (rs_stepper_nlp_accept(s, xp, mult_g, mult_x_l, mult_x_u, status, out)) {
+        memcpy(s->x_warm, s->x_ipopt, bytes);
+        s->have_warm = 1;
+        return 1;
     }
-    return rs_stepper_nlp_accept(s, x, mult_g, mult_x_l, mult_x_u, status, out);
+    out->polished = 0;
+    if (x == s->x) /* (accepting xp wrote s->x) */
+        memcpy(s->x, s->x_ipopt, bytes);
+    return 0;
 }
 
-void rs_stepper_nlp_keep_warm(rs_stepper *s, const double *x)
+int rs_stepper_nlp_accept_ipopt(rs_stepper *s, const double *x, const double *mult_g,
+                                const double *mult_x_l, const double *mult_x_u,
+                                rs_nlp_status status, rs_step_result *out)
 {
-    memcpy(s->x_warm, x, sizeof(double) * (size_t)s->nlp_n);
-    s->have_warm = 1;
+    return rs_stepper_nlp_accept_polished(s, x, mult_g, mult_x_l, mult_x_u, status, out) ||
+           rs_stepper_nlp_accept(s, x, mult_g, mult_x_l, mult_x_u, status, out);
 }
 
 int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mult_g,

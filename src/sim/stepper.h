@@ -217,18 +217,22 @@ int rs_stepper_nlp_accept(rs_stepper *stepper, const double *x, const double *mu
                           rs_step_result *out);
 /* The polish of IPOPT's answer x (nlp.polish): the point rs_kkt_polish finds on x's active set
  * (variables and rows within 1e-4 of a bound in natural units, else 1e-6) when it is a solution
- * of the step's NLP that also passes the KKT test at nlp.tol with its exact multipliers (in the
- * stepper's arrays mult_g, mult_x_l, mult_x_u), out->polished = 1; NULL otherwise (and for an
+ * of the step's NLP whose exact multipliers (in the stepper's arrays mult_g, mult_x_l, mult_x_u)
+ * pass the KKT test at nlp.tol, out->polished = 1; NULL otherwise (and for an
  * NLP not posed in natural units), out->polished = 0. x is not changed. */
 const double *rs_stepper_nlp_polish(rs_stepper *stepper, const double *x, rs_step_result *out);
-/* rs_stepper_nlp_accept for an answer of IPOPT's (status its): the polished point first, with
- * IPOPT's multipliers, then, if that fails the step's certificate, IPOPT's own answer. */
+/* For an answer x of IPOPT's (status its): its polish accepted with IPOPT's multipliers
+ * (rs_stepper_nlp_accept); returns 1, and x is where the next warm IPOPT solve starts until
+ * another point is accepted. 0 when x is not polished or its polish fails the step's
+ * certificate (x, even if it is the stepper's iterate, is then as it was). */
+int rs_stepper_nlp_accept_polished(rs_stepper *stepper, const double *x, const double *mult_g,
+                                   const double *mult_x_l, const double *mult_x_u,
+                                   rs_nlp_status status, rs_step_result *out);
+/* rs_stepper_nlp_accept for an answer of IPOPT's: the polished point first, then, if that is
+ * not accepted, IPOPT's own answer. */
 int rs_stepper_nlp_accept_ipopt(rs_stepper *stepper, const double *x, const double *mult_g,
                                 const double *mult_x_l, const double *mult_x_u,
                                 rs_nlp_status status, rs_step_result *out);
-/* After a polished point was accepted: x, IPOPT's own answer, is where the next warm IPOPT solve
- * starts (with the accepted multipliers, IPOPT's), until another point is accepted. */
-void rs_stepper_nlp_keep_warm(rs_stepper *stepper, const double *x);
 /* accept x if it passes the KKT check (kkt_check.h), trying the given multipliers first (NULL:
  * none); returns ok. */
 int rs_stepper_nlp_check_point(rs_stepper *stepper, const double *x, const double *mult_g,
