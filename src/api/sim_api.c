@@ -85,8 +85,6 @@ static rs_error check_overrides(const char *const *overrides, int n, rs_error_de
     return RS_OK;
 }
 
-#define SIZE_OK RS_SIZE_OK
-
 size_t rs_sim_struct_size(const char *name)
 {
 #define RS_STRUCT(type) {#type, sizeof(type)}
@@ -187,7 +185,7 @@ rs_error rs_sim_scenario_get_info(const rs_sim_scenario *scenario, rs_sim_scenar
     rs_detail_clear(detail);
     if (!scenario || !info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "info");
-    const rs_error bad = SIZE_OK(info, rs_sim_scenario_info, "info", detail);
+    const rs_error bad = RS_SIZE_OK(info, rs_sim_scenario_info, "info", detail);
     if (bad != RS_OK)
         return bad;
     const rs_scenario *sc = &scenario->sc;
@@ -255,7 +253,7 @@ rs_error rs_sim_scenario_param(const rs_sim_scenario *scenario, int i, rs_sim_pa
     rs_detail_clear(detail);
     if (!scenario || !out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL", !scenario ? "scenario" : "out");
-    const rs_error bad = SIZE_OK(out, rs_sim_param, "out", detail);
+    const rs_error bad = RS_SIZE_OK(out, rs_sim_param, "out", detail);
     if (bad != RS_OK)
         return bad;
     const rs_model *m = scenario->sc.model;
@@ -299,9 +297,7 @@ rs_error rs_sim_create(const rs_sim_scenario *scenario, const rs_sim_settings *s
     rs_sim_settings s;
     rs_sim_settings_default(&s);
     if (settings) {
-        const rs_error bad = rs_detail_struct_size(settings->size, sizeof s, "rs_sim_settings",
-                                            "settings", "fill it with rs_sim_settings_default",
-                                            detail);
+        const rs_error bad = RS_SETTINGS_SIZE_OK(settings, rs_sim_settings, "settings", detail);
         if (bad != RS_OK)
             return bad;
         s = *settings;
@@ -452,7 +448,7 @@ rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info,
     if (!sim)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "sim: NULL");
     if (info) {
-        const rs_error bad = SIZE_OK(info, rs_sim_step_info, "info", detail);
+        const rs_error bad = RS_SIZE_OK(info, rs_sim_step_info, "info", detail);
         if (bad != RS_OK)
             return bad; /* no step taken */
     }
@@ -502,7 +498,7 @@ rs_error rs_sim_run(rs_sim *sim, int n, const double *inputs, double *states, do
     if (done)
         *done = 0;
     if (info) {
-        const rs_error bad = SIZE_OK(info, rs_sim_step_info, "info", detail);
+        const rs_error bad = RS_SIZE_OK(info, rs_sim_step_info, "info", detail);
         if (bad != RS_OK)
             return bad; /* nothing written into it, no step taken */
         /* no step taken (n = 0): a record that says so */
@@ -579,7 +575,7 @@ rs_error rs_sim_contacts(const rs_sim *sim, rs_sim_contact *contacts, int cap, i
                              "model) reports each contact", m->name);
     if (cap < 0)
         return rs_detail_set(detail, RS_ERR_DIMENSION, "cap = %d: expected >= 0", cap);
-    const rs_error bad = cap > 0 ? SIZE_OK(&contacts[0], rs_sim_contact, "contacts", detail) : RS_OK;
+    const rs_error bad = cap > 0 ? RS_SIZE_OK(&contacts[0], rs_sim_contact, "contacts", detail) : RS_OK;
     if (bad != RS_OK)
         return bad;
     const rs_step_result *r = sim->last;
@@ -790,7 +786,7 @@ rs_error rs_sim_comparison_get_info(const rs_sim_comparison *comparison,
     if (!comparison || !info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
                              !comparison ? "comparison" : "info");
-    const rs_error bad = SIZE_OK(info, rs_sim_compare_info, "info", detail);
+    const rs_error bad = RS_SIZE_OK(info, rs_sim_compare_info, "info", detail);
     if (bad != RS_OK)
         return bad;
     const rs_compare_result *r = &comparison->r;
@@ -817,7 +813,7 @@ rs_error rs_sim_comparison_check(const rs_sim_comparison *comparison, int i, rs_
     if (!comparison || !out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "%s: NULL",
                              !comparison ? "comparison" : "out");
-    const rs_error bad = SIZE_OK(out, rs_sim_check, "out", detail);
+    const rs_error bad = RS_SIZE_OK(out, rs_sim_check, "out", detail);
     if (bad != RS_OK)
         return bad;
     if (i < 0 || i >= comparison->r.nchecks)
@@ -873,7 +869,7 @@ rs_error rs_sim_model_get_info(int i, rs_sim_model_info *info, rs_error_detail *
     rs_detail_clear(detail);
     if (!info)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "info: NULL");
-    const rs_error bad = SIZE_OK(info, rs_sim_model_info, "info", detail);
+    const rs_error bad = RS_SIZE_OK(info, rs_sim_model_info, "info", detail);
     if (bad != RS_OK)
         return bad;
     const rs_model *m = rs_model_at(i);
@@ -921,7 +917,7 @@ rs_error rs_sim_model_param(int i, int j, rs_sim_param *out, rs_error_detail *de
     rs_detail_clear(detail);
     if (!out)
         return rs_detail_set(detail, RS_ERR_NULL_ARG, "out: NULL");
-    const rs_error bad = SIZE_OK(out, rs_sim_param, "out", detail);
+    const rs_error bad = RS_SIZE_OK(out, rs_sim_param, "out", detail);
     if (bad != RS_OK)
         return bad;
     const rs_model *m = rs_model_at(i);

@@ -196,7 +196,6 @@ int rs_cmd_lcp_solve(int argc, char **argv)
     double *z = malloc(sizeof(double) * (size_t)lcp->n);
     double *w = malloc(sizeof(double) * (size_t)lcp->n);
     solve_report rep;
-    detail.message[0] = '\0';
     err = (z && w) ? solve(&opt, lcp, z, w, &rep, &detail) : RS_ERR_NOMEM;
     int code;
     if (err != RS_OK) {

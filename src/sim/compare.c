@@ -403,6 +403,10 @@ struct rs_compare_session {
     rs_trajectory_acc nlp_acc, lemke_acc;
     double *units;              /* 2 ncol: a step's column units (the model's, then as judged) */
     double t0;
+    /* per check of the scenario: for a speed check (max_speed_nlp., max_speed_lemke.), its
+     * body's velocity columns and its trajectory (0 the NLP's, 1 Lemke's); -1 otherwise */
+    int speed_xd[RS_SCENARIO_MAX_CHECKS], speed_zd[RS_SCENARIO_MAX_CHECKS];
+    int speed_of[RS_SCENARIO_MAX_CHECKS];
 };
 
 void rs_compare_options_default(rs_compare_options *opt)
@@ -461,6 +465,15 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     cs->units = cs->x_before + m->nstate;
     cs->t0 = rs_wall_seconds();
     cs->sc = sc;
+    for (int i = 0; i < sc->ncheck; i++) { /* (the scenario checked each speed check's body) */
+        const char *key = sc->checks[i].key;
+        const int lemke = strncmp(key, "max_speed_lemke.", 16) == 0;
+        cs->speed_of[i] = (lemke || strncmp(key, "max_speed_nlp.", 14) == 0) &&
+                                  rs_speed_columns(m, strchr(key, '.') + 1, &cs->speed_xd[i],
+                                                   &cs->speed_zd[i]) == 0
+                              ? lemke
+                              : -1;
+    }
     cs->out = out;
     cs->opt = *opt;
     out->mode = mode;
@@ -586,18 +599,16 @@ static void track_units(const rs_compare_session *cs, const double *x, const dou
 
 /* The speed checks (max_speed_nlp., max_speed_lemke.) of trajectory `lemke` (0: the NLP's) after
  * step k, whose state ends at time (k + 1) dt. */
-static void track_speeds(const rs_scenario *sc, int lemke, int k, const double *state,
+static void track_speeds(const rs_compare_session *cs, int lemke, int k, const double *state,
                          rs_compare_result *out)
 {
+    const rs_scenario *sc = cs->sc;
     const double t = (k + 1) * sc->dt;
     for (int i = 0; i < sc->ncheck; i++) {
-        const rs_check *ck = &sc->checks[i];
-        const char *key = ck->key;
-        int xd, zd;
-        if (strncmp(key, lemke ? "max_speed_lemke." : "max_speed_nlp.", lemke ? 16 : 14) != 0 ||
-            t < ck->b * (1.0 - 1e-12) || rs_speed_columns(sc->model, strchr(key, '.') + 1, &xd, &zd))
+        if (cs->speed_of[i] != lemke || t < sc->checks[i].b * (1.0 - 1e-12))
             continue;
-        out->speed_max[i] = max_keep_nan(out->speed_max[i], hypot(state[xd], state[zd]));
+        out->speed_max[i] =
+            max_keep_nan(out->speed_max[i], hypot(state[cs->speed_xd[i]], state[cs->speed_zd[i]]));
         out->speed_seen[i] = 1;
     }
 }
@@ -639,7 +650,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
          * on from the last finite state, never from a made-up one */
         rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
         track_units(cs, x_before, st->input, &st->nlp, &out->nlp);
-        track_speeds(sc, 0, k, cs->x_nlp, out);
+        track_speeds(cs, 0, k, cs->x_nlp, out);
     }
     if (cs->run_lemke) {
         /* the independent trajectory starts from its own previous step's basis, never from the
@@ -653,7 +664,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
         rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);
-        track_speeds(sc, 1, k, cs->x_lemke, out);
+        track_speeds(cs, 1, k, cs->x_lemke, out);
     }
     if (cs->compare) {
         out->verdicts[st->verdict]++;
