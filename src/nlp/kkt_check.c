@@ -259,6 +259,21 @@ static int least_squares_multipliers(rs_kkt_check *c, const double *x, double to
     return 1;
 }
 
+/* The multipliers of a point whose constraints carry none (mult_g = 0): each variable within tol of
+ * a bound takes the objective's gradient there as that bound's multiplier, when it pushes into
+ * the bound. A polished point's exact multipliers are these (kkt_polish.c), so that a polished
+ * solution met again (a body at rest) passes the test with them at any size. */
+static void gradient_multipliers(const rs_kkt_check *c, const double *x, double tol,
+                                 double *mult_g, double *mult_x_l, double *mult_x_u)
+{
+    memset(mult_g, 0, sizeof(double) * (size_t)c->p.m);
+    for (int j = 0; j < c->p.n; j++) {
+        const double gj = c->grad[j];
+        mult_x_l[j] = x[j] - c->x_l[j] <= tol && gj > 0.0 ? gj : 0.0;
+        mult_x_u[j] = c->x_u[j] - x[j] <= tol && gj < 0.0 ? -gj : 0.0;
+    }
+}
+
 int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, double *mult_g,
                        double *mult_x_l, double *mult_x_u)
 {
@@ -290,8 +305,10 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
         return 0;
     if (given && optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol)
         return 1;
-    if (!c->lsq)
-        return 0; /* too large for dense least squares: IPOPT decides */
+    if (!c->lsq) { /* too large for dense least squares: a polished point's multipliers */
+        gradient_multipliers(c, x, tol, mult_g, mult_x_l, mult_x_u);
+        return optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol;
+    }
     return least_squares_multipliers(c, x, tol, mult_g, mult_x_l, mult_x_u) &&
            optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol;
 }

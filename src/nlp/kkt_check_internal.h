@@ -21,7 +21,7 @@ struct rs_kkt_check {
      * and jc their rows and columns (the structure is asked for at every check: it follows the
      * context); the least squares need the dense active columns, and are only done for
      * problems up to TRIPLET_LSQ_MAX variables (above, a start point is checked with the
-     * multipliers it comes with) */
+     * multipliers it comes with, then with a polished point's: kkt_check.c) */
     int triplets, lsq;
     int *jr, *jc, *hr, *hc;
     int *column_of_row;            /* m: the active column of constraint row i, or -1 */

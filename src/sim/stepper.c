@@ -615,6 +615,8 @@ static void copy_multipliers(const rs_stepper *s, double *g, double *x_l, double
                              const double *from_g, const double *from_x_l, const double *from_x_u)
 {
     const size_t n = (size_t)s->nlp_n, m = (size_t)s->nlp_m;
+    if (g == from_g)
+        return; /* (the previous point's own, kept: rs_stepper_nlp_try_start) */
     memcpy(g, from_g, sizeof(double) * m);
     memcpy(x_l, from_x_l, sizeof(double) * n);
     memcpy(x_u, from_x_u, sizeof(double) * n);
@@ -765,30 +767,54 @@ int rs_stepper_nlp_check_point(rs_stepper *s, const double *x, const double *mul
     return rs_stepper_nlp_accept(s, x, s->mult_g, s->mult_x_l, s->mult_x_u, RS_NLP_SOLVED, out);
 }
 
+/* The previous solution polished for this step: a body at rest whose last answer misses this
+ * step's rows by about tol (the pile's resting bodies: 1e-10 to 2e-10 in natural units, tol
+ * 1e-10) has its active set solved again by the polish, which certifies it with its exact
+ * multipliers as it does IPOPT's answers (rs_stepper_nlp_polish). IPOPT's last answer and its
+ * multipliers stay the next warm start. */
+static int polish_previous(rs_stepper *s, rs_step_result *out)
+{
+    const double *xp = rs_stepper_nlp_polish(s, s->x_prev, out);
+    if (!xp)
+        return 0;
+    const int had_warm = s->have_warm;
+    if (!had_warm) /* the previous answer was IPOPT's own: it is the warm start from now on */
+        memcpy(s->x_warm, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
+    if (!rs_stepper_nlp_accept(s, xp, s->prev_g, s->prev_x_l, s->prev_x_u, RS_NLP_SOLVED, out)) {
+        out->polished = 0;
+        return 0;
+    }
+    s->have_warm = 1;
+    return 1;
+}
+
 int rs_stepper_nlp_try_start(rs_stepper *s, rs_step_result *out)
 {
     if (!s->cfg.nlp.check_start)
         return 0;
     /* candidates: the previous primal-dual solution (a body at rest), then the contact-free
-     * prediction (a free flight) with least-squares multipliers */
-    for (int path = s->have_prev ? RS_PATH_START_PREVIOUS : RS_PATH_START_CONTACT_FREE;
-         path <= RS_PATH_START_CONTACT_FREE; path++) {
-        int passed;
-        out->path_attempts[path]++;
-        if (path == RS_PATH_START_PREVIOUS) {
-            passed = rs_stepper_nlp_check_point(s, s->x_prev, s->prev_g, s->prev_x_l,
-                                                s->prev_x_u, out);
-        } else {
-            nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
-            passed = rs_stepper_nlp_check_point(s, s->x, NULL, NULL, NULL, out);
-        }
-        if (passed) {
-            out->path = path;
-            out->at_start = 1;
-            return 1;
-        }
+     * prediction (a free flight) with least-squares multipliers, then the previous solution
+     * polished for this step (last: a point the test accepts as it is is exact to rounding, a
+     * polished one to tol) */
+    int path = RS_PATH_NONE;
+    if (s->have_prev) {
+        out->path_attempts[RS_PATH_START_PREVIOUS]++;
+        if (rs_stepper_nlp_check_point(s, s->x_prev, s->prev_g, s->prev_x_l, s->prev_x_u, out))
+            path = RS_PATH_START_PREVIOUS;
     }
-    return 0;
+    if (path == RS_PATH_NONE) {
+        out->path_attempts[RS_PATH_START_CONTACT_FREE]++;
+        nlp_generic_point(s, RS_NLP_START_CONTACT_FREE);
+        if (rs_stepper_nlp_check_point(s, s->x, NULL, NULL, NULL, out))
+            path = RS_PATH_START_CONTACT_FREE;
+    }
+    if (path == RS_PATH_NONE && s->have_prev && polish_previous(s, out))
+        path = RS_PATH_START_PREVIOUS;
+    if (path == RS_PATH_NONE)
+        return 0;
+    out->path = path;
+    out->at_start = 1;
+    return 1;
 }
 
 int rs_stepper_nlp_can_warm_start(const rs_stepper *s)
