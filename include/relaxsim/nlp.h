@@ -67,13 +67,14 @@ typedef struct rs_nlp_settings {
                                  prediction, then a barrier homotopy). Range [0, 5]. Default 2. */
     double cert_tol;        /**< tolerance of the recomputed residuals for a step to count as
                                  solved. Range (0, 1). Default 1e-6. */
-    int check_start;        /**< time stepping: 1 to run a KKT test of two generic candidate
-                                 points before calling IPOPT: the previous step's primal-dual
-                                 solution and the contact-free prediction (least-squares
-                                 multipliers), each against the step NLP's optimality conditions
-                                 at tol as posed (IPOPT itself would first push the point into
-                                 the interior). A candidate that passes is the step's solution,
-                                 0 iterations (a body at rest, a free flight). Default 1. */
+    int check_start;        /**< time stepping: 1 to run a KKT test of candidate points
+                                 before calling IPOPT: the previous step's primal-dual solution,
+                                 the contact-free prediction (least-squares multipliers) and,
+                                 with polish, the previous solution polished for the step, each
+                                 against the step NLP's optimality conditions at tol as posed
+                                 (IPOPT itself would first push the point into the interior). A
+                                 candidate that passes is the step's solution, 0 iterations (a
+                                 body at rest, a free flight, a block sliding on). Default 1. */
     int relax_lcp;          /**< time stepping: 1 to solve the relaxation of the step's LCP even
                                  when the model has an NLP of its own (the scenario's [nlp] form =
                                  relaxation); 0: the model's own NLP when it has one (form = own).

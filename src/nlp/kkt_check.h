@@ -14,7 +14,11 @@
  * mult_x_u| (normal equations with a small ridge and refinement passes, so that the degenerate
  * pairs of a complementarity problem get the minimum-norm split); an inequality whose
  * multiplier comes out negative leaves the active set, most negative first, and the rest is
- * solved again.
+ * solved again. A problem given by its sparse entries with more than TRIPLET_LSQ_MAX (400)
+ * variables gets no least squares (their columns are dense): its candidate is tried with the
+ * multipliers of a point whose constraints carry none instead (mult_g = 0, each bound's the
+ * objective's gradient pushing into it), a polished point's exact ones (kkt_polish.c) and a free
+ * flight's.
  * A point that passes is a KKT point IPOPT would have accepted at its first test. A point that
  * fails proves nothing (the least-squares multipliers may simply not be the right ones); the
  * caller then solves as usual. The check allocates nothing after create and never calls IPOPT.
@@ -36,6 +40,10 @@ void rs_kkt_check_destroy(rs_kkt_check *check);
  * (the arrays are then unspecified). */
 int rs_kkt_check_point(rs_kkt_check *check, const double *x, double tol, int given,
                        double *mult_g, double *mult_x_l, double *mult_x_u);
+
+/* The largest bound or constraint violation of the last candidate rs_kkt_check_point tested
+ * (infinite when it or its constraints were not finite). */
+double rs_kkt_check_primal(const rs_kkt_check *check);
 
 /* The polish of a solution x (IPOPT's, interior) on its active set, into xp (n), kkt_polish.c:
  * every variable within delta of a bound is put on it, every equality and every constraint within

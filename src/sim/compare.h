@@ -58,7 +58,8 @@ typedef struct rs_trajectory_stats {
     int retried_steps;                  /* NLP steps that needed more than one attempt */
     int warm_started_steps;             /* Lemke steps solved by the previous step's basis */
     int at_start_steps;                 /* NLP steps whose start point passed the KKT check */
-    int polished_steps;                 /* NLP steps whose IPOPT answer was polished */
+    int polished_steps;                 /* NLP steps whose answer is polished (IPOPT's, or the
+                                           previous one's: start_polished) */
     int stacked_steps;                  /* NLP steps solved in a stacked NLP (stack.h) */
     int split_steps;                    /* ... whose block failed there and was re-solved alone */
     int status_counts[RS_STATUS_SLOTS]; /* steps per status of the backend */

@@ -38,13 +38,16 @@ typedef enum rs_nlp_path {
     RS_PATH_IPOPT_WARM = 2,
     RS_PATH_IPOPT_COLD = 3,
     RS_PATH_IPOPT_HOMOTOPY = 4,
-    RS_PATH_NO_CONTACT = 5 /* no active contact (a model with per-step sizes): nothing to solve,
-                              the contact-free step */
+    RS_PATH_NO_CONTACT = 5, /* no active contact (a model with per-step sizes): nothing to solve,
+                               the contact-free step */
+    RS_PATH_START_POLISHED = 6 /* the previous answer polished for this step (tried after both
+                                  start candidates, before IPOPT) */
 } rs_nlp_path;
-#define RS_PATH_COUNT 6
+#define RS_PATH_COUNT 7
 #define RS_PATH_NONE (-1)
 
-/* "start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold", "ipopt_homotopy". */
+/* "start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold", "ipopt_homotopy",
+ * "no_contact", "start_polished". */
 const char *rs_nlp_path_name(int path);
 /* 1 for the paths that call IPOPT. */
 int rs_nlp_path_is_ipopt(int path);
@@ -77,8 +80,9 @@ typedef struct rs_step_result {
     int warm_from;           /* NLP, if ipopt_warm was tried: the start it was given last,
                                 RS_PATH_START_PREVIOUS or RS_PATH_START_CONTACT_FREE */
     int at_start;            /* NLP: a start point passed the KKT test; IPOPT was not called */
-    int polished;            /* NLP: IPOPT's answer was polished on its active set (nlp.polish,
-                                kkt_check.h's rs_kkt_polish) */
+    int polished;            /* NLP: the answer is a polished point (nlp.polish, kkt_check.h's
+                                rs_kkt_polish): IPOPT's, or the previous answer's for this step
+                                (path start_polished) */
     int stacked;             /* NLP: went through a stacked NLP with other runs (stack.h) */
     double stack_iterations; /* NLP: this run's share of the stacked solves' iterations (1/K of
                                 each); `iterations` counts the run's own solves only */

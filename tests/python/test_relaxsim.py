@@ -167,8 +167,8 @@ class SimulationTest(unittest.TestCase):
             # in flight the step is the free fall: zd falls by g dt per step
             np.testing.assert_allclose(np.diff(run.states[:400, 3]), -9.81e-3, rtol=0, atol=1e-12)
             self.assertIn(run.last.path, ["lemke"] if backend == "lemke" else
-                          ["start_previous", "start_contact_free", "ipopt_warm", "ipopt_cold",
-                           "ipopt_homotopy"])
+                          ["start_previous", "start_contact_free", "start_polished", "ipopt_warm",
+                           "ipopt_cold", "ipopt_homotopy"])
 
     def test_snapshot_repeats_the_steps(self):
         sc = relaxsim.Scenario(POINT2D)
