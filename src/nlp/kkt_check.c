@@ -279,7 +279,6 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
 {
     const rs_nlp_problem *p = &c->p;
     const int n = p->n, m = p->m;
-    c->primal = INFINITY;
     if (!rs_all_finite(x, (size_t)n))
         return 0;
     double primal = 0.0;
@@ -292,7 +291,6 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
         for (int i = 0; i < m; i++)
             primal = fmax(primal, fmax(c->g_l[i] - c->g[i], c->g[i] - c->g_u[i]));
     }
-    c->primal = primal;
     if (!(primal <= tol))
         return 0;
     p->eval_grad_f(p->ctx, x, c->grad);
@@ -313,9 +311,4 @@ int rs_kkt_check_point(rs_kkt_check *c, const double *x, double tol, int given, 
     }
     return least_squares_multipliers(c, x, tol, mult_g, mult_x_l, mult_x_u) &&
            optimality_error(c, x, mult_g, mult_x_l, mult_x_u, primal) <= tol;
-}
-
-double rs_kkt_check_primal(const rs_kkt_check *c)
-{
-    return c->primal;
 }

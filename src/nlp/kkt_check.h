@@ -41,10 +41,6 @@ void rs_kkt_check_destroy(rs_kkt_check *check);
 int rs_kkt_check_point(rs_kkt_check *check, const double *x, double tol, int given,
                        double *mult_g, double *mult_x_l, double *mult_x_u);
 
-/* The largest bound or constraint violation of the last candidate rs_kkt_check_point tested
- * (infinite when it or its constraints were not finite). */
-double rs_kkt_check_primal(const rs_kkt_check *check);
-
 /* The polish of a solution x (IPOPT's, interior) on its active set, into xp (n), kkt_polish.c:
  * every variable within delta of a bound is put on it, every equality and every constraint within
  * delta of a bound held at it, and the other variables solve those rows by minimum-norm

@@ -23,7 +23,6 @@ struct rs_kkt_check {
      * problems up to TRIPLET_LSQ_MAX variables (above, a start point is checked with the
      * multipliers it comes with, then with a polished point's: kkt_check.c) */
     int triplets, lsq;
-    double primal;                 /* the last candidate's largest bound or constraint violation */
     int *jr, *jc, *hr, *hc;
     int *column_of_row;            /* m: the active column of constraint row i, or -1 */
     /* the polish's (kkt_polish.c), allocated at its first use and grown when a larger active

@@ -186,6 +186,15 @@ static void test_a_step_too_large_is_refused_up_front(void **state)
     rs_scenario_release(&sc);
 }
 
+/* sc and r: the scenario `text` (named `name`) over the scene `scene`, loaded and compared. */
+static void compare_text(const char *name, const char *text, const char *scene, rs_scenario *sc,
+                         rs_compare_result *r)
+{
+    rs_error_detail d;
+    assert_int_equal(rs_scenario_load_text(name, text, scene, NULL, 0, sc, &d), RS_OK);
+    assert_int_equal(rs_compare_run(sc, RS_RUN_COMPARE, NULL, NULL, r), RS_OK);
+}
+
 /* A run that flies off the scale of every scene is failed steps, not solved ones: a disc thrown
  * at 1e12 m/s (the largest speed a scenario takes) leaves +-1e12 m (the largest coordinate) in
  * its first step; every step from there fails its certificate, on both backends (it reached
@@ -197,10 +206,8 @@ static void test_a_state_beyond_every_range_fails(void **state)
     static const char text[] = "[model]\nname = bodies\nscene = far.scene\ng = 0\n"
                                "[initial]\nd.xd = 1e12\n[run]\nsteps = 3\n";
     rs_scenario sc;
-    rs_error_detail d;
-    assert_int_equal(rs_scenario_load_text("far.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
     rs_compare_result r;
-    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    compare_text("far.ini", text, scene, &sc, &r);
     assert_int_equal(r.nlp.failed_steps, 3);
     assert_int_equal(r.lemke.failed_steps, 3);
     assert_false(r.contract_passed);
@@ -958,10 +965,8 @@ static void test_resting_row_takes_the_cheap_path(void **state)
     static const char text[] = "[model]\nname = bodies\nscene = row.scene\nmu = 0.5\n"
                                "[run]\nsteps = 30\ndt = 2e-3\n";
     rs_scenario sc;
-    rs_error_detail d;
-    assert_int_equal(rs_scenario_load_text("row.ini", text, scene, NULL, 0, &sc, &d), RS_OK);
     rs_compare_result r;
-    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    compare_text("row.ini", text, scene, &sc, &r);
     assert_int_equal(r.nlp.failed_steps, 0);
     assert_int_equal(r.lemke.failed_steps, 0);
     int polished = 0;
