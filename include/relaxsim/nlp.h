@@ -87,7 +87,10 @@ typedef struct rs_nlp_settings {
                                  at 0, and passes the KKT test: the
                                  pairs both of whose sides vanish, which IPOPT leaves near
                                  sqrt(its final barrier parameter), then vanish exactly (no
-                                 creep at rest, no repulsion after an impact). Default 1. */
+                                 creep at rest, no repulsion after an impact). With check_start,
+                                 the previous answer polished for a step is also tried before
+                                 IPOPT (path start_polished). IPOPT's own answer on every step:
+                                 polish = 0 and check_start = 0. Default 1. */
     int print_level;        /**< IPOPT's print_level (its iteration log on stdout), 0 .. 12.
                                  Default 0 (silent); relaxsim replay --ipopt-print-level sets it. */
 } rs_nlp_settings;

@@ -154,11 +154,22 @@ static void check_point2d_default(const char *const *sets, int nsets, rs_compare
     *out = r;
 }
 
+/* The default scenario, and where IPOPT is needed: sliding on after its landing, the body's
+ * active set holds from step to step, and every step between the landing and the stop is the
+ * previous answer polished for it (start_polished, no IPOPT call); check_point2d_default has
+ * checked each against the physics and Lemke's shadow. */
 static void test_point2d_default_scenario(void **state)
 {
     (void)state;
     rs_compare_result r;
     check_point2d_default(NULL, 0, &r);
+    const int landing = r.nlp.first_contact_step, stop = rest_from(&r, 0, 1e-6);
+    assert_true(landing > 0 && stop > landing + 100);
+    assert_true(rs_nlp_path_is_ipopt(r.step[landing].nlp.path));
+    for (int k = landing + 1; k < stop; k++) {
+        assert_int_equal(r.step[k].nlp.path, RS_PATH_START_POLISHED);
+        assert_true(r.step[k].nlp.polished && r.step[k].nlp.at_start);
+    }
     rs_compare_free(&r);
 }
 
