@@ -779,7 +779,7 @@ static int polish_previous(rs_stepper *s, rs_step_result *out)
     const double *xp = rs_stepper_nlp_polish(s, s->x_prev, out);
     if (!xp)
         return 0;
-    if (!s->have_warm) /* the previous answer is the interior one a warm IPOPT starts from */
+    if (!s->have_warm) /* the previous answer (IPOPT's, or a start point) starts a warm IPOPT */
         memcpy(s->x_warm, s->x_prev, sizeof(double) * (size_t)s->nlp_n);
     if (!rs_stepper_nlp_accept(s, xp, s->prev_g, s->prev_x_l, s->prev_x_u, RS_NLP_SOLVED, out)) {
         out->polished = 0;
