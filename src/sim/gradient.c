@@ -106,7 +106,10 @@ static rs_error run_open(const rs_scenario *sc, int nk, int lcp, grad_work *w, r
                          rs_stepper **st)
 {
     const rs_model *m = sc->model;
-    const rs_stepper_config cfg = rs_scenario_stepper_config(sc);
+    rs_stepper_config cfg = rs_scenario_stepper_config(sc);
+    cfg.warm_max_iter = 0; /* IPOPT's own path, as unpolished: a warm solve to nlp.max_iter (a
+                              cold answer at a loose tol is another point, and its KKT
+                              sensitivity another derivative) */
     memset(w, 0, sizeof *w);
     memset(r, 0, sizeof *r);
     *st = NULL;

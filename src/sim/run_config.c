@@ -136,5 +136,6 @@ void rs_scenario_input(const rs_scenario *sc, int k, double *u)
 rs_stepper_config rs_scenario_stepper_config(const rs_scenario *sc)
 {
     return (rs_stepper_config){sc->model, sc->params,     sc->variant,   sc->dt,   sc->nlp,
-                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene, 0};
+                               sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene, 0,
+                               RS_STEPPER_WARM_MAX_ITER};
 }

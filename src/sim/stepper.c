@@ -905,7 +905,14 @@ void rs_stepper_nlp_solve_alone(rs_stepper *s, rs_step_result *out)
         } else {
             const int warm = rs_stepper_nlp_start_point(s, path, s->x, mult_g, mult_x_l, mult_x_u,
                                                         &out->warm_from);
+            const int max_iter = s->cfg.nlp.max_iter, cap = s->cfg.warm_max_iter;
+            const int capped = warm && r + 1 < rungs && ladder[r + 1] == RS_PATH_IPOPT_COLD &&
+                               cap > 0 && cap < max_iter;
+            if (capped)
+                rs_ipopt_set_max_iter(s->ipopt, cap);
             st = rs_ipopt_solve(s->ipopt, s->x, warm, NULL, &iters);
+            if (capped)
+                rs_ipopt_set_max_iter(s->ipopt, max_iter);
         }
         out->iterations += iters;
         out->attempts++;

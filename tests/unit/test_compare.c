@@ -768,7 +768,7 @@ static void test_nan_is_never_an_answer(void **state)
     load("point2d_friction", sets, 2);
     /* the stepper: a state with a NaN fails both backends */
     rs_stepper_config cfg = {sc.model, sc.params, sc.variant,   sc.dt, sc.nlp,
-                             sc.lemke, 0,         sc.mode_tols, NULL,  0};
+                             sc.lemke, 0,         sc.mode_tols, NULL,  0, 0};
     rs_stepper *stepper;
     assert_int_equal(rs_stepper_create(&cfg, &stepper), RS_OK);
     const double bad_state[4] = {0.0, NAN, 1.0, 0.0}, input[2] = {0.0, 0.0};
@@ -830,7 +830,7 @@ static void test_models_are_checked(void **state)
     load("point2d_friction", NULL, 0);
     rs_model broken = *sc.model;
     rs_stepper_config cfg = {&broken, sc.params, 0, 1e-3, sc.nlp, sc.lemke, 1, sc.mode_tols,
-                             NULL,    0};
+                             NULL,    0,         0};
     rs_stepper *stepper = NULL;
     broken.lcp_n = 0; /* a fixed size of nothing */
     assert_int_equal(rs_model_check(&broken, NULL), RS_ERR_BAD_ARG);
