@@ -155,10 +155,10 @@ typedef struct rs_stepper_config {
 /* A warm IPOPT solve not converged after this many iterations gives way to a cold one. A warm
  * start is the previous answer, at IPOPT's mu_init; when the step's contacts have moved on, it
  * misses the new rows by 0.1 to 1 in natural units, and IPOPT, its barrier parameter already at
- * 1e-11, crawls through restoration (the pile: 134 of its 793 IPOPT steps took 100 to 226
- * iterations, 62% of its NLP time, where a cold start takes about 30). At 30 the pile needs 17%
- * fewer iterations; the limit is that of a cold solve's typical count, so that a warm solve that
- * converges at all keeps its advantage. */
+ * 1e-11, crawls through restoration (the pile at eda906f: 134 of its 910 IPOPT steps took over
+ * 100 ms, up to 226 iterations, 62% of its NLP time, where a cold start takes about 30). The
+ * limit is a cold solve's typical count: a warm solve that converges within it keeps its
+ * advantage (the pile: 17% fewer iterations; 15 and 30 measured alike, 50 only 8% fewer). */
 #define RS_STEPPER_WARM_MAX_ITER 30
 
 /* The IPOPT problems (with their KKT checks) a stepper keeps by default, one per NLP size met:
