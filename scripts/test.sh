@@ -88,8 +88,16 @@ RS_TEST_REDUCED=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L s
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 banner "valgrind"
-vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
-    --track-origins=yes)
+vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect)
+# (without --track-origins: it finds the same errors and only adds where an uninitialised value
+# came from, at about 1.6 times the CPU (the seesaw's compare: 12.3 s against 7.5 s); a failing
+# case is run once more with it, into its log, by vg_origins)
+vg_origins() { # vg_origins LOG COMMAND...: COMMAND again under valgrind, origins tracked, into LOG
+  local log=$1
+  shift
+  echo "  (again with --track-origins=yes, into $log)"
+  "${vg[@]}" --track-origins=yes "$@" >>"$log" 2>&1 || true
+}
 status=0
 # the slow tests (ctest -L slow), test_study and test_bodies simulate thousands of IPOPT steps or
 # Lemke solves (minutes to hours under valgrind: test_bodies alone took 346 s of this stage's
@@ -101,7 +109,10 @@ for t in build-release/tests/unit/test_*; do
   case "$slow" in *" $(basename "$t") "*) continue ;; esac
   printf '  %-40s' "$(basename "$t")"
   if RS_TEST_REDUCED=1 "${vg[@]}" "$t" >"build-release/valgrind-$(basename "$t").log" 2>&1; then echo "clean"
-  else echo "FAILED (see build-release/valgrind-$(basename "$t").log)"; status=1; fi
+  else
+    echo "FAILED (see build-release/valgrind-$(basename "$t").log)"; status=1
+    RS_TEST_REDUCED=1 vg_origins "build-release/valgrind-$(basename "$t").log" "$t"
+  fi
 done
 # The command itself, on a solve, a failed solve and a malformed file (exit codes 0, 1, 2).
 printf '2 0 2 2 2 2 1 nan 3 4 -1 -1\n' > build-release/bad.dat
@@ -111,7 +122,11 @@ for case in "0 $data/lcp_exp_murty2.dat" "1 $data/lcp_CPS_3.dat" "2 build-releas
   rc=0
   "${vg[@]}" build-release/relaxsim lcp solve "$2" --json >/dev/null 2>build-release/valgrind-cli.log || rc=$?
   if [ "$rc" = "$1" ]; then echo "clean (exit $rc)"
-  else echo "FAILED (exit $rc, expected $1)"; cat build-release/valgrind-cli.log; status=1; fi
+  else
+    echo "FAILED (exit $rc, expected $1)"; status=1
+    vg_origins build-release/valgrind-cli.log build-release/relaxsim lcp solve "$2" --json
+    cat build-release/valgrind-cli.log
+  fi
 done
 # Time stepping with both backends: point2d through its landing (step 451) and the impact,
 # the published variant for a few failing steps, a 1-D model with its LCP relaxation; the
@@ -142,7 +157,12 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
   "${vg[@]}" build-release/relaxsim compare "$scen/$1" "${sets[@]}" -o build-release/vg-out -q \
     2>build-release/valgrind-cli.log || rc=$?
   if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then echo "clean (exit $rc)"  # 1: a short run fails its contract
-  else echo "FAILED (exit $rc)"; cat build-release/valgrind-cli.log; status=1; fi
+  else
+    echo "FAILED (exit $rc)"; status=1
+    vg_origins build-release/valgrind-cli.log build-release/relaxsim compare "$scen/$1" "${sets[@]}" \
+      -o build-release/vg-out -q
+    cat build-release/valgrind-cli.log
+  fi
 done
 # A stacked batch: two point2d runs through their landing, in one block-diagonal NLP per step
 # (the forked worker stays under valgrind).
