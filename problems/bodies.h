@@ -31,6 +31,11 @@ enum { BS_X, BS_Z, BS_TH, BS_XD, BS_ZD, BS_THD, BS_N };
 enum { BU_X, BU_Z, BU_TAU, BU_N };
 enum { BF_X, BF_Z, BF_TAU, BF_N };
 
+typedef struct bodies_height {
+    double z; /* the centre's height, m */
+    int b;
+} bodies_height;
+
 /* One step's contacts, and what the step's LCP and NLP are built from (bodies.c). Cached per
  * run (rs_step_data.cache) and found again whenever the step's data differ from the stamp. */
 typedef struct bodies_step {
@@ -46,7 +51,11 @@ typedef struct bodies_step {
     double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
     int *first;          /* per contact: its first LCP unknown */
     double *mu;          /* per contact */
-    double *fscale;      /* per contact: its force unit m V / dt (m: its lighter body's mass) */
+    double *fscale;      /* per contact: its force unit m V / dt (m: its lighter body's mass,
+                          * or the mass it holds up when that is 100 times more: find_step) */
+    double *carried;     /* nb: the mass each body brings down on its supports (its own too) */
+    double *supports;    /* nb: how many contacts hold it up */
+    bodies_height *by_height; /* nb: scratch, the bodies from the highest down */
     int nz;              /* LCP unknowns */
     int cap_contacts;
     unsigned long long key; /* the contacts' features (the structure key) */
