@@ -148,9 +148,11 @@ typedef struct rs_lemke_settings {
                              Range [0, 1e-3]. Default 1e-12. */
     double cert_tol;    /**< certificate tolerance on the relative measures for "solved".
                              Range (0, 1). Default RS_LCP_CERT_TOL_DEFAULT. */
-    int refine;         /**< re-solve the final basis by LU with partial pivoting and keep
-                             whichever z has the smaller natural residual: 0 never, 1 only when
-                             the pivoted answer fails its certificate, 2 always. Default 1. */
+    int refine;         /**< re-solve the final basis by LU with partial pivoting, refine
+                             that solve iteratively (up to two sweeps, the residual in long
+                             double) and keep whichever z has the smallest natural residual:
+                             0 never, 1 only when the pivoted answer fails its certificate,
+                             2 always. Default 1. */
 } rs_lemke_settings;
 
 /** Fill every field of *settings with its default. No-op on NULL. */

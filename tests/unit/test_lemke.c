@@ -427,9 +427,9 @@ static void test_wide_q_family_is_solved(void **state)
                 }
 }
 
-/* Lemke's answer to the pile step in tests/data/NAME (size n), judged here by its certificate
- * recomputed from (M, q, z) alone, and z >= 0; returns its info. */
-static rs_lemke_info solve_pile_step(const char *name, int n)
+/* Lemke's answer to the step LCP in tests/data/NAME (size n), judged here by its certificate
+ * recomputed from (M, q, z) alone, and z >= 0; returns its info, and z in z_out unless NULL. */
+static rs_lemke_info solve_data_step(const char *name, int n, double *z_out)
 {
     char path[512];
     snprintf(path, sizeof path, RS_SOURCE_DIR "/tests/data/%s", name);
@@ -447,6 +447,8 @@ static rs_lemke_info solve_pile_step(const char *name, int n)
     assert_true(cert.passed);
     for (int i = 0; i < n; i++)
         assert_true(z[i] >= 0.0);
+    if (z_out)
+        memcpy(z_out, z, sizeof(double) * (size_t)n);
     free(z);
     rs_lcp_destroy(lcp);
     return info;
@@ -461,7 +463,7 @@ static rs_lemke_info solve_pile_step(const char *name, int n)
 static void test_degenerate_contact_lcp_needs_another_covering_vector(void **state)
 {
     (void)state;
-    const rs_lemke_info info = solve_pile_step("pile64_step60.dat", 168);
+    const rs_lemke_info info = solve_data_step("pile64_step60.dat", 168, NULL);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.covering_changed, 1);
     assert_int_equal(info.equilibrated, 0);
@@ -475,10 +477,41 @@ static void test_degenerate_contact_lcp_needs_another_covering_vector(void **sta
 static void test_cycling_path_is_caught(void **state)
 {
     (void)state;
-    const rs_lemke_info info = solve_pile_step("pile64_step155.dat", 680);
+    const rs_lemke_info info = solve_data_step("pile64_step155.dat", 680, NULL);
     assert_int_equal(info.status, RS_LEMKE_SOLVED);
     assert_int_equal(info.covering_changed, 1);
     assert_true(info.pivots < 5000); /* measured 3,528 */
+}
+
+/* The step LCPs of a 1e6 kg disc resting on a 1 kg box on the ground (mu = 0.5, dt = 1e-2 s:
+ * tests/data/heavy_disc_step168.dat and _step380.dat, n = 12, written by `relaxsim compare
+ * --capsule` from the scene of test_bodies' test_heavy_disc_on_a_light_box run for 500 steps).
+ * Rows of three contacts, 4 each (normal, two tangents, the friction slack): the disc on the box,
+ * then the box's two corners on the ground. The disc's weight passes through the box, so the
+ * box's rows are sums of about 2e5 m/s that cancel to g dt = 0.1 m/s. Closed form at rest: the
+ * disc's contact carries its weight, m g = 9.81e6 N, the ground both weights. */
+static void expect_heavy_disc_loads(const double *z)
+{
+    const double g = 9.81, m_disc = 1e6, m_box = 1.0;
+    assert_true(fabs(z[0] - m_disc * g) <= 1e-9 * m_disc * g);
+    assert_true(fabs(z[4] + z[8] - (m_disc + m_box) * g) <= 1e-9 * (m_disc + m_box) * g);
+}
+
+/* Each path ends on a basis whose basic values, re-solved, missed a cone row of the box (step
+ * 168: by 4e-4 N, 1.7e-10 of its normal force; step 380: by 3.5e-5 N, its velocity rows by
+ * 5.7e-7 m/s): both were breakdowns. Refined (lemke_refine's iterative refinement), each basis
+ * solves its step. */
+static void test_heavy_load_basis_is_refined(void **state)
+{
+    (void)state;
+    const char *steps[] = {"heavy_disc_step168.dat", "heavy_disc_step380.dat"};
+    for (int k = 0; k < 2; k++) {
+        double z[12];
+        const rs_lemke_info info = solve_data_step(steps[k], 12, z);
+        assert_int_equal(info.status, RS_LEMKE_SOLVED);
+        assert_int_equal(info.refined, 1);
+        expect_heavy_disc_loads(z);
+    }
 }
 
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
@@ -816,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_wide_q_family_is_solved),
         cmocka_unit_test(test_degenerate_contact_lcp_needs_another_covering_vector),
         cmocka_unit_test(test_cycling_path_is_caught),
+        cmocka_unit_test(test_heavy_load_basis_is_refined),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),
