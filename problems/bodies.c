@@ -79,8 +79,9 @@ static void step_free(bodies_step *s)
     rs_contact_list_free(&s->list);
     free(s->stamp);
     free(s->by_height);
+    free(s->group);
     free(s->first);
-    free(s->mu); /* (fscale is its second half) */
+    free(s->mu); /* (fscale and vscale are its second and last thirds) */
     free(s->layout_int);
     free(s->layout_dbl);
     free(s);
@@ -123,10 +124,12 @@ static bodies_step *step_new(const rs_scene *scene)
     s->nb = scene->nbodies;
     const size_t nb = (size_t)s->nb;
     s->nstamp = 6 * nb + 3 * nb + (size_t)bodies_nparams(scene) + 1;
-    /* the stamp, then pose, margin, mass, inertia, extent, vfree */
-    s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 2 * nb + 1, sizeof(double));
+    /* the stamp, then pose, margin, mass, inertia, extent, vfree, carried, supports, speed,
+     * group_speed */
+    s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 4 * nb + 1, sizeof(double));
     s->by_height = malloc(sizeof *s->by_height * (nb + 1));
-    if (!s->stamp || !s->by_height) {
+    s->group = malloc(sizeof *s->group * (nb + 1));
+    if (!s->stamp || !s->by_height || !s->group) {
         step_free(s);
         return NULL;
     }
@@ -138,6 +141,8 @@ static bodies_step *step_new(const rs_scene *scene)
     s->vfree = s->extent + nb;
     s->carried = s->vfree + 3 * nb;
     s->supports = s->carried + nb;
+    s->speed = s->supports + nb;
+    s->group_speed = s->speed + nb;
     return s;
 }
 
@@ -229,6 +234,44 @@ static void carried_masses(bodies_step *s)
     }
 }
 
+/* The root of body b's group in s->group (union-find, paths halved). */
+static int group_root(int *group, int b)
+{
+    while (group[b] != b) {
+        group[b] = group[group[b]];
+        b = group[b];
+    }
+    return b;
+}
+
+/* s->group_speed[b]: the largest s->speed over the bodies that touch b through the step's
+ * contacts between bodies, directly or along a chain (static obstacles join no two bodies: the
+ * ground would join them all). A contact's forces move its own bodies, and through them what
+ * touches them: an impact on the top of a stack reaches the ground through every contact below
+ * it, in one step. */
+static void group_speeds(bodies_step *s)
+{
+    const int nb = s->nb;
+    for (int b = 0; b < nb; b++) {
+        s->group[b] = b;
+        s->group_speed[b] = 0.0;
+    }
+    for (int i = 0; i < s->list.n; i++) {
+        const rs_contact *c = &s->list.c[i];
+        if (c->b < 0)
+            continue;
+        const int ra = group_root(s->group, c->a), rb = group_root(s->group, c->b);
+        if (ra != rb)
+            s->group[ra] = rb;
+    }
+    for (int b = 0; b < nb; b++) {
+        const int r = group_root(s->group, b);
+        s->group_speed[r] = fmax(s->group_speed[r], s->speed[b]);
+    }
+    for (int b = 0; b < nb; b++)
+        s->group_speed[b] = s->group_speed[group_root(s->group, b)];
+}
+
 /* Find the step's contacts and what depends on them; 0 when out of memory. */
 static int find_step(bodies_step *s, const rs_step_data *d)
 {
@@ -255,7 +298,8 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         const double after = hypot(vf[0], vf[1]) + fabs(vf[2]) * bd->extent;
         /* (plus the rounding of its gaps: a gap that rounding leaves positive is found) */
         s->margin[b] = dt * fmax(before, after) + position_rounding(s, b);
-        vmax = fmax(vmax, fmax(before, after));
+        s->speed[b] = fmax(before, after);
+        vmax = fmax(vmax, s->speed[b]);
         size = fmax(size, fmax(fabs(x[BS_X]), fabs(x[BS_Z])) + bd->extent);
     }
     /* The floor of V without gravity (a top view: a table, planar pushing, billiards; or g = 0
@@ -272,7 +316,8 @@ static int find_step(bodies_step *s, const rs_step_data *d)
      * the rounding of the poses is judged as it is with gravity, by the certificate's rounding
      * floors (rs_update_excess, the gaps within rounding). With g = 9.81 the floor is never
      * above g dt, so that the units with gravity are unchanged. */
-    vmax = fmax(vmax, fmin(1e-6 * size / dt, 9.80665 * dt));
+    const double vfloor = fmin(1e-6 * size / dt, 9.80665 * dt);
+    vmax = fmax(vmax, vfloor);
     rs_step_scales_set(&s->scales, &vmax, 1, 0.0, dt, 1.0);
     double mmax = 0.0;
     for (int b = 0; b < s->nb; b++)
@@ -285,15 +330,15 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         int *first = realloc(s->first, sizeof(int) * (size_t)nc);
         if (first)
             s->first = first;
-        double *mu = realloc(s->mu, sizeof(double) * 2 * (size_t)nc);
+        double *mu = realloc(s->mu, sizeof(double) * 3 * (size_t)nc);
         if (mu)
             s->mu = mu;
         if (!first || !mu)
             return 0;
-        s->fscale = s->mu + nc; /* (mu's second half) */
         s->cap_contacts = nc;
     }
-    s->fscale = s->mu + s->cap_contacts;
+    s->fscale = s->mu + s->cap_contacts; /* (mu's second third) */
+    s->vscale = s->fscale + s->cap_contacts; /* (and its last) */
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     s->nz = 0;
     for (int i = 0; i < nc; i++) {
@@ -322,23 +367,36 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         }
     }
     s->key = h;
-    /* The force unit of contact i, F_i = m_i V / dt, the force that changes the speed of its
-     * lighter body m_i by V in a step (an impact's: the effective mass of the pair is at most
+    /* The force unit of contact i, F_i = m_i V_i / dt, the force that changes the speed of its
+     * lighter body m_i by V_i in a step (an impact's: the effective mass of the pair is at most
      * m_i) or, where more than LOAD_UNIT_RATIO times heavier, the mass M_i whose weight it holds
-     * up at rest: M_i V / dt, at least M_i g since V >= g dt. A light body under a heavy one
+     * up at rest: M_i V_i / dt, at least M_i g since V_i >= g dt. A light body under a heavy one
      * carries the heavy one's weight at each of its contacts, the ground's included: in the
      * light body's unit, a 1e6 kg disc on a 1 kg box loaded the box's ground contacts with 1e6
      * units, and IPOPT found 496 of 500 steps (dt = 1e-2 s) infeasible. Below that ratio the
      * lighter mass stays the unit: within two orders of magnitude of the load, it scales the
-     * rows as well, and the shipped scenes (stacks, the pile: ratios up to about 12) keep their
-     * units. */
+     * rows as well (stacks, the pile: ratios up to about 12).
+     * V_i (s->vscale, also the speed unit of the contact's rows in the pairs NLP) is the
+     * largest speed of the bodies it touches through a chain of contacts (group_speeds, at least
+     * V's floor), not the scene's V, the fastest body's: a contact's forces move those bodies
+     * only (with their own bodies' speeds alone, the pile's step 193 failed: two bodies at 0.02
+     * m/s pressed by 111 N from an impact above them, 22 of their unit). In V, a plank
+     * resting on a corner while a disc rolled away at 0.79 m/s had a force unit 40 times its
+     * weight, and its cone's slack, mu p - |f|, came to 3.4e-3 of it: IPOPT's answer at tol,
+     * whose products are about tol, then let the plank slip at tol / 3.4e-3 = 3e-8 V (2.4e-8
+     * m/s, kept by every later step), and the polish could not read the light end's pairs (its
+     * load at 3e-4 of the unit, within the polish's threshold). In V_i the plank rests to 3e-15
+     * m/s (Lemke's to 2.8e-14). */
     carried_masses(s);
+    group_speeds(s);
     for (int i = 0; i < nc; i++) {
         const rs_contact *c = &s->list.c[i];
         const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
         const int up = held_body(s, c);
         const double load = up >= 0 ? s->carried[up] / s->supports[up] : 0.0;
-        s->fscale[i] = (load > LOAD_UNIT_RATIO * m ? load : m) * s->scales.speed / dt;
+        const double Vi = fmax(fmax(vfloor, RS_STEP_SPEED_FLOOR), s->group_speed[c->a]);
+        s->vscale[i] = Vi;
+        s->fscale[i] = (load > LOAD_UNIT_RATIO * m ? load : m) * Vi / dt;
     }
     s->valid = 1;
     return 1;
@@ -704,9 +762,9 @@ static void residuals(const rs_step_data *d, const double *sn, const double *f,
         const rs_contact *ct = &s->list.c[i];
         double t[2];
         bodies_tangent(ct, t);
-        /* Contact i's forces in F_i = max(m_i V / dt, |p_i|): its natural unit (m_i its lighter
-         * body's mass: the force that changes that body's velocity by V within the step), or
-         * the normal force it carries when that is larger. A light body under a heavy one
+        /* Contact i's forces in F_i = max(m_i V_i / dt, |p_i|): its natural unit (s->fscale,
+         * find_step: m_i its lighter body's mass or the load it holds up, V_i its bodies'
+         * speed), or the normal force it carries when that is larger. A light body under a heavy one
          * carries the heavy one's weight on both its contacts, the one above and the one
          * with the ground below (m_top = 1e6 m_i: p_i = 1e6 m_i V / dt at rest, V = g dt),
          * and its velocity v' = v_free + dt (p_below - p_above) / m_i, a difference of two

@@ -51,11 +51,18 @@ typedef struct bodies_step {
     double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
     int *first;          /* per contact: its first LCP unknown */
     double *mu;          /* per contact */
-    double *fscale;      /* per contact: its force unit m V / dt (m: its lighter body's mass,
+    double *fscale;      /* per contact: its force unit m V_i / dt (m: its lighter body's mass,
                           * or the mass it holds up when that is 100 times more: find_step) */
+    double *vscale;      /* per contact: its speed unit V_i, the speed of the bodies it
+                          * touches (group_speed, at least V's floor; at most V): find_step */
     double *carried;     /* nb: the mass each body brings down on its supports (its own too) */
     double *supports;    /* nb: how many contacts hold it up */
+    double *speed;       /* nb: how fast any point of it moves, before or after the free step
+                            (m/s) */
+    double *group_speed; /* nb: the largest speed of the bodies it touches, through a chain of
+                            contacts between bodies: its contacts' speed unit (find_step) */
     bodies_height *by_height; /* nb: scratch, the bodies from the highest down */
+    int *group;          /* nb: scratch, each body's parent in its contact group (group_speeds) */
     int nz;              /* LCP unknowns */
     int cap_contacts;
     unsigned long long key; /* the contacts' features (the structure key) */

@@ -88,10 +88,17 @@ static void rows_of(const layout *l, int i, const double *x, contact_rows *r)
     bodies_tangent(c, t);
     r->nk = velocity_row(l->s, c, c->n, r->cols, r->cn);
     velocity_row(l->s, c, t, r->cols, r->ct);
+    /* the rows in the contact's own speed V_i (the velocities are in V): a slow contact's slip
+     * and approach are judged in its own unit, not the scene's fastest body's */
+    const double k = l->s->scales.speed / l->s->vscale[i];
+    for (int j = 0; j < r->nk; j++) {
+        r->cn[j] *= k;
+        r->ct[j] *= k;
+    }
     if (!x)
         return;
     const double *z = x + l->at[i];
-    r->w[0] = c->gap / l->s->scales.length + dot_row(r->cols, r->cn, r->nk, x);
+    r->w[0] = c->gap / (l->s->vscale[i] * l->d->dt) + dot_row(r->cols, r->cn, r->nk, x);
     if (l->pairs[i] == 4) {
         const double tv = dot_row(r->cols, r->ct, r->nk, x);
         r->w[1] = z[3] + tv;

@@ -413,6 +413,45 @@ static void test_heavy_disc_on_a_light_box(void **state)
     rs_scenario_release(&sc);
 }
 
+/* The seesaw (bodies_seesaw.ini) at the default tol: a plank at rest on a triangle's apex and
+ * the ground while the disc that tipped it rolls away at 0.79 m/s. Its contacts were posed in
+ * the scene's units, the disc's V: there the plank's cone slack came to 3.4e-3 of its force unit,
+ * IPOPT's answer slipped at tol / 3.4e-3 = 3e-8 V and every later step kept it (2.4e-8 m/s, 4.8e-8
+ * m by the end). In their own units (bodies.c, find_step) it rests. Bounds: its speed below tol
+ * in its own unit, tol g dt (2e-12 m/s; measured 3.7e-15 to 1.9e-14 under four BLAS kernels), and
+ * it does not move by more than that speed over the window (1e-12 m) from 1 s to the end; every
+ * resting step takes the cheap path (the previous answer accepted again). */
+static void test_seesaw_plank_rests_at_the_default_tol(void **state)
+{
+    (void)state;
+    const char *sets[] = {"nlp.cert_tol=1e-6"}; /* (the scenario's 1e-10 aside: the defaults) */
+    rs_scenario sc;
+    load(SCEN "bodies_seesaw.ini", sets, 1, &sc);
+    assert_true(sc.nlp.tol == 1e-10);
+    rs_compare_result r;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
+    const double g = sc.params[BP_G], dt = sc.dt, R = sc.scene->bodies[0].extent;
+    const int from = (int)(1.0 / dt);
+    double vmax = 0.0;
+    int cheap = 0;
+    for (int k = from; k < r.steps; k++) {
+        const rs_step_result *st = &r.step[k].nlp;
+        assert_true(st->ok);
+        const double *p = st->state_next; /* the plank: body 0 */
+        vmax = fmax(vmax, hypot(p[BS_XD], p[BS_ZD]) + fabs(p[BS_THD]) * R);
+        cheap += st->path == RS_PATH_START_PREVIOUS;
+    }
+    const double *a = r.step[from].nlp.state_next, *b = r.step[r.steps - 1].nlp.state_next;
+    const double moved = hypot(b[BS_X] - a[BS_X], b[BS_Z] - a[BS_Z]) + fabs(b[BS_TH] - a[BS_TH]) * R;
+    print_message("seesaw from 1 s: plank speed %.3g m/s, moved %.3g m, %d of %d steps cheap\n",
+                  vmax, moved, cheap, r.steps - from);
+    assert_true(vmax <= sc.nlp.tol * g * dt);
+    assert_true(moved <= 1e-12);
+    assert_int_equal(cheap, r.steps - from);
+    rs_compare_free(&r);
+    rs_scenario_release(&sc);
+}
+
 /* The stack (bodies_stack.ini) at dt = 1e-6 s and 1e-12 s, the smallest a scenario takes: every
  * step failed both ways (its positions round by 2.8e-17 m, 2.8e-6 of the step's length L = g dt^2
  * at 1e-6 s, and the certificate judged their update in L; at 1e-12 s, besides, the gaps'
@@ -1052,6 +1091,7 @@ int main(void)
         cmocka_unit_test(test_stack_carries_the_weight_above),
         cmocka_unit_test(test_heavy_body_on_a_light_one),
         cmocka_unit_test(test_heavy_disc_on_a_light_box),
+        cmocka_unit_test(test_seesaw_plank_rests_at_the_default_tol),
         cmocka_unit_test(test_stack_at_small_time_steps),
         cmocka_unit_test(test_reproduces_point2d_and_disc_polygons),
         cmocka_unit_test(test_nlp_derivatives),
