@@ -31,9 +31,11 @@
  *
  * The relaxation of this LCP is the generic one (src/nlp/lcp_relaxation.c), posed in the step's
  * natural units: speed V (the largest speed of any body's point, before and after the free
- * step, or g dt, or min(1e-6 X / dt, g0 dt) with X the scene's size: a floor that does not
- * vanish with g, find_step), length L = V dt; each contact's forces in F_i = m_i V / dt with m_i the mass of
- * its lighter body, gamma and the velocity rows in V, the cone row in F_i. The model's own NLP
+ * step, or min(1e-6 X / dt, g0 dt) with X the scene's size: a floor that does not vanish with
+ * g, find_step), length L = V dt; each contact's own speed V_i (the largest of the bodies it
+ * touches through contacts between bodies) and forces in F_i = m_i V_i / dt, m_i the mass of its
+ * lighter body or the load it holds up (find_step): gamma and the velocity rows in V_i, the cone
+ * row in F_i. The model's own NLP
  * (bodies_nlp.c) poses the same step in the post's style.
  *
  * The certificate (residuals) recomputes the physics from the step's outputs: the bodies' next
@@ -188,6 +190,10 @@ static double position_rounding(const bodies_step *s, int b)
 static int higher_first(const void *p, const void *q)
 {
     const bodies_height *a = p, *b = q;
+    /* a NaN height (a step that is failing anyway) sorts last, so that the order stays total */
+    const int an = isnan(a->z), bn = isnan(b->z);
+    if (an || bn)
+        return an != bn ? an - bn : (a->b > b->b) - (a->b < b->b);
     return a->z > b->z ? -1 : a->z < b->z ? 1 : (a->b > b->b) - (a->b < b->b);
 }
 
@@ -370,7 +376,7 @@ static int find_step(bodies_step *s, const rs_step_data *d)
     /* The force unit of contact i, F_i = m_i V_i / dt, the force that changes the speed of its
      * lighter body m_i by V_i in a step (an impact's: the effective mass of the pair is at most
      * m_i) or, where more than LOAD_UNIT_RATIO times heavier, the mass M_i whose weight it holds
-     * up at rest: M_i V_i / dt, at least M_i g since V_i >= g dt. A light body under a heavy one
+     * up at rest: M_i V_i / dt, M_i g at rest (V_i = g dt there). A light body under a heavy one
      * carries the heavy one's weight at each of its contacts, the ground's included: in the
      * light body's unit, a 1e6 kg disc on a 1 kg box loaded the box's ground contacts with 1e6
      * units, and IPOPT found 496 of 500 steps (dt = 1e-2 s) infeasible. Below that ratio the
@@ -536,10 +542,10 @@ static void lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
     for (int i = 0; i < s->list.n; i++) {
         const int f = s->first[i];
         z_unit[f] = s->fscale[i];
-        w_unit[f] = s->scales.speed;
+        w_unit[f] = s->vscale[i];
         if (s->mu[i] > 0.0) {
             z_unit[f + 1] = z_unit[f + 2] = s->fscale[i];
-            z_unit[f + 3] = w_unit[f + 1] = w_unit[f + 2] = s->scales.speed;
+            z_unit[f + 3] = w_unit[f + 1] = w_unit[f + 2] = s->vscale[i];
             w_unit[f + 3] = s->fscale[i];
         }
     }

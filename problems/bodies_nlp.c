@@ -5,7 +5,8 @@
  * variant's NLP relaxes the step LCP's pairs instead (bodies_nlp_pairs.c).
  *
  * Posed in the step's natural units (bodies.c): a body's velocity in V, its angular velocity in
- * V / R_b (R_b its extent), contact i's forces in F_i = m_i V / dt. Variables, in this order
+ * V / R_b (R_b its extent), contact i's forces in F_i = m_i V_i / dt (find_step; its rows stay
+ * in V, unlike the pairs form's, which are in V_i). Variables, in this order
  * (the bounds follow from the counts alone: bodies B, contacts C, with friction K):
  *     v_b = (vx, vz, w)        3 per body, free:   v' = V (vx, vz), omega' = V w / R_b
  *     p_i                      per contact, >= 0:   the normal force, p_i F_i

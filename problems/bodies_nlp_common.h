@@ -49,9 +49,10 @@ static inline double dot_row(const int *cols, const double *coef, int k, const d
 }
 
 /* The scaled coefficient, in body b's row k of (D1) divided by V, of a unit force of contact c
- * along e (in the contact's unit F_i = m_i V / dt): -s m_i / m_b e_k for k = 0, 1 and
- * -s m_i R_b / I_b cross(r, e) for the angle (0 for a locked rotation); s = +1 on the
- * contact's body a, -1 on its b. */
+ * along e (in the contact's unit F_i = fscale_i): -s m_i / m_b e_k for k = 0, 1 and
+ * -s m_i R_b / I_b cross(r, e) for the angle (0 for a locked rotation), m_i = F_i dt / V (the
+ * mass the unit force gives V in a step: the lighter body's, or the load's, times V_i / V);
+ * s = +1 on the contact's body a, -1 on its b. */
 static inline double force_coef(const bodies_step *st, double dt, const rs_contact *c, int side,
                                 const double *e, int k)
 {

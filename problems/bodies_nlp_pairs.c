@@ -6,16 +6,17 @@
  * exactly two friction directions here: no norm to smooth.
  *
  * In the step's natural units (bodies.c): body b's velocity (vx, vz) in V and angular velocity w
- * in V / R_b; contact i's forces p_i, beta+_i, beta-_i in F_i = m_i V / dt and its sliding speed
- * gamma_i in V. Variables, in this order (the bounds follow from the counts):
+ * in V / R_b; contact i's forces p_i, beta+_i, beta-_i in F_i = m_i V_i / dt and its sliding
+ * speed gamma_i in V_i, V_i the contact's own speed (find_step). Variables, in this order (the
+ * bounds follow from the counts):
  *     v_b = (vx, vz, w)                 3 per body, free
  *     z_i = (p, beta+, beta-, gamma)    per contact (p alone without friction), >= 0
  *     s_i                               one slack per pair, >= 0
  * Constraints:
  *     D_b   (D1) per body, = 0, divided by V (as in bodies_nlp.c, with f = beta+ - beta-)
- *     w_i   >= 0: the LCP's rows, divided by V (the cone row by F_i):
- *               w_n = g_i / L + J_n v' / V,  w_+ = gamma + J_t v' / V,  w_- = gamma - J_t v' / V,
- *               w_g = mu p - beta+ - beta-
+ *     w_i   >= 0: the LCP's rows, divided by V_i (the cone row by F_i):
+ *               w_n = g_i / L_i + J_n v' / V_i,  w_+ = gamma + J_t v' / V_i,
+ *               w_- = gamma - J_t v' / V_i,  w_g = mu p - beta+ - beta-  (L_i = V_i dt)
  *     c_i   >= 0: s_k - z_k w_k for each pair k of the contact
  * Objective: the sum of P(s) over the pairs (the step's slack penalty).
  */

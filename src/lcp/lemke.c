@@ -498,7 +498,9 @@ LEMKE_INLINE rs_lemke_status lemke_pivoting(int n, const double *M, double m_fac
 
 /* r = q - B x for the basis columns (lemke_basis_solve's B), accumulated in long double (on
  * x86-64, 64 bits of mantissa): the residual that refines x must carry the digits its own
- * rounding lost. */
+ * rounding lost. Where long double is double (valgrind's emulation of x87, other platforms) the
+ * refinement runs in double: each sweep is still kept only if it helps (lemke_refine), and
+ * test_heavy_load_basis_is_refined passes under valgrind too. */
 LEMKE_INLINE void lemke_basis_residual(int n, const double *M, double m_factor, const double *d,
                                        const int *basis, const double *q, const double *x,
                                        double *r)

@@ -1,7 +1,7 @@
 /*
  * test_bodies_pile.c: the pile (bodies_pile.ini: 12 boxes and 12 discs dropped into a valley),
- * Lemke's trajectory: at rest at the end, no body is inside another or a wall by more than the
- * rounding of the poses, every gap recomputed from the final poses. A long simulation (1,000
+ * Lemke's trajectory: at rest at the end, no body is inside another or a wall by more than
+ * Lemke's certified accuracy (below), every gap recomputed from the final poses. A long simulation (1,000
  * steps; six minutes under valgrind), labelled slow: run in the optimised build and, reduced,
  * under the sanitizers; valgrind covers the same code through test_bodies' shorter scenes.
  */
@@ -48,9 +48,12 @@ static void test_pile_ends_without_overlap(void **state)
      * RS_LCP_CERT_TOL_DEFAULT, so a resting step's gaps after it within about that much of the
      * step's length L = V dt (V = g dt at rest), or the rounding of the poses where that is more
      * (RS_LEMKE_FLOOR_ULPS unit roundoffs of the scene's size X, its largest coordinate plus a
-     * body's extent). Bound: 10 times the first. Measured: -8.3e-17 m (X = 2.3 m, L = 3.9e-5
-     * m) and, on a trajectory whose last step answered at 3e-10 in its physical residual (the
-     * pile at step 400, 7e-14 m/s before it, 6e-12 m/s after), -1.33e-14 m, 3.4e-10 L */
+     * body's extent). The LCP's tolerance is relative in its own equilibrated units, not a
+     * length: taken in L, it is a scale, not a derived bound. Bound: 10 times it. Measured:
+     * -8.3e-17 m (X = 2.3 m, L = 3.9e-5 m) and, on the trajectory after ec67173 (which the
+     * refinement changed from step 379), -1.33e-14 m, 3.4e-10 L: its step 399, a plain pivoted
+     * answer (not refined) that passes its certificate, leaves 3e-10 in its physical residual
+     * and 6e-12 m/s where the steps before it left 7e-14 */
     double X = 0.0;
     for (int b = 0; b < nb; b++)
         X = fmax(X, fmax(fabs(pose[3 * b]), fabs(pose[3 * b + 1])) + sc.scene->bodies[b].extent);
