@@ -383,10 +383,11 @@ static int find_step(bodies_step *s, const rs_step_data *d)
      * lighter mass stays the unit: within two orders of magnitude of the load, it scales the
      * rows as well (stacks, the pile: ratios up to about 12).
      * V_i (s->vscale, also the speed unit of the contact's rows in the pairs NLP) is the
-     * largest speed of the bodies it touches through a chain of contacts (group_speeds, at least
-     * V's floor), not the scene's V, the fastest body's: a contact's forces move those bodies
-     * only (with their own bodies' speeds alone, the pile's step 193 failed: two bodies at 0.02
-     * m/s pressed by 111 N from an impact above them, 22 of their unit). In V, a plank
+     * largest speed of the bodies it touches through a chain of contacts (group_speeds), with
+     * V's floors (g dt; vfloor without gravity), not the scene's V, the fastest body's: a
+     * contact's forces move those bodies only (with their own bodies' speeds alone, the pile's
+     * step 193 failed: two bodies at 0.02 m/s pressed by 111 N from an impact above them, 22 of
+     * their unit). Where all the bodies touch through contacts, V_i is V to the bit. In V, a plank
      * resting on a corner while a disc rolled away at 0.79 m/s had a force unit 40 times its
      * weight, and its cone's slack, mu p - |f|, came to 3.4e-3 of it: IPOPT's answer at tol,
      * whose products are about tol, then let the plank slip at tol / 3.4e-3 = 3e-8 V (2.4e-8
@@ -400,7 +401,8 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
         const int up = held_body(s, c);
         const double load = up >= 0 ? s->carried[up] / s->supports[up] : 0.0;
-        const double Vi = fmax(fmax(vfloor, RS_STEP_SPEED_FLOOR), s->group_speed[c->a]);
+        const double floor_i = fmax(g * dt, fmax(vfloor, RS_STEP_SPEED_FLOOR)); /* V's floors */
+        const double Vi = fmax(floor_i, s->group_speed[c->a]);
         s->vscale[i] = Vi;
         s->fscale[i] = (load > LOAD_UNIT_RATIO * m ? load : m) * Vi / dt;
     }
