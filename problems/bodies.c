@@ -82,7 +82,7 @@ static void step_free(bodies_step *s)
     free(s->stamp);
     free(s->by_height);
     free(s->group);
-    free(s->first);
+    free(s->first); /* (held is its second half) */
     free(s->mu); /* (fscale and vscale are its second and last thirds) */
     free(s->layout_int);
     free(s->layout_dbl);
@@ -129,9 +129,8 @@ static bodies_step *step_new(const rs_scene *scene)
     /* the stamp, then pose, margin, mass, inertia, extent, vfree, carried, supports, speed,
      * group_speed */
     s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 4 * nb + 1, sizeof(double));
-    s->by_height = malloc(sizeof *s->by_height * (nb + 1));
     s->group = malloc(sizeof *s->group * (nb + 1));
-    if (!s->stamp || !s->by_height || !s->group) {
+    if (!s->stamp || !s->group) {
         step_free(s);
         return NULL;
     }
@@ -186,15 +185,21 @@ static double position_rounding(const bodies_step *s, int b)
  * its lighter body's mass (find_step). */
 #define LOAD_UNIT_RATIO 100.0
 
-/* Bodies by the height of their centres, highest first (qsort's order). */
+/* Supporting contacts by the height of the body they hold up, highest first, then by that body
+ * and by the contact (qsort's order: for each body from the highest down, its contacts in the
+ * list's order). */
 static int higher_first(const void *p, const void *q)
 {
     const bodies_height *a = p, *b = q;
     /* a NaN height (a step that is failing anyway) sorts last, so that the order stays total */
     const int an = isnan(a->z), bn = isnan(b->z);
-    if (an || bn)
-        return an != bn ? an - bn : (a->b > b->b) - (a->b < b->b);
-    return a->z > b->z ? -1 : a->z < b->z ? 1 : (a->b > b->b) - (a->b < b->b);
+    if (!an && !bn && a->z != b->z)
+        return a->z > b->z ? -1 : 1;
+    if (an != bn)
+        return an - bn;
+    if (a->up != b->up)
+        return a->up < b->up ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
 }
 
 /* The body contact c holds up from below (-1: none): a when the normal, from b into a, points up
@@ -210,33 +215,33 @@ static int held_body(const bodies_step *s, const rs_contact *c)
 }
 
 /* The mass whose weight each body brings down onto what holds it: its own and what rests on it,
- * s->carried[b], and the number of contacts that hold it, s->supports[b]. The bodies are taken
- * from the highest down, so that what rests on a body is summed before the body's own share is
- * passed on, split evenly over its supports (a box on its face: two corners, each half). */
+ * s->carried[b], and the number of contacts that hold it, s->supports[b]; each contact's held
+ * body in s->held (held_body, -1 for none). The supporting contacts are taken by the height of
+ * the body they hold, from the highest down, so that what rests on a body is summed before the
+ * body's own share is passed on, split evenly over its supports (a box on its face: two
+ * corners, each half): one sort of the contacts, O(C log C). */
 static void carried_masses(bodies_step *s)
 {
-    const int nb = s->nb;
-    for (int b = 0; b < nb; b++) {
+    for (int b = 0; b < s->nb; b++) {
         s->carried[b] = s->mass[b];
         s->supports[b] = 0.0;
-        s->by_height[b] = (bodies_height){s->pose[3 * b + 1], b};
     }
+    int k = 0;
     for (int i = 0; i < s->list.n; i++) {
-        const int up = held_body(s, &s->list.c[i]);
-        if (up >= 0)
-            s->supports[up] += 1.0;
+        const int up = s->held[i] = held_body(s, &s->list.c[i]);
+        if (up < 0)
+            continue;
+        s->supports[up] += 1.0;
+        s->by_height[k++] = (bodies_height){s->pose[3 * up + 1], up, i};
     }
-    qsort(s->by_height, (size_t)nb, sizeof *s->by_height, higher_first);
-    for (int k = 0; k < nb; k++) { /* each body's load passed on to the bodies beneath it */
-        const int up = s->by_height[k].b;
-        for (int i = 0; i < s->list.n; i++) {
-            const rs_contact *c = &s->list.c[i];
-            if (held_body(s, c) != up)
-                continue;
-            const int low = c->a == up ? c->b : c->a;
-            if (low >= 0)
-                s->carried[low] += s->carried[up] / s->supports[up];
-        }
+    if (k > 1) /* (one entry needs no sort; before the first contact there is no array) */
+        qsort(s->by_height, (size_t)k, sizeof *s->by_height, higher_first);
+    for (int j = 0; j < k; j++) { /* each body's load passed on to the bodies beneath it */
+        const int up = s->by_height[j].up;
+        const rs_contact *c = &s->list.c[s->by_height[j].i];
+        const int low = c->a == up ? c->b : c->a;
+        if (low >= 0)
+            s->carried[low] += s->carried[up] / s->supports[up];
     }
 }
 
@@ -333,18 +338,22 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         return 0;
     const int nc = s->list.n;
     if (nc > s->cap_contacts) {
-        int *first = realloc(s->first, sizeof(int) * (size_t)nc);
+        int *first = realloc(s->first, sizeof(int) * 2 * (size_t)nc);
         if (first)
             s->first = first;
         double *mu = realloc(s->mu, sizeof(double) * 3 * (size_t)nc);
         if (mu)
             s->mu = mu;
-        if (!first || !mu)
+        bodies_height *by_height = realloc(s->by_height, sizeof *by_height * (size_t)nc);
+        if (by_height)
+            s->by_height = by_height;
+        if (!first || !mu || !by_height)
             return 0;
         s->cap_contacts = nc;
     }
     s->fscale = s->mu + s->cap_contacts; /* (mu's second third) */
     s->vscale = s->fscale + s->cap_contacts; /* (and its last) */
+    s->held = s->first + s->cap_contacts;    /* (first's second half) */
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     s->nz = 0;
     for (int i = 0; i < nc; i++) {
@@ -399,7 +408,7 @@ static int find_step(bodies_step *s, const rs_step_data *d)
     for (int i = 0; i < nc; i++) {
         const rs_contact *c = &s->list.c[i];
         const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
-        const int up = held_body(s, c);
+        const int up = s->held[i];
         const double load = up >= 0 ? s->carried[up] / s->supports[up] : 0.0;
         const double floor_i = fmax(g * dt, fmax(vfloor, RS_STEP_SPEED_FLOOR)); /* V's floors */
         const double Vi = fmax(floor_i, s->group_speed[c->a]);

@@ -31,9 +31,10 @@ enum { BS_X, BS_Z, BS_TH, BS_XD, BS_ZD, BS_THD, BS_N };
 enum { BU_X, BU_Z, BU_TAU, BU_N };
 enum { BF_X, BF_Z, BF_TAU, BF_N };
 
-typedef struct bodies_height {
-    double z; /* the centre's height, m */
-    int b;
+typedef struct bodies_height { /* a contact that holds a body up (carried_masses) */
+    double z; /* the held body's centre's height, m */
+    int up;   /* that body */
+    int i;    /* the contact */
 } bodies_height;
 
 /* One step's contacts, and what the step's LCP and NLP are built from (bodies.c). Cached per
@@ -50,6 +51,7 @@ typedef struct bodies_step {
     double *mass, *inertia, *extent; /* nb */
     double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
     int *first;          /* per contact: its first LCP unknown */
+    int *held;           /* per contact: the body it holds up, or -1 (carried_masses) */
     double *mu;          /* per contact */
     double *fscale;      /* per contact: its force unit m V_i / dt (m: its lighter body's mass,
                           * or the mass it holds up when that is 100 times more: find_step) */
@@ -61,7 +63,8 @@ typedef struct bodies_step {
                             (m/s) */
     double *group_speed; /* nb: the largest speed of the bodies it touches, through a chain of
                             contacts between bodies: its contacts' speed unit (find_step) */
-    bodies_height *by_height; /* nb: scratch, the bodies from the highest down */
+    bodies_height *by_height; /* per contact: scratch, the supporting contacts from the highest
+                               * body they hold down */
     int *group;          /* nb: scratch, each body's parent in its contact group (group_speeds) */
     int nz;              /* LCP unknowns */
     int cap_contacts;
