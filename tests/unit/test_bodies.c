@@ -195,6 +195,25 @@ static void compare_text(const char *name, const char *text, const char *scene, 
     assert_int_equal(rs_compare_run(sc, RS_RUN_COMPARE, NULL, NULL, r), RS_OK);
 }
 
+/* A run's failed steps: the NLP's, the shadow Lemke solves', Lemke's own trajectory's, and the
+ * Lemke answers (of either) refused by the physical certificate. */
+typedef struct failed_steps {
+    int nlp, shadow, lemke, refused;
+} failed_steps;
+
+static failed_steps count_failed_steps(const rs_compare_result *r)
+{
+    failed_steps f = {0, 0, 0, 0};
+    for (int k = 0; k < r->steps; k++) {
+        f.nlp += !r->step[k].nlp.ok;
+        f.shadow += !r->step[k].shadow.ok;
+        f.lemke += !r->step[k].lemke.ok;
+        f.refused += r->step[k].lemke.status == RS_LEMKE_NOT_CERTIFIED ||
+                     r->step[k].shadow.status == RS_LEMKE_NOT_CERTIFIED;
+    }
+    return f;
+}
+
 /* A run that flies off the scale of every scene is failed steps, not solved ones: a disc thrown
  * at 1e12 m/s (the largest speed a scenario takes) leaves +-1e12 m (the largest coordinate) in
  * its first step; every step from there fails its certificate, on both backends (it reached
@@ -331,38 +350,25 @@ static void test_heavy_body_on_a_light_one(void **state)
                                  "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 50\n"};
     for (int f = 0; f < 2; f++) {
         rs_scenario sc;
-        rs_error_detail d;
-        const rs_error err =
-            rs_scenario_load_text("heavy.ini", text[f], heavy_scene, NULL, 0, &sc, &d);
-        if (err != RS_OK)
-            print_error("%s\n", d.message);
-        assert_int_equal(err, RS_OK);
         rs_compare_result r;
-        assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
-        int nlp = 0, shadow = 0, lemke = 0, refused = 0;
-        for (int k = 0; k < r.steps; k++) {
-            nlp += !r.step[k].nlp.ok;
-            shadow += !r.step[k].shadow.ok;
-            lemke += !r.step[k].lemke.ok;
-            refused += r.step[k].lemke.status == RS_LEMKE_NOT_CERTIFIED ||
-                       r.step[k].shadow.status == RS_LEMKE_NOT_CERTIFIED;
-        }
-        if (nlp || shadow || lemke)
+        compare_text("heavy.ini", text[f], heavy_scene, &sc, &r);
+        const failed_steps n = count_failed_steps(&r);
+        if (n.nlp || n.shadow || n.lemke)
             print_error("mu = %s: failed steps: %d NLP, %d shadow, %d Lemke (%d refused by "
-                        "the certificate)\n", f ? "0.5" : "0", nlp, shadow, lemke, refused);
+                        "the certificate)\n", f ? "0.5" : "0", n.nlp, n.shadow, n.lemke,
+                        n.refused);
         /* Lemke's certificate: the shadow solves (from the NLP's states) and refuses nothing;
          * the NLP solves every step, with friction too, since its contacts' unit follows the
          * load they hold (33 of the 50 frictional steps failed in the light box's unit) */
-        assert_int_equal(shadow, 0);
-        assert_int_equal(refused, 0);
-        assert_int_equal(nlp, 0);
+        assert_int_equal(n.shadow, 0);
+        assert_int_equal(n.refused, 0);
+        assert_int_equal(n.nlp, 0);
         if (f == 0)
-            assert_int_equal(lemke, 0);
+            assert_int_equal(n.lemke, 0);
         const rs_compare_step *before = &r.step[r.steps - 2], *last = &r.step[r.steps - 1];
-        if (nlp == 0) { /* from the NLP's state at rest (a failed step leaves it moving) */
-            expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->nlp);
-            expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->shadow);
-        }
+        /* from the NLP's state at rest */
+        expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->nlp);
+        expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->shadow);
         if (last->lemke.ok && before->lemke.ok)
             expect_interface_loads(&sc, before->lemke.state_next, last->input, &last->lemke);
         rs_compare_free(&r);
@@ -384,26 +390,15 @@ static void test_heavy_disc_on_a_light_box(void **state)
     (void)state;
     const char text[] = "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 100\ndt = 1e-2\n";
     rs_scenario sc;
-    rs_error_detail d;
-    const rs_error err =
-        rs_scenario_load_text("heavy_disc.ini", text, heavy_disc_scene, NULL, 0, &sc, &d);
-    if (err != RS_OK)
-        print_error("%s\n", d.message);
-    assert_int_equal(err, RS_OK);
     rs_compare_result r;
-    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
-    int nlp = 0, shadow = 0, refused = 0;
-    for (int k = 0; k < r.steps; k++) {
-        nlp += !r.step[k].nlp.ok;
-        shadow += !r.step[k].shadow.ok;
-        refused += r.step[k].lemke.status == RS_LEMKE_NOT_CERTIFIED;
-    }
-    if (nlp || shadow || refused)
+    compare_text("heavy_disc.ini", text, heavy_disc_scene, &sc, &r);
+    const failed_steps n = count_failed_steps(&r);
+    if (n.nlp || n.shadow || n.refused)
         print_error("failed steps: %d NLP, %d shadow, %d Lemke refused by the certificate\n",
-                    nlp, shadow, refused);
-    assert_int_equal(nlp, 0);
-    assert_int_equal(shadow, 0);
-    assert_int_equal(refused, 0);
+                    n.nlp, n.shadow, n.refused);
+    assert_int_equal(n.nlp, 0);
+    assert_int_equal(n.shadow, 0);
+    assert_int_equal(n.refused, 0);
     for (int k = r.steps - 10; k < r.steps; k++) { /* at rest: the loads are the weights */
         expect_interface_loads(&sc, r.step[k - 1].nlp.state_next, r.step[k].input, &r.step[k].nlp);
         expect_interface_loads(&sc, r.step[k - 1].nlp.state_next, r.step[k].input,
@@ -467,9 +462,8 @@ static void test_stack_at_small_time_steps(void **state)
         load(SCEN "bodies_stack.ini", sets, 2, &sc);
         rs_compare_result r;
         assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &r), RS_OK);
-        int failed = 0;
-        for (int i = 0; i < r.steps; i++)
-            failed += !r.step[i].nlp.ok + !r.step[i].shadow.ok + !r.step[i].lemke.ok;
+        const failed_steps n = count_failed_steps(&r);
+        const int failed = n.nlp + n.shadow + n.lemke;
         if (failed)
             print_error("%s: %d failed solves of %d\n", dts[k], failed, 3 * r.steps);
         assert_int_equal(failed, 0);
