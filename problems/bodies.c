@@ -405,12 +405,12 @@ static int find_step(bodies_step *s, const rs_step_data *d)
      * m/s (Lemke's to 2.8e-14). */
     carried_masses(s);
     group_speeds(s);
+    const double floor_i = fmax(g * dt, fmax(vfloor, RS_STEP_SPEED_FLOOR)); /* V's floors */
     for (int i = 0; i < nc; i++) {
         const rs_contact *c = &s->list.c[i];
         const double m = c->b >= 0 ? fmin(s->mass[c->a], s->mass[c->b]) : s->mass[c->a];
         const int up = s->held[i];
         const double load = up >= 0 ? s->carried[up] / s->supports[up] : 0.0;
-        const double floor_i = fmax(g * dt, fmax(vfloor, RS_STEP_SPEED_FLOOR)); /* V's floors */
         const double Vi = fmax(floor_i, s->group_speed[c->a]);
         s->vscale[i] = Vi;
         s->fscale[i] = (load > LOAD_UNIT_RATIO * m ? load : m) * Vi / dt;
