@@ -774,32 +774,87 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
 }
 
 /*
+ * An answer another covering vector found is held to its rows in the problem's own unit too:
+ * each D_i w_i within tol of max(|D_i q_i|, P), P the largest push (-D_i q_i; S when q >= 0),
+ * and no pair with both z_i (in the certificate's unit) and that above tol. The certificate's
+ * row unit grows with z, up to S, and the paths of other covering vectors can follow a ray of an
+ * infeasible LCP far out: M's rows 0 to 2 summing to 0 (w_0 + w_1 + w_2 = q_0 + q_1 + q_2 < 0
+ * for every z), q = (1e-9, -1, 1e-11, 1e9), end at z of 5e12 to 1e13 times P / m with
+ * D w = -P / 2 in a row, which the certificate, in a unit of S = 1e9 P, passes. The answers of
+ * contact problems do not grow with the path: the box on a box of 1e-4 its mass has z at 3e4
+ * P / m (its load), and its rows hold in this unit to 1e-11. D, C: wk->cert, M's equilibration.
+ */
+static int lemke_rows_in_own_unit(int n, const double *M, const double *q, const double *z,
+                                  const double *w, double tol, const lemke_work *wk)
+{
+    const double m_inf = rs_lcp_equilibrate(n, M, wk->cert, wk->cert + n, wk->rows, NULL);
+    const double *D = wk->cert, *C = wk->cert + n;
+    double push = 0.0, q_inf = 0.0, z_inf = 0.0;
+    for (int i = 0; i < n; i++) {
+        push = rs_max2(push, -D[i] * q[i]);
+        q_inf = rs_max2(q_inf, fabs(D[i] * q[i]));
+        z_inf = rs_max2(z_inf, fabs(z[i]) * rs_inverse_factor(C[i]));
+    }
+    const double unit = push > 0.0 ? push : q_inf;
+    if (!(unit > 0.0)) /* q = 0: z = 0 answers it, and the certificate judged w in M z's terms */
+        return 1;
+    if (m_inf > 0.0)
+        z_inf = rs_max2(z_inf, unit / m_inf);
+    for (int i = 0; i < n; i++) {
+        const double wr = D[i] * w[i] / rs_max2(fabs(D[i] * q[i]), unit);
+        const double zr = z[i] * rs_inverse_factor(C[i]) / z_inf;
+        if (!(wr >= -tol) || !(fabs(rs_min2(zr, wr)) <= tol))
+            return 0;
+    }
+    return 1;
+}
+
+/*
  * The third attempt, when the problem as given and balanced both fail: the problem as given with
- * another covering vector, d_i (1 + frac((i + 1) phi)) (phi the golden ratio's fractional part:
- * deterministic, every entry in [d_i, 2 d_i), no two alike). Lemke's path depends on d; on the
- * degenerate LCPs of contact (a box face on a face: four contacts along two lines, their normal
- * rows dependent) the path of d = e can meet a tie that rounding resolves onto a ray, where
- * another d's path does not (a 64-box pile's step, n = 168: d = e ends on a ray after 84 pivots,
- * this d solves it in 86). Kept only if it passes the certificate of the problem as given.
+ * other covering vectors, d_i (1 + frac((i + 1) f)) for f the fractional parts of phi (the
+ * golden ratio), then of sqrt 2, sqrt 3 and sqrt 5 (deterministic, every entry in [d_i, 2 d_i),
+ * no two alike), the first whose answer passes, within what is left of the pivot budget. Lemke's
+ * path depends on d; on the degenerate LCPs of contact (a box face on a face: four contacts along
+ * two lines, their normal rows dependent) the path of d = e can meet a tie that rounding resolves
+ * onto a ray, where another d's path does not (a 64-box pile's step, n = 168: d = e ends on a
+ * ray after 84 pivots, phi's solves it in 86). A box resting on a box of 1e-4 its mass
+ * (mu = 0.5) has steps whose paths of e and of phi both end on a vertex that rounding puts
+ * outside the certificate, opposite friction forces of mu N at an interface's two corners (a
+ * direction the contact forces do not see: a near-singular basis whose rows round to 2.5e-12 of
+ * their terms), 1 step in 500 at mass ratios 1e4 to 1e6; the path of sqrt 2 solves them. Kept
+ * only if it passes the certificate of the problem as given and its rows hold in the problem's
+ * own unit (lemke_rows_in_own_unit).
  */
 static int lemke_try_covering(int n, const double *M, const double *q, const double *d,
                               const rs_lemke_settings *s, const lemke_work *wk, double *z,
                               double *w, rs_lemke_info *info)
 {
-    for (int i = 0; i < n; i++)
-        wk->ds[i] = (d ? d[i] : 1.0) * (1.0 + fmod((i + 1) * 0.6180339887498949, 1.0));
-    rs_lemke_info other;
-    lemke_solve_sized(n, M, q, wk->ds, s, wk, wk->zs, wk->ws, &other);
-    info->pivots += other.pivots;
-    if (other.status != RS_LEMKE_SOLVED)
-        return 0;
-    memcpy(z, wk->zs, (size_t)n * sizeof(double));
-    memcpy(w, wk->ws, (size_t)n * sizeof(double));
-    info->status = RS_LEMKE_SOLVED;
-    info->refined = other.refined;
-    info->covering_changed = 1;
-    info->cert = other.cert;
-    return 1;
+    static const double fractions[] = {0.6180339887498949, 0.4142135623730950,
+                                       0.7320508075688772, 0.2360679774997897};
+    rs_lemke_settings rest = *s;
+    const int budget = rest.max_pivots;
+    int used = 0;
+    for (size_t t = 0; t < sizeof fractions / sizeof *fractions; t++) {
+        if ((rest.max_pivots = budget - used) <= 0)
+            return 0;
+        for (int i = 0; i < n; i++)
+            wk->ds[i] = (d ? d[i] : 1.0) * (1.0 + fmod((i + 1) * fractions[t], 1.0));
+        rs_lemke_info other;
+        lemke_solve_sized(n, M, q, wk->ds, &rest, wk, wk->zs, wk->ws, &other);
+        used += other.pivots;
+        info->pivots += other.pivots;
+        if (other.status != RS_LEMKE_SOLVED ||
+            !lemke_rows_in_own_unit(n, M, q, wk->zs, wk->ws, s->cert_tol, wk))
+            continue;
+        memcpy(z, wk->zs, (size_t)n * sizeof(double));
+        memcpy(w, wk->ws, (size_t)n * sizeof(double));
+        info->status = RS_LEMKE_SOLVED;
+        info->refined = other.refined;
+        info->covering_changed = 1;
+        info->cert = other.cert;
+        return 1;
+    }
+    return 0;
 }
 
 /*

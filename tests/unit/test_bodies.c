@@ -336,18 +336,17 @@ static void expect_interface_loads(const rs_scenario *sc, const double *before_s
 
 /* The heavy box on the light one at a mass ratio of 1e6, where every Lemke answer was refused
  * by the complementarity check (its unit the light box's force m V / dt, 1e-6 of what each of
- * the light box's contacts carries; with friction 10 of 500 steps at 1e4, beside 9 breakdowns
- * that remain). Frictionless, every step of the NLP, of
- * Lemke from the NLP's states (the shadow) and of Lemke's own trajectory is solved; with
- * friction (mu = 0.5) the NLP's and the shadow's too, and no step of Lemke's trajectory is
- * refused by the physical certificate (a Lemke path on that degenerate LCP can still end in a
- * breakdown, its answer refused by the LCP certificate: a matter of the LCP, not of the
- * certificate's units). */
+ * the light box's contacts carries; with friction 10 of 500 steps at 1e4, beside 9 breakdowns).
+ * Frictionless and with friction (mu = 0.5), every step of the NLP, of Lemke from the NLP's
+ * states (the shadow) and of Lemke's own trajectory is solved, and none is refused by the
+ * physical certificate (with friction, over 500 steps, Lemke's paths of e and of the first other
+ * covering vector ended in a breakdown on 2 steps; a later covering vector's solves them:
+ * test_lemke's box-on-a-light-box test). */
 static void test_heavy_body_on_a_light_one(void **state)
 {
     (void)state;
     const char *const text[2] = {"[model]\nname = bodies\nmu = 0\n[run]\nsteps = 50\n",
-                                 "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 50\n"};
+                                 "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 500\ndt = 1e-3\n"};
     for (int f = 0; f < 2; f++) {
         rs_scenario sc;
         rs_compare_result r;
@@ -363,8 +362,7 @@ static void test_heavy_body_on_a_light_one(void **state)
         assert_int_equal(n.shadow, 0);
         assert_int_equal(n.refused, 0);
         assert_int_equal(n.nlp, 0);
-        if (f == 0)
-            assert_int_equal(n.lemke, 0);
+        assert_int_equal(n.lemke, 0);
         const rs_compare_step *before = &r.step[r.steps - 2], *last = &r.step[r.steps - 1];
         /* from the NLP's state at rest */
         expect_interface_loads(&sc, before->nlp.state_next, last->input, &last->nlp);

@@ -514,6 +514,27 @@ static void test_heavy_load_basis_is_refined(void **state)
     }
 }
 
+/* A 1e6 kg box resting on a 1 kg box on the ground (mu = 0.5, dt = 1e-2 s), the step LCP of
+ * its step 3 (tests/data/box_on_box_step3.dat, n = 16, written by `relaxsim compare` with the
+ * scene of test_bodies' test_heavy_body_on_a_light_one): rows of four contacts, the top box's two
+ * corners on the box, then the box's two on the ground. The paths of e, of the problem balanced
+ * and of the first other covering vector end on a vertex that rounding puts outside the
+ * certificate (a breakdown after 51 pivots); a later covering vector's path solves it. Closed
+ * form at rest: the interface carries the top box's weight, the ground both weights, and the
+ * answer's rows hold in the problem's own unit (lemke_rows_in_own_unit). */
+static void test_box_on_a_light_box_needs_a_later_covering_vector(void **state)
+{
+    (void)state;
+    double z[16];
+    const rs_lemke_info info = solve_data_step("box_on_box_step3.dat", 16, z);
+    assert_int_equal(info.status, RS_LEMKE_SOLVED);
+    assert_int_equal(info.covering_changed, 1);
+    const double g = 9.81, m_top = 1e6, m_low = 1.0;
+    /* each contact's 4 rows: normal, two tangents, the friction slack */
+    assert_true(fabs(z[0] + z[4] - m_top * g) <= 1e-9 * m_top * g);
+    assert_true(fabs(z[8] + z[12] - (m_top + m_low) * g) <= 1e-9 * (m_top + m_low) * g);
+}
+
 /* A friction problem (n = 48, seed 1001) whose pivoting ends on a ray with z0 already at 0: the
  * z it ends with passes its certificate, and the status says solved. */
 static void test_certified_end_of_a_ray_is_solved(void **state)
@@ -850,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_degenerate_contact_lcp_needs_another_covering_vector),
         cmocka_unit_test(test_cycling_path_is_caught),
         cmocka_unit_test(test_heavy_load_basis_is_refined),
+        cmocka_unit_test(test_box_on_a_light_box_needs_a_later_covering_vector),
         cmocka_unit_test(test_infeasible_is_ray_termination),
         cmocka_unit_test(test_infeasible_at_every_scale_is_ray_termination),
         cmocka_unit_test(test_scale_invariance),
