@@ -25,6 +25,7 @@
 #include "relaxsim/lcp_derivative.h"
 #include "relaxsim/nlp.h"
 #include "relaxsim/sim.h"
+#include "models/registry.h"
 #include "sim/compare.h"
 #include "sim/stepper.h"
 

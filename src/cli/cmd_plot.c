@@ -27,6 +27,7 @@
 #include "io/ini_entries.h"
 #include "io/output.h"
 #include "io/scene_file.h"
+#include "models/registry.h"
 #include "sim/model.h"
 
 

@@ -25,6 +25,7 @@
 #include "core/c_locale.h"
 #include "core/detail.h"
 #include "core/rng.h"
+#include "models/registry.h"
 
 #define MAX_ENTRIES 4096 /* a scene of 64 bodies with every initial value set: 384 */
 

@@ -325,11 +325,6 @@ static inline int rs_model_own_nlp(const rs_model *m)
     return m->nlp_describe != NULL;
 }
 
-/* The registry: every model, and lookup by name (NULL if unknown). */
-int rs_model_count(void);
-const rs_model *rs_model_at(int i);
-const rs_model *rs_model_find(const char *name);
-
 /* Index of a column name without its unit suffix ("xd" for "xd_mps"); -1 if absent. */
 int rs_column_index(const char *const *names, int count, const char *key);
 

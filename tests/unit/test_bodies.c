@@ -1,5 +1,6 @@
 /*
- * test_bodies.c: the bodies model (problems/bodies.c) against what can be known without it.
+ * test_bodies.c: the bodies model (src/dynamics/, src/models/bodies_model.c) against what can
+ * be known without it.
  *
  * - Contacts (geom/contacts.h) of simple poses against their hand computations: a box on a
  *   half-plane (two corners, their gaps and lever arms), two discs, a box on a box offset (the
@@ -31,12 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies.h"
+#include "dynamics/bodies.h"
 #include "core/rng.h"
 #include "geom/contacts.h"
 #include "io/scenario.h"
 #include "io/scene_file.h"
 #include "sim/compare.h"
+#include "models/registry.h"
 
 #define SCEN RS_SOURCE_DIR "/problems/scenarios/"
 
@@ -377,7 +379,7 @@ static void test_heavy_body_on_a_light_one(void **state)
 /* A heavy disc (1e6 kg) on a light box (1 kg) on the ground, with friction, at dt = 1e-2 s. The
  * box's two ground contacts each hold half the disc's weight up, 5e5 times the box's own: in the
  * box's force unit (the lighter body's, m V / dt) IPOPT found all but the first few of these
- * steps infeasible (496 of 500). In the unit of the load they hold (bodies.c, find_step) every
+ * steps infeasible (496 of 500). In the unit of the load they hold (bodies_step.c: find_step) every
  * NLP step is solved, and the loads are the weights to 1e-9. */
 static const char heavy_disc_scene[] = "halfplane 0 0, 0 1\n"
                                        "body low box w=0.4 h=0.2 m=1 z=0.1\n"
@@ -410,7 +412,7 @@ static void test_heavy_disc_on_a_light_box(void **state)
  * the ground while the disc that tipped it rolls away at 0.79 m/s. Its contacts were posed in
  * the scene's units, the disc's V: there the plank's cone slack came to 3.4e-3 of its force unit,
  * IPOPT's answer slipped at tol / 3.4e-3 = 3e-8 V and every later step kept it (2.4e-8 m/s, 4.8e-8
- * m by the end). In their own units (bodies.c, find_step) it rests. Bounds: its speed below tol
+ * m by the end). In their own units (bodies_step.c: find_step) it rests. Bounds: its speed below tol
  * in its own unit, tol g dt (2e-12 m/s; measured 3.7e-15 to 1.9e-14 under four BLAS kernels), and
  * it does not move by more than that speed over the window (1e-12 m) from 1 s to the end; every
  * resting step takes the cheap path (the previous answer accepted again). */

@@ -10,7 +10,7 @@
 #include <float.h>
 #include <stdlib.h>
 
-#include "bodies.h"
+#include "dynamics/bodies.h"
 #include "geom/contacts.h"
 #include "io/scenario.h"
 #include "sim/compare.h"

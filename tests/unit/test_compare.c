@@ -10,6 +10,7 @@
 
 #include "io/scenario.h"
 #include "sim/compare.h"
+#include "models/registry.h"
 
 static rs_scenario sc;
 

@@ -8,6 +8,7 @@
 
 #include "geom/scene.h"
 #include "sim/model.h"
+#include "models/registry.h"
 
 static const rs_model *model(void)
 {

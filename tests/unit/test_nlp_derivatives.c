@@ -14,6 +14,7 @@
 #include "geom/scene.h"
 #include "nlp/lcp_relaxation.h"
 #include "sim/model.h"
+#include "models/registry.h"
 
 #define REL_TOL 1e-6
 

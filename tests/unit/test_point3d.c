@@ -20,6 +20,7 @@
 #include "io/scenario.h"
 #include "sim/compare.h"
 #include "sim/stepper.h"
+#include "models/registry.h"
 
 static rs_scenario sc;
 

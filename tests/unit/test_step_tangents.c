@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "geom/scene.h"
 #include "sim/model.h"
+#include "models/registry.h"
 
 #define DRAWS 40
 #define H 1e-6

@@ -1,16 +1,16 @@
 /*
- * bodies_nlp_common.h (internal): what the bodies model's two NLPs share (bodies_nlp.c, the
+ * bodies_nlp_common.h (internal): what the bodies model's two NLPs share (bodies_nlp_post.c, the
  * post's form; bodies_nlp_pairs.c, the relaxed Stewart-Trinkle pairs): the scaled velocity rows
  * of a contact and the scaled effect of its forces on a body, and a sink that writes triplets.
- * Both are posed in the step's natural units (bodies.c): body b's velocity in V and angular
+ * Both are posed in the step's natural units (bodies.h): body b's velocity in V and angular
  * velocity in V / R_b, its variables (vx, vz, w) first, at columns 3 b .. 3 b + 2.
  */
-#ifndef RS_PROBLEMS_BODIES_NLP_COMMON_H
-#define RS_PROBLEMS_BODIES_NLP_COMMON_H
+#ifndef RS_DYNAMICS_BODIES_NLP_COMMON_H
+#define RS_DYNAMICS_BODIES_NLP_COMMON_H
 
 #include <math.h>
 
-#include "bodies.h"
+#include "dynamics/bodies.h"
 
 static inline int col_v(int b, int k)
 {

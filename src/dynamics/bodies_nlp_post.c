@@ -1,10 +1,10 @@
 /*
- * bodies_nlp.c: the bodies model's NLP in the post's form (variant post): the post's
+ * bodies_nlp_post.c: the bodies model's NLP in the post's form (variant post): the post's
  * relaxed-complementarity program for any number of bodies and contacts, sparse (IPOPT gets its
  * nonzeros as triplets: every row touches one or two bodies and one contact). The default
  * variant's NLP relaxes the step LCP's pairs instead (bodies_nlp_pairs.c).
  *
- * Posed in the step's natural units (bodies.c): a body's velocity in V, its angular velocity in
+ * Posed in the step's natural units (bodies.h): a body's velocity in V, its angular velocity in
  * V / R_b (R_b its extent), contact i's forces in F_i = m_i V_i / dt (find_step; its rows stay
  * in V, unlike the pairs form's, which are in V_i). Variables, in this order
  * (the bounds follow from the counts alone: bodies B, contacts C, with friction K):
@@ -28,14 +28,14 @@
  *                   slip: the post's direction constraint as relaxsim corrects it)
  *     c2_k   >= 0   s2_k - lam_k (mu_i p_i - ssqrt(f_k^2))          (sliding at the cone's edge)
  * Objective: sum P(s1_i) + P(s2_k) (the slack penalty of the step's settings); eps smooths
- * |f| in F_i. With eps and the slacks at 0 this is the step LCP's physics (bodies.c).
+ * |f| in F_i. With eps and the slacks at 0 this is the step LCP's physics (bodies.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies.h"
-#include "bodies_nlp_common.h"
+#include "dynamics/bodies.h"
+#include "dynamics/bodies_nlp_common.h"
 #include "nlp/smooth.h"
 
 /* The step's layout: counts, each contact's friction index, the scaled free velocities. */

@@ -1,38 +1,10 @@
-/* model_registry.c: the list of models (problems/models.txt, one line per model: the build
- * generates models.inc, one RS_MODEL(name) per line, in that order) and lookups by name. */
+/* model.c: the model interface's checks and lookups (sim/model.h): whether a model is
+ * consistent, the names of contact modes, and columns found by name. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/detail.h"
 #include "sim/model.h"
-
-#define RS_MODEL(name) extern const rs_model rs_model_##name;
-#include "models.inc"
-#undef RS_MODEL
-
-static const rs_model *const models[] = {
-#define RS_MODEL(name) &rs_model_##name,
-#include "models.inc"
-#undef RS_MODEL
-};
-
-int rs_model_count(void)
-{
-    return (int)(sizeof models / sizeof models[0]);
-}
-
-const rs_model *rs_model_at(int i)
-{
-    return i >= 0 && i < rs_model_count() ? models[i] : NULL;
-}
-
-const rs_model *rs_model_find(const char *name)
-{
-    for (int i = 0; name && i < rs_model_count(); i++)
-        if (strcmp(models[i]->name, name) == 0)
-            return models[i];
-    return NULL;
-}
 
 /* What is wrong with m, or NULL. */
 static const char *model_problem(const rs_model *m)

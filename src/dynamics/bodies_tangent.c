@@ -9,16 +9,16 @@
  * at data + i h t (h = 1e-100), from the poses through the contacts' geometry (each contact's
  * features, as rs_find_contacts found them: geom/contacts.h) to (M, q) and to the recovered
  * state; its imaginary part over h is the directional derivative, exact to rounding (no
- * difference is taken: nothing cancels). The formulas are bodies.c's; test_bodies checks that
- * the complex evaluation at h = 0 gives bodies.c's (M, q) and recovery, and the tangents against
- * central differences.
+ * difference is taken: nothing cancels). The formulas are bodies_lcp.c's; test_bodies checks that
+ * the complex evaluation at h = 0 gives bodies_lcp.c's (M, q) and recovery, and the tangents
+ * against central differences.
  */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies.h"
+#include "dynamics/bodies.h"
 
 typedef double complex cx;
 

@@ -1,11 +1,11 @@
 /*
  * bodies_nlp_pairs.c: the bodies model's default NLP: the step LCP's complementarity pairs
- * (bodies.c, Stewart-Trinkle) relaxed in the post's way, a pair 0 <= z _|_ w >= 0 becoming
+ * (bodies_lcp.c, Stewart-Trinkle) relaxed in the post's way, a pair 0 <= z _|_ w >= 0 becoming
  * s >= z w, s >= 0 with s penalised, posed in the bodies' velocities so that it stays sparse
  * (IPOPT gets triplets: every row touches one or two bodies and one contact). The planar cone is
  * exactly two friction directions here: no norm to smooth.
  *
- * In the step's natural units (bodies.c): body b's velocity (vx, vz) in V and angular velocity w
+ * In the step's natural units (bodies.h): body b's velocity (vx, vz) in V and angular velocity w
  * in V / R_b; contact i's forces p_i, beta+_i, beta-_i in F_i = m_i V_i / dt and its sliding
  * speed gamma_i in V_i, V_i the contact's own speed (find_step). Variables, in this order (the
  * bounds follow from the counts):
@@ -13,7 +13,7 @@
  *     z_i = (p, beta+, beta-, gamma)    per contact (p alone without friction), >= 0
  *     s_i                               one slack per pair, >= 0
  * Constraints:
- *     D_b   (D1) per body, = 0, divided by V (as in bodies_nlp.c, with f = beta+ - beta-)
+ *     D_b   (D1) per body, = 0, divided by V (as in bodies_nlp_post.c, with f = beta+ - beta-)
  *     w_i   >= 0: the LCP's rows, divided by V_i (the cone row by F_i):
  *               w_n = g_i / L_i + J_n v' / V_i,  w_+ = gamma + J_t v' / V_i,
  *               w_- = gamma - J_t v' / V_i,  w_g = mu p - beta+ - beta-  (L_i = V_i dt)
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies.h"
-#include "bodies_nlp_common.h"
+#include "dynamics/bodies.h"
+#include "dynamics/bodies_nlp_common.h"
 #include "nlp/smooth.h"
 
 /* The step's layout: each contact's first variable and first row after the bodies', its pair

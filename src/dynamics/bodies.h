@@ -1,10 +1,66 @@
 /*
- * bodies.h (internal): what the files of the bodies model share (problems/bodies.c: the model,
- * its step LCP and certificate; problems/bodies_nlp.c: its own NLP). The physics is in
- * bodies.c's header comment and docs/bodies.md.
+ * bodies.h (internal): the bodies engine, what its files share. Rigid bodies from a scene file
+ * (docs/bodies.md): discs, boxes and convex polygons in the vertical x-z plane with rotation,
+ * against each other and the scene's static obstacles, with inelastic contact and Coulomb
+ * friction. The model is the scene's: its parameters, state,
+ * inputs and forces are named after the bodies (rs_model.instantiate).
+ *
+ * Body b has mass m_b, moment of inertia I_b about its centre of mass, generalised position
+ * q_b = (x, z, theta) and velocity v_b = (xd, zd, thetad); inputs u_b = (ux, uz, utau), a force at
+ * the centre of mass and a torque; gravity g along -z. Semi-implicit Euler, as every model here:
+ *     v' = v_free + dt W J^T lambda,     v_free = v + dt W (u - m g e_z)            (D1)
+ *     q' = q + dt v'                                                            (D2)
+ * with W = diag(1/m_b, 1/m_b, 1/I_b) and lambda the contact forces (N). A contact i between
+ * bodies a and b (or a and an obstacle) at the start of the step (geom/contacts.h) has the unit
+ * normal n_i from b into a, the tangent t_i = (n_z, -n_x), the gap g_i and lever arms ra_i, rb_i;
+ * its rows of J give the relative velocity of a against b at the contact,
+ *     J_e v = e . (v_a + w_a ra^perp) - e . (v_b + w_b rb^perp)
+ *           = e . v_a + w_a cross(ra, e) - e . v_b - w_b cross(rb, e)     for e = n_i or t_i.
+ * Contact i carries a normal force p_i >= 0 along n_i and, with mu_i > 0 (the pair's friction
+ * coefficient: the scene's friction line for the pair, else the scenario's model.mu), friction
+ * f_i along t_i.
+ *
+ * The step LCP (Stewart-Trinkle, the planar cone exactly: two tangent directions), per contact
+ * z_i = (p_i, beta+_i, beta-_i, gamma_i), f_i = beta+_i - beta-_i, gamma_i the sliding speed:
+ *     w_n  = g_i / dt + J_n v'       >= 0  _|_  p_i >= 0        (the gap after the step, / dt)
+ *     w_+  = gamma_i + J_t v'        >= 0  _|_  beta+_i >= 0
+ *     w_-  = gamma_i - J_t v'        >= 0  _|_  beta-_i >= 0
+ *     w_g  = mu_i p_i - beta+ - beta- >= 0  _|_  gamma_i >= 0  (the cone; at its edge: sliding)
+ * With v' from (D1) each row is affine in z: M = dt J W J^T (in the rows and columns of the
+ * directions n, t, -t), plus the identity blocks of gamma and the cone rows; q = (g/dt + J_n
+ * v_free, J_t v_free, -J_t v_free, 0). A frictionless contact (mu_i = 0) has p_i alone.
+ *
+ * The relaxation of this LCP is the generic one (src/nlp/lcp_relaxation.c), posed in the step's
+ * natural units: speed V (the largest speed of any body's point, before and after the free
+ * step, or min(1e-6 X / dt, g0 dt) with X the scene's size: a floor that does not vanish with
+ * g, find_step), length L = V dt; each contact's own speed V_i (the largest of the bodies it
+ * touches through contacts between bodies) and forces in F_i = m_i V_i / dt, m_i the mass of its
+ * lighter body or the load it holds up (find_step): gamma and the velocity rows in V_i, the cone
+ * row in F_i. The model's own NLP
+ * (bodies_nlp_post.c) poses the same step in the post's style.
+ *
+ * The certificate (residuals) recomputes the physics from the step's outputs: the bodies' next
+ * state and total contact forces, and each contact's (p_i, f_i): (D1)-(D2); the total forces
+ * equal J^T lambda; the gaps after the step g_i + dt J_n v' >= 0 (to first order in the step:
+ * the contact set and its normals are the start's); p_i >= 0, |f_i| <= mu_i p_i, p_i times the
+ * gap after the step, and a sliding contact's friction at the cone's edge against its slip. Each
+ * in natural units: lengths in L, an angle in L / R (R the body's extent), speeds in V, an
+ * angular speed in V / R, a body's forces in m_b V / dt and its torque in that times R, a
+ * contact's forces in max(F_i, |p_i|) (the force it carries when that is larger: residuals);
+ * (D2) beyond the rounding of the position update itself (rs_update_excess).
+ *
+ * A gap within the rounding of the positions it is computed from (8 eps (|x| + |z| + extent)
+ * of each body) is found (the margins include it) and, once that rounding exceeds 1e-9 L, taken
+ * as 0 (find_step): at small time steps the gap term g_i / dt otherwise turns it into motion.
+ *
+ * The engine's files, each calling only those above it in this list (and none of them the
+ * model's): bodies_step.c (the step prepared: contacts, units, velocities), bodies_lcp.c (the
+ * LCP and its recovery), bodies_certificate.c (units, certificate, modes), bodies_checks.c (a
+ * state's checks), bodies_nlp_pairs.c and bodies_nlp_post.c (the two NLPs), bodies_tangent.c
+ * (the step's derivatives). src/models/bodies_model.c makes the engine a model of the registry.
  */
-#ifndef RS_PROBLEMS_BODIES_H
-#define RS_PROBLEMS_BODIES_H
+#ifndef RS_DYNAMICS_BODIES_H
+#define RS_DYNAMICS_BODIES_H
 
 #include "geom/contacts.h"
 #include "sim/model.h"
@@ -37,7 +93,7 @@ typedef struct bodies_height { /* a contact that holds a body up (carried_masses
     int i;    /* the contact */
 } bodies_height;
 
-/* One step's contacts, and what the step's LCP and NLP are built from (bodies.c). Cached per
+/* One step's contacts, and what the step's LCP and NLP are built from (bodies_step.c). Cached per
  * run (rs_step_data.cache) and found again whenever the step's data differ from the stamp. */
 typedef struct bodies_step {
     const rs_scene *scene;
@@ -70,12 +126,17 @@ typedef struct bodies_step {
     int cap_contacts;
     unsigned long long key; /* the contacts' features (the structure key) */
     rs_step_scales scales;
-    /* the NLP layouts' arrays (bodies_nlp.c, bodies_nlp_pairs.c: bodies_step_layout_arrays),
+    /* the NLP layouts' arrays (bodies_nlp_post.c, bodies_nlp_pairs.c: bodies_step_layout_arrays),
      * grown as a step needs and kept with the step: an IPOPT evaluation allocates nothing */
     int *layout_int;
     double *layout_dbl;
     size_t layout_int_cap, layout_dbl_cap;
 } bodies_step;
+
+/* A step context for the scene, its contacts not yet found (the run's cache), and its release
+ * (NULL is accepted). NULL when out of memory. */
+bodies_step *bodies_step_new(const rs_scene *scene);
+void bodies_step_free(bodies_step *s);
 
 /* The step's contacts (the cache's, or a temporary one the caller frees with
  * bodies_step_release when *tmp is set). NULL when out of memory. */
@@ -108,7 +169,7 @@ double bodies_relative_velocity(const rs_contact *c, const double *e, const doub
 
 /* The model's variants: the step LCP is Stewart-Trinkle's either way; the variant chooses the
  * NLP: the relaxation of the LCP's complementarity pairs in velocity variables
- * (bodies_nlp_pairs.c) or the post's form (bodies_nlp.c). */
+ * (bodies_nlp_pairs.c) or the post's form (bodies_nlp_post.c). */
 enum { BODIES_PAIRS = 0, BODIES_POST = 1 };
 
 void bodies_pairs_size(const rs_step_data *d, int *n, int *m);
@@ -148,5 +209,30 @@ void bodies_lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
 /* For the tests: (M, q) from bodies_tangent.c's complex evaluation at the data (no tangent),
  * which must equal the model's lcp_build. 0 when out of memory. */
 int bodies_complex_build(const rs_step_data *d, double *M, double *q);
+
+/* The step LCP (bodies_lcp.c), as rs_model's lcp_size, lcp_build, lcp_units, lcp_recover and
+ * lcp_contact_free, and the step's contacts as its contact_count and contact_geometry. */
+int bodies_lcp_size(const rs_step_data *d, unsigned long long *structure);
+void bodies_lcp_build(const rs_step_data *d, double *M, double *q);
+void bodies_lcp_units(const rs_step_data *d, double *z_unit, double *w_unit);
+void bodies_lcp_recover(const rs_step_data *d, const double *z, const double *w, double *sn,
+                        double *forces, double *contact);
+void bodies_lcp_contact_free(const rs_step_data *d, double *z);
+int bodies_contact_count(const rs_step_data *d);
+void bodies_contact_geometry(const rs_step_data *d, rs_contact_geometry *out);
+
+/* Units, the physical certificate and the modes (bodies_certificate.c), as rs_model's
+ * step_scales, column_units, residuals and modes. */
+void bodies_step_scales(const rs_step_data *d, rs_step_scales *sc);
+void bodies_column_units(const rs_step_data *d, const rs_step_scales *sc, double *unit);
+void bodies_residuals(const rs_step_data *d, const double *sn, const double *f,
+                      const double *contact, double *primal, double *complementarity);
+void bodies_modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out);
+
+/* A state's checks (bodies_checks.c), as rs_model's check_step (a run's start) and
+ * check_reached (a state a run reached). */
+rs_error bodies_check_step(const rs_step_data *d, rs_error_detail *detail);
+rs_error bodies_check_reached(const rs_step_data *d, rs_error_detail *detail);
 
 #endif

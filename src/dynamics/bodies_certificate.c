@@ -1,0 +1,190 @@
+/*
+ * bodies_certificate.c: the bodies engine's natural units, its physical certificate recomputed
+ * from a step's outputs, and the bodies' contact modes (dynamics/bodies.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/detail.h"
+#include "dynamics/bodies.h"
+
+void bodies_step_scales(const rs_step_data *d, rs_step_scales *sc)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    if (s)
+        *sc = s->scales;
+    else
+        sc->speed = sc->length = sc->force = NAN;
+    bodies_step_release(tmp);
+}
+
+
+/* Each column's natural unit: a body's position in L, its angle in L / R, its velocity in V and
+ * angular velocity in V / R, its force in m V / dt and torque in m V R / dt (R: its extent). */
+void bodies_column_units(const rs_step_data *d, const rs_step_scales *sc, double *unit)
+{
+    const int nb = d->scene->nbodies;
+    for (int b = 0; b < nb; b++) {
+        const double R = fmax(d->scene->bodies[b].extent, 1e-300);
+        const double F = d->params[BP_MASS0 + b] * sc->speed / d->dt;
+        double *u = unit + BS_N * b;
+        u[BS_X] = u[BS_Z] = sc->length;
+        u[BS_TH] = sc->length / R;
+        u[BS_XD] = u[BS_ZD] = sc->speed;
+        u[BS_THD] = sc->speed / R;
+        double *f = unit + BS_N * nb + BF_N * b;
+        f[BF_X] = f[BF_Z] = F;
+        f[BF_TAU] = F * R;
+    }
+}
+
+/* The generalised velocities after the step, 3 per body, from the next state. */
+static void next_velocities(int nb, const double *sn, double *v)
+{
+    for (int b = 0; b < nb; b++) {
+        v[3 * b] = sn[BS_N * b + BS_XD];
+        v[3 * b + 1] = sn[BS_N * b + BS_ZD];
+        v[3 * b + 2] = sn[BS_N * b + BS_THD];
+    }
+}
+
+/* The physical certificate (dynamics/bodies.h). */
+void bodies_residuals(const rs_step_data *d, const double *sn, const double *f,
+                      const double *contact, double *primal, double *complementarity)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
+    const int nc = s ? s->list.n : 0;
+    double *v = s ? malloc(sizeof(double) * (6 * (size_t)nb + 1)) : NULL;
+    if (!s || !v || (nc > 0 && !contact)) { /* nothing to certify the step with */
+        *primal = *complementarity = NAN;
+        free(v);
+        bodies_step_release(tmp);
+        return;
+    }
+    const rs_step_scales *sc = &s->scales;
+    const double V = sc->speed, L = sc->length, dt = d->dt;
+    double *vc = v + 3 * nb; /* v' implied by the contact forces */
+    next_velocities(nb, sn, v);
+    double p = 0.0, c = 0.0;
+    bodies_velocities(s, dt, contact, vc, NULL);
+    for (int b = 0; b < nb; b++) {
+        const double R = fmax(s->extent[b], 1e-300), F = s->mass[b] * V / dt;
+        const double *x = d->state + BS_N * b, *y = sn + BS_N * b;
+        /* (D2): positions from the velocities, beyond the update's own rounding (at dt = 1e-6
+         * s a box at z = 0.3 m rounds to 2.8e-17 m = 2.8e-6 L); (D1): the velocities from the
+         * contact forces */
+        p = fmax(p, rs_update_excess(y[BS_X], x[BS_X], dt * y[BS_XD], L));
+        p = fmax(p, rs_update_excess(y[BS_Z], x[BS_Z], dt * y[BS_ZD], L));
+        p = fmax(p, rs_update_excess(y[BS_TH], x[BS_TH], dt * y[BS_THD], L / R));
+        p = fmax(p, fmax(fabs(v[3 * b] - vc[3 * b]), fabs(v[3 * b + 1] - vc[3 * b + 1])) / V);
+        p = fmax(p, fabs(v[3 * b + 2] - vc[3 * b + 2]) * R / V);
+        /* the reported totals are the contacts' */
+        const double *fb = f + BF_N * b;
+        const double dv[2] = {(v[3 * b] - s->vfree[3 * b]) * s->mass[b] / dt,
+                              (v[3 * b + 1] - s->vfree[3 * b + 1]) * s->mass[b] / dt};
+        p = fmax(p, fmax(fabs(fb[BF_X] - dv[0]), fabs(fb[BF_Z] - dv[1])) / F);
+        if (isfinite(s->inertia[b])) /* (a locked rotation takes any torque: its angle holds) */
+            p = fmax(p, fabs(fb[BF_TAU] - (v[3 * b + 2] - s->vfree[3 * b + 2]) * s->inertia[b] /
+                                              dt) / (F * R));
+    }
+    for (int i = 0; i < nc; i++) {
+        const rs_contact *ct = &s->list.c[i];
+        double t[2];
+        bodies_tangent(ct, t);
+        /* Contact i's forces in F_i = max(m_i V_i / dt, |p_i|): its natural unit (s->fscale,
+         * find_step: m_i its lighter body's mass or the load it holds up, V_i its bodies'
+         * speed), or the normal force it carries when that is larger. A light body under a heavy one
+         * carries the heavy one's weight on both its contacts, the one above and the one
+         * with the ground below (m_top = 1e6 m_i: p_i = 1e6 m_i V / dt at rest, V = g dt),
+         * and its velocity v' = v_free + dt (p_below - p_above) / m_i, a difference of two
+         * terms of 1e6 V, carries a rounding of 1e6 eps V; so do the gaps and slips after the
+         * step computed from it. In m_i V / dt the products p gap and f slip then multiplied
+         * 1e6 by 1e6 eps (2e-4: Lemke's answers, right to 4e-10 of each force, failed every
+         * step). Neither the heavier body's mass (the light body's ground contact carries the
+         * same load and has no heavier body) nor the contact's effective mass (1 / (1/m_a +
+         * 1/m_b + ...), at most the lighter mass) follows the load: with either, every Lemke
+         * step still failed at 1e6, 19 of 500 at 1e4, as before. The force does: a heavy
+         * body's contacts are judged alike on a light body and on the ground (in its weight at
+         * rest), a light body's in its own unit whatever lies beneath it, and the products'
+         * rounding stays eps m_top / m_i. */
+        const double Fi = fmax(s->fscale[i], fabs(contact[2 * i])), mu = s->mu[i];
+        const double pn = contact[2 * i] / Fi, ft = contact[2 * i + 1] / Fi;
+        const double gap = (ct->gap + dt * bodies_relative_velocity(ct, ct->n, v)) / L;
+        const double slip = bodies_relative_velocity(ct, t, v) / V;
+        /* primal: the inequalities and the cone; complementarity: the products (model.h) */
+        p = fmax(p, fmax(-gap, 0.0));      /* no overlap after the step */
+        p = fmax(p, fmax(-pn, 0.0));       /* a pushing contact force */
+        p = fmax(p, fabs(ft) - mu * pn);   /* within the cone */
+        c = fmax(c, fabs(pn) * fmax(gap, 0.0)); /* a force only at zero gap */
+        if (mu > 0.0) {
+            c = fmax(c, fabs(slip) * fmax(mu * pn - fabs(ft), 0.0)); /* sliding: at the edge */
+            c = fmax(c, fmax(ft * slip, 0.0));                       /* against the slip */
+        }
+    }
+    *primal = p;
+    *complementarity = c;
+    free(v);
+    bodies_step_release(tmp);
+}
+
+/* One mode per body: separating without contact force; else, among its closed contacts (gap
+ * after the step within 1e-6 L), sticking when none slips beyond the speed tolerance, sliding
+ * along the tangent of the fastest slip otherwise (+ when the body moves along its t), contact
+ * when every one of its contacts is frictionless. */
+void bodies_modes(const rs_step_data *d, const double *sn, const double *f,
+                  const rs_mode_tols *tols, rs_contact_mode *out)
+{
+    bodies_step *tmp;
+    const bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
+    double *v = s ? malloc(sizeof(double) * (3 * (size_t)nb + 1)) : NULL;
+    for (int b = 0; b < nb; b++)
+        out[b] = RS_MODE_SEPARATING;
+    if (!s || !v) {
+        free(v);
+        bodies_step_release(tmp);
+        return;
+    }
+    next_velocities(nb, sn, v);
+    double *fastest = calloc((size_t)nb, sizeof(double));
+    int *friction = calloc((size_t)nb, sizeof(int));
+    for (int b = 0; fastest && friction && b < nb; b++) {
+        const double *fb = f + BF_N * b;
+        const double R = fmax(s->extent[b], 1e-300);
+        if (hypot(fb[BF_X], fb[BF_Z]) > tols->force || fabs(fb[BF_TAU]) / R > tols->force)
+            out[b] = RS_MODE_CONTACT;
+    }
+    for (int i = 0; fastest && friction && i < s->list.n; i++) {
+        const rs_contact *ct = &s->list.c[i];
+        double t[2];
+        bodies_tangent(ct, t);
+        const double gap = ct->gap + d->dt * bodies_relative_velocity(ct, ct->n, v);
+        if (!(gap <= 1e-6 * s->scales.length))
+            continue;
+        const double slip = bodies_relative_velocity(ct, t, v);
+        const int who[2] = {ct->a, ct->b};
+        for (int k = 0; k < 2; k++) {
+            const int b = who[k];
+            if (b < 0 || out[b] == RS_MODE_SEPARATING)
+                continue;
+            friction[b] |= s->mu[i] > 0.0;
+            const double own = k == 0 ? slip : -slip;
+            if (fabs(own) > fabs(fastest[b]))
+                fastest[b] = own;
+        }
+    }
+    for (int b = 0; fastest && friction && b < nb; b++) {
+        if (out[b] == RS_MODE_SEPARATING || !friction[b])
+            continue;
+        out[b] = !(fabs(fastest[b]) > tols->speed) ? RS_MODE_STICKING
+                 : fastest[b] > 0.0                 ? RS_MODE_SLIDING_POS
+                                                    : RS_MODE_SLIDING_NEG;
+    }
+    free(fastest);
+    free(friction);
+    free(v);
+    bodies_step_release(tmp);
+}
