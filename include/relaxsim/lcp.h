@@ -137,7 +137,7 @@ RS_API const char *rs_lemke_status_name(rs_lemke_status status);
 typedef struct rs_lemke_settings {
     size_t size;        /**< sizeof(rs_lemke_settings): set by rs_lemke_settings_default */
     int max_pivots;     /**< limit on info.pivots, every attempt of a solve together (the
-                             balanced problem and another covering vector, rs_lemke_info); 0
+                             balanced problem and other covering vectors, rs_lemke_info); 0
                              means automatic: 10000 + 100 n. Range >= 0. */
     double pivot_tol;   /**< an entering-column entry counts as positive when > pivot_tol
                              (relative to the column's inf-norm). Range (0, 1e-3]. Default 1e-11. */
@@ -177,17 +177,20 @@ typedef struct rs_lemke_info {
     int equilibrated;         /**< 1 if the problem as given failed (a ray, or an answer its
                                    certificate refuses) and the answer comes from the same
                                    problem balanced, S M S and S q with S a diagonal of powers
-                                   of two; 2 if that and another covering vector failed too and
+                                   of two; 2 if that and other covering vectors failed too and
                                    the answer comes from its rows scaled, R M and R q with R_i a
                                    power of two near 1 / max(max_j |M_ij|, |q_i|): tried only when
                                    a row to push has |q_i| below 1e-9 of q's largest entry, and
                                    its answer held to each row's own terms as well */
     int covering_changed;     /**< 1 if both failed and the answer comes from the problem as
                                    given with another covering vector, d_i (1 + frac((i + 1)
-                                   phi)), phi = 0.618...: Lemke's path depends on d, and on a
-                                   degenerate contact LCP the path of d can meet a tie that
-                                   rounding resolves onto a ray where another's does not.
-                                   pivots counts every attempt's pivots. */
+                                   f)) for f the fractional part of phi, sqrt 2, sqrt 3 or
+                                   sqrt 5, tried in that order: Lemke's path depends on d, and
+                                   on a degenerate contact LCP the path of d can meet a tie that
+                                   rounding resolves onto a ray where another's does not. Such
+                                   an answer is kept only if its rows also hold in the
+                                   problem's own unit (the largest push -D_i q_i). pivots
+                                   counts every attempt's pivots. */
     rs_lcp_certificate cert;  /**< certificate of the returned z (judged with cert_tol) */
 } rs_lemke_info;
 

@@ -774,9 +774,12 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
 }
 
 /*
- * An answer another covering vector found is held to its rows in the problem's own unit too:
- * each D_i w_i within tol of max(|D_i q_i|, P), P the largest push (-D_i q_i; S when q >= 0),
- * and no pair with both z_i (in the certificate's unit) and that above tol. The certificate's
+ * An answer another covering vector found is held to its rows in the problem's own unit too
+ * (D, C: M's equilibration, D M C; S the largest |D_i q_i|; m the largest entry of D M C): each
+ * D_i w_i at least -tol times max(|D_i q_i|, P), P the largest push (-D_i q_i; S when q >= 0),
+ * each z_i / C_i at least -tol times max(z's largest, P / m), and no pair with both of those
+ * above tol. P is at most the certificate's unit and equal to it when the largest |q_i| is a
+ * push, so the check bites only where positive entries of q dominate. The certificate's
  * row unit grows with z, up to S, and the paths of other covering vectors can follow a ray of an
  * infeasible LCP far out: M's rows 0 to 2 summing to 0 (w_0 + w_1 + w_2 = q_0 + q_1 + q_2 < 0
  * for every z), q = (1e-9, -1, 1e-11, 1e9), end at z of 5e12 to 1e13 times P / m with
@@ -802,8 +805,8 @@ static int lemke_rows_in_own_unit(int n, const double *M, const double *q, const
         z_inf = rs_max2(z_inf, unit / m_inf);
     for (int i = 0; i < n; i++) {
         const double wr = D[i] * w[i] / rs_max2(fabs(D[i] * q[i]), unit);
-        const double zr = z[i] * rs_inverse_factor(C[i]) / z_inf;
-        if (!(wr >= -tol) || !(fabs(rs_min2(zr, wr)) <= tol))
+        const double zr = z_inf > 0.0 ? z[i] * rs_inverse_factor(C[i]) / z_inf : 0.0;
+        if (!(wr >= -tol) || !(zr >= -tol) || !(fabs(rs_min2(zr, wr)) <= tol))
             return 0;
     }
     return 1;
@@ -832,7 +835,7 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
     static const double fractions[] = {0.6180339887498949, 0.4142135623730950,
                                        0.7320508075688772, 0.2360679774997897};
     rs_lemke_settings rest = *s;
-    const int budget = rest.max_pivots;
+    const int budget = rest.max_pivots; /* > 0: what the caller left of the solve's budget */
     int used = 0;
     for (size_t t = 0; t < sizeof fractions / sizeof *fractions; t++) {
         if ((rest.max_pivots = budget - used) <= 0)
@@ -907,7 +910,7 @@ static int lemke_try_rows(int n, const double *M, const double *q, const double 
 
 /* The cold solve (at n <= RS_LEMKE_SMALL_MAX the small-problem path first, unless small_tried
  * says it ran already), then when the problem as given fails (a ray, or a breakdown), the
- * balanced problem, then another covering vector, then the rows scaled with q: the first answer
+ * balanced problem, then other covering vectors, then the rows scaled with q: the first answer
  * that passes its certificate. */
 static void lemke_solve_checked(int n, const double *M, const double *q, const double *d,
                                 const rs_lemke_settings *settings, void *work, int small_tried,
