@@ -2,8 +2,8 @@
  * bodies.h (internal): the bodies engine, what its files share. Rigid bodies from a scene file
  * (docs/bodies.md): discs, boxes and convex polygons in the vertical x-z plane with rotation,
  * against each other and the scene's static obstacles, with inelastic contact and Coulomb
- * friction. The model is the scene's: its parameters, state,
- * inputs and forces are named after the bodies (rs_model.instantiate).
+ * friction. The model is the scene's: its parameters, state, inputs and forces are named after
+ * the bodies (src/models/bodies_model.c, instantiate).
  *
  * Body b has mass m_b, moment of inertia I_b about its centre of mass, generalised position
  * q_b = (x, z, theta) and velocity v_b = (xd, zd, thetad); inputs u_b = (ux, uz, utau), a force at

@@ -1,5 +1,6 @@
 /*
- * model.h (internal): what a model (problems/<model>.c) provides. A model knows physics only: its
+ * model.h (internal): what a model (problems/<model>.c, or src/models/bodies_model.c over the
+ * engine in src/dynamics/) provides. A model knows physics only: its
  * parameters (defaults and ranges), state, inputs, how to pose one time step as an LCP and as a
  * relaxed-complementarity NLP, how to recover the next state and the contact forces from either
  * solution, the physical residuals of a step, and the contact mode of each contact. It never calls
