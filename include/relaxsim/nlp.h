@@ -28,15 +28,21 @@ typedef enum rs_nlp_status {
     RS_NLP_OTHER_FAILURE = 6,       /**< any other IPOPT return code (see info.ipopt_status) */
     RS_NLP_NOT_CERTIFIED = 7,       /**< IPOPT reported success but the recomputed physical
                                          residuals exceed the tolerance */
-    RS_NLP_TOO_LARGE = 8            /**< time stepping: the step has more contacts than the
+    RS_NLP_TOO_LARGE = 8,           /**< time stepping: the step has more contacts than the
                                          model's NLP (or LCP) takes; nothing was solved */
+    RS_NLP_TINY_STEP = 9            /**< IPOPT stopped on a search direction too small to move
+                                         the point (Search_Direction_Becomes_Too_Small): a row's
+                                         residual at the rounding of its terms, above tol. Like
+                                         acceptable, an answer only once its recomputed physical
+                                         residuals pass (else not_certified) */
 } rs_nlp_status;
 
 /** Name of a status: "solved", "acceptable", "infeasible", "max_iter", "restoration_failed",
- *  "eval_error", "other_failure", "not_certified", "too_large". Never NULL. */
+ *  "eval_error", "other_failure", "not_certified", "too_large", "tiny_step". Never NULL. */
 RS_API const char *rs_nlp_status_name(rs_nlp_status status);
 
-/** 1 if the status counts as a successful step (solved or acceptable), else 0. */
+/** 1 if the status counts as a successful step (solved, acceptable or tiny_step: every one
+ *  judged by the recomputed residuals where a caller certifies), else 0. */
 RS_API int rs_nlp_status_ok(rs_nlp_status status);
 
 /** Penalty on the complementarity slacks in the objective. */

@@ -57,7 +57,7 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
     row(f, "failed steps", has_nlp ? a : NULL, has_lemke ? b : NULL);
     if (has_nlp && r->nlp.failed_steps > 0) { /* which failures: IPOPT's own, or uncertified */
         for (int st = 0; st < RS_STATUS_SLOTS; st++) {
-            if (st == RS_NLP_SOLVED || st == RS_NLP_ACCEPTABLE || !r->nlp.status_counts[st])
+            if (rs_nlp_status_ok((rs_nlp_status)st) || !r->nlp.status_counts[st])
                 continue;
             snprintf(label, sizeof label, "  of which %s", rs_nlp_status_name((rs_nlp_status)st));
             snprintf(a, sizeof a, "%d", r->nlp.status_counts[st]);

@@ -420,6 +420,11 @@ static rs_nlp_status map_status(enum ApplicationReturnStatus st)
     switch (st) {
     case Solve_Succeeded: return RS_NLP_SOLVED;
     case Solved_To_Acceptable_Level: return RS_NLP_ACCEPTABLE;
+    /* IPOPT can move the point no further: its primal residual is the rounding of the rows'
+     * terms, which can exceed tol (a 1 kg box under a 1e6 kg disc: the box's velocity row sums
+     * contact forces of 1e6 times its weight, in natural units 1e6 that cancel, whose rounding
+     * is 2.3e-10 against tol = 1e-10); the answer is judged by its certificate, as acceptable */
+    case Search_Direction_Becomes_Too_Small: return RS_NLP_TINY_STEP;
     case Infeasible_Problem_Detected: return RS_NLP_INFEASIBLE;
     case Maximum_Iterations_Exceeded: return RS_NLP_MAX_ITER;
     case Restoration_Failed: return RS_NLP_RESTORATION_FAILED;

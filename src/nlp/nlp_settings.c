@@ -16,13 +16,14 @@ const char *rs_nlp_status_name(rs_nlp_status status)
     case RS_NLP_OTHER_FAILURE: return "other_failure";
     case RS_NLP_NOT_CERTIFIED: return "not_certified";
     case RS_NLP_TOO_LARGE: return "too_large";
+    case RS_NLP_TINY_STEP: return "tiny_step";
     }
     return "unknown";
 }
 
 int rs_nlp_status_ok(rs_nlp_status status)
 {
-    return status == RS_NLP_SOLVED || status == RS_NLP_ACCEPTABLE;
+    return status == RS_NLP_SOLVED || status == RS_NLP_ACCEPTABLE || status == RS_NLP_TINY_STEP;
 }
 
 void rs_nlp_settings_default(rs_nlp_settings *s)

@@ -50,7 +50,7 @@ void rs_compare_step_clear(rs_compare_step *st, const rs_model *m);
 /* dst's values = src's (dst initialised for m); RS_ERR_NOMEM (a contact array that cannot grow). */
 rs_error rs_compare_step_copy(rs_compare_step *dst, const rs_compare_step *src, const rs_model *m);
 
-#define RS_STATUS_SLOTS 9 /* enough for every rs_nlp_status and rs_lemke_status */
+#define RS_STATUS_SLOTS 10 /* enough for every rs_nlp_status and rs_lemke_status */
 
 /* Statistics of one trajectory. */
 typedef struct rs_trajectory_stats {
