@@ -61,13 +61,21 @@ ctest --test-dir build-release --output-on-failure -j"$jobs"
 banner "relaxsim check problems/ under three BLAS kernels (contracts, JUnit reports)"
 # every shipped contract holds whichever BLAS kernel IPOPT and MUMPS run on: the first three of
 # scripts/blas_kernels.sh (Debian's reference BLAS, OpenBLAS's own choice for this CPU, its SSE3
-# kernel), each selected for the command's process alone
+# kernel), each selected for the command's process alone. point2d_friction_blog.ini, the post's
+# formulation as published (1,200 cold IPOPT solves of up to 2,000 iterations, 998 of them
+# failing by design), is half of each kernel's CPU: it runs under the first kernel only (its
+# contract, a range of failed steps, measured under four kernels: 2026-12-03, AMD EPYC)
 scripts/blas_kernels.sh > build-release/kernels-all.txt
 head -n 3 build-release/kernels-all.txt > build-release/kernels.txt
+first=1
 while IFS=$'\t' read -r kernel assignments; do
   echo "  kernel $kernel: $assignments"
+  only_first=()
+  [ "$first" = 1 ] || only_first=(--exclude '*/point2d_friction_blog.ini')
+  first=0
   env $assignments build-release/relaxsim check problems --exclude '*_robust.ini' \
-    --exclude '*_robust_no_start_check.ini' --junit "build-release/check-$kernel.xml" -q
+    --exclude '*_robust_no_start_check.ini' "${only_first[@]}" \
+    --junit "build-release/check-$kernel.xml" -q
   xmllint --noout --schema tests/junit/junit.xsd "build-release/check-$kernel.xml"
 done < build-release/kernels.txt
 [ "$(wc -l < build-release/kernels.txt)" -ge 3 ]
