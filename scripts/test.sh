@@ -4,8 +4,9 @@
 # machine.
 #   1. set-up: the missing Debian packages; a clone of the repository into a temporary directory
 #      with nothing beside it builds and passes the fast tests (tests/fresh_clone.sh)
-#   2. the optimised build (Release, warnings as errors, the optional MPI batch) and the whole
-#      ctest: the fast tests and the slow ones, whose long simulations run here once
+#   2. the optimised build (Release, warnings as errors, the optional MPI batch) and its ctest:
+#      the slow tests, whose long simulations run here once, and the MPI batch's (the other fast
+#      tests ran in stage 1, on the fresh clone's optimised build of the same sources)
 #   3. relaxsim check problems/: every shipped scenario and sweep against its contract, under
 #      three BLAS kernels (scripts/blas_kernels.sh), each JUnit report validated (the 1,000-run
 #      robustness sweeps excepted: scripts/robustness.sh)
@@ -53,10 +54,11 @@ export LD_LIBRARY_PATH="${reference#LD_LIBRARY_PATH=}${LD_LIBRARY_PATH:+:$LD_LIB
 tests/fresh_clone.sh
 data=tests/data/siconos # the Siconos LCP collection the valgrind stage solves
 
-banner "optimised build (-Werror, with MPI) and the whole ctest (fast and slow)"
+banner "optimised build (-Werror, with MPI) and its ctest (the slow tests, and the MPI batch's)"
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DRS_WERROR=ON -DRS_WITH_MPI=ON >/dev/null
 cmake --build build-release -j"$jobs"
-ctest --test-dir build-release --output-on-failure -j"$jobs"
+ctest --test-dir build-release --output-on-failure -j"$jobs" -LE fast
+ctest --test-dir build-release --output-on-failure -j"$jobs" -R '^test_batch_mpi$'
 
 banner "relaxsim check problems/ under three BLAS kernels (contracts, JUnit reports)"
 # every shipped contract holds whichever BLAS kernel IPOPT and MUMPS run on: the first three of
