@@ -785,7 +785,7 @@ static int lemke_try_balanced(int n, const double *M, const double *q, const dou
  * for every z), q = (1e-9, -1, 1e-11, 1e9), end at z of 5e12 to 1e13 times P / m with
  * D w = -P / 2 in a row, which the certificate, in a unit of S = 1e9 P, passes. The answers of
  * contact problems do not grow with the path: the box on a box of 1e-4 its mass has z at 3e4
- * P / m (its load), and its rows hold in this unit to 1e-11. D, C: wk->cert, M's equilibration.
+ * P / m (its load), and its rows hold in this unit to 1e-11. D and C are put in wk->cert.
  */
 static int lemke_rows_in_own_unit(int n, const double *M, const double *q, const double *z,
                                   const double *w, double tol, const lemke_work *wk)
@@ -835,16 +835,15 @@ static int lemke_try_covering(int n, const double *M, const double *q, const dou
     static const double fractions[] = {0.6180339887498949, 0.4142135623730950,
                                        0.7320508075688772, 0.2360679774997897};
     rs_lemke_settings rest = *s;
-    const int budget = rest.max_pivots; /* > 0: what the caller left of the solve's budget */
-    int used = 0;
+    /* s->max_pivots > 0: what the caller left of the solve's budget, for these paths together */
+    const int budget_end = info->pivots + s->max_pivots;
     for (size_t t = 0; t < sizeof fractions / sizeof *fractions; t++) {
-        if ((rest.max_pivots = budget - used) <= 0)
+        if ((rest.max_pivots = budget_end - info->pivots) <= 0)
             return 0;
         for (int i = 0; i < n; i++)
             wk->ds[i] = (d ? d[i] : 1.0) * (1.0 + fmod((i + 1) * fractions[t], 1.0));
         rs_lemke_info other;
         lemke_solve_sized(n, M, q, wk->ds, &rest, wk, wk->zs, wk->ws, &other);
-        used += other.pivots;
         info->pivots += other.pivots;
         if (other.status != RS_LEMKE_SOLVED ||
             !lemke_rows_in_own_unit(n, M, q, wk->zs, wk->ws, s->cert_tol, wk))

@@ -347,8 +347,9 @@ static void expect_interface_loads(const rs_scenario *sc, const double *before_s
 static void test_heavy_body_on_a_light_one(void **state)
 {
     (void)state;
-    const char *const text[2] = {"[model]\nname = bodies\nmu = 0\n[run]\nsteps = 50\n",
-                                 "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 500\ndt = 1e-3\n"};
+    const char *const text[2] = {
+        "[model]\nname = bodies\nmu = 0\n[run]\nsteps = 50\n",
+        "[model]\nname = bodies\nmu = 0.5\n[run]\nsteps = 500\ndt = 1e-3\n"};
     for (int f = 0; f < 2; f++) {
         rs_scenario sc;
         rs_compare_result r;
@@ -379,19 +380,19 @@ static void test_heavy_body_on_a_light_one(void **state)
 /* A heavy disc (1e6 kg) on a light box (1 kg) on the ground, with friction, at dt = 1e-2 s. The
  * box's two ground contacts each hold half the disc's weight up, 5e5 times the box's own: in the
  * box's force unit (the lighter body's, m V / dt) IPOPT found all but the first few of these
- * steps infeasible (496 of 500). In the unit of the load they hold (bodies_step.c: find_step) every
- * NLP step is solved, and the loads are the weights to 1e-9. */
+ * steps infeasible (496 of 500). In the unit of the load they hold (bodies_step.c: find_step)
+ * every NLP step is solved, and the loads are the weights to 1e-9. */
 static const char heavy_disc_scene[] = "halfplane 0 0, 0 1\n"
                                        "body low box w=0.4 h=0.2 m=1 z=0.1\n"
                                        "body top disc r=0.1 m=1e6 z=0.3\n";
 
 /* And without friction, dt = 1e-3 s, 500 steps. The box's velocity row sums the disc's contact
  * force and the ground's, each 5e5 to 1e6 times the box's weight: in natural units terms of 1e6
- * that cancel, rounding to 2.3e-10 against IPOPT's tol of 1e-10.
- * IPOPT then stops on a search direction too small to move the point (warm, after 6 iterations,
- * its objective and dual residual converged); that answer was a failure (other_failure), and the
- * cold and homotopy paths after it ended likewise or worse (complementarity 1.5e-2): 1 to 7 of
- * 500 steps failed under four BLAS kernels. Now such a step's status is tiny_step, and it is an
+ * that cancel, rounding to 2.3e-10 against IPOPT's tol of 1e-10. IPOPT then stops on a search
+ * direction too small to move the point (warm, after 6 iterations, its objective and dual
+ * residual converged); that answer was a failure (other_failure), and the cold and homotopy
+ * paths after it ended likewise or worse (complementarity 1.5e-2): 1 to 7 of 500 steps failed
+ * under four BLAS kernels. Now such a step's status is tiny_step, and it is an
  * answer when its recomputed certificate passes. Both runs are checked from their outputs:
  * every step solved both ways, none refused by a certificate, and the loads the weights to 1e-9
  * at every tiny step and over the last 10 steps (the shadow's too). */
@@ -431,10 +432,10 @@ static void test_heavy_disc_on_a_light_box(void **state)
  * the ground while the disc that tipped it rolls away at 0.79 m/s. Its contacts were posed in
  * the scene's units, the disc's V: there the plank's cone slack came to 3.4e-3 of its force unit,
  * IPOPT's answer slipped at tol / 3.4e-3 = 3e-8 V and every later step kept it (2.4e-8 m/s, 4.8e-8
- * m by the end). In their own units (bodies_step.c: find_step) it rests. Bounds: its speed below tol
- * in its own unit, tol g dt (2e-12 m/s; measured 3.7e-15 to 1.9e-14 under four BLAS kernels), and
- * it does not move by more than that speed over the window (1e-12 m) from 1 s to the end; every
- * resting step takes the cheap path (the previous answer accepted again). */
+ * m by the end). In their own units (bodies_step.c: find_step) it rests. Bounds: its speed
+ * below tol in its own unit, tol g dt (2e-12 m/s; measured 3.7e-15 to 1.9e-14 under four BLAS
+ * kernels), and it does not move by more than that speed over the window (1e-12 m) from 1 s to
+ * the end; every resting step takes the cheap path (the previous answer accepted again). */
 static void test_seesaw_plank_rests_at_the_default_tol(void **state)
 {
     (void)state;
