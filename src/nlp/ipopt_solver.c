@@ -411,6 +411,8 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
         AddIpoptIntOption(s->ipopt, "mumps_permuting_scaling", 0);
         AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 0);
     }
+    if (blocks[0].dense_columns)
+        AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 6); /* QAMD */
     *out = s;
     return RS_OK;
 }

@@ -21,6 +21,11 @@ typedef struct rs_nlp_problem {
     int natural_units; /* 1: posed in natural units (variables and constraints of size 1 at a
                           typical solution): IPOPT's own gradient scaling and MUMPS's scaling
                           are turned off, they only cost time then */
+    int dense_columns; /* 1: a few variables appear in almost every row (a fit's coefficients
+                          beside its per-sample slacks): MUMPS orders the KKT system by QAMD,
+                          which finds such quasi-dense rows, instead of AMD (natural_units' choice,
+                          which suits the steps' systems; on the known-friction fits it made
+                          fronts that took twice the time) */
     void *ctx;  /* passed to every callback */
     void (*bounds)(void *ctx, double *x_l, double *x_u, double *g_l, double *g_u);
     double (*eval_f)(void *ctx, const double *x);

@@ -447,6 +447,7 @@ static void fit_one(const kf_data *train, const kf_data *test_clean, const kf_sc
     rs_nlp_problem p = {.n = c.n,
                         .m = c.m,
                         .natural_units = 1,
+                        .dense_columns = 1, /* the coefficients, in every row */
                         .ctx = &c,
                         .bounds = nlp_bounds,
                         .eval_f = nlp_f,
