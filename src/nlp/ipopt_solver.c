@@ -404,15 +404,18 @@ rs_error rs_ipopt_create_blocks(const rs_nlp_problem *blocks, int nblocks,
     set_options(s->ipopt, &st);
     if (blocks[0].natural_units) {
         /* the blocks are posed in natural units: IPOPT's gradient-based scaling and MUMPS's
-         * scaling and permutation would only cost time (about a tenth of an IPOPT step); AMD
-         * ordering suits these small systems */
+         * scaling and permutation would only cost time (about a tenth of an IPOPT step) */
         AddIpoptStrOption(s->ipopt, "nlp_scaling_method", "none");
         AddIpoptIntOption(s->ipopt, "mumps_scaling", 0);
         AddIpoptIntOption(s->ipopt, "mumps_permuting_scaling", 0);
-        AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 0);
     }
+    /* MUMPS's ordering of the KKT system: QAMD (6) where a few variables are in almost every row
+     * (it finds quasi-dense rows), else AMD (0) for the small systems posed in natural units,
+     * else MUMPS's own choice */
     if (blocks[0].dense_columns)
-        AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 6); /* QAMD */
+        AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 6);
+    else if (blocks[0].natural_units)
+        AddIpoptIntOption(s->ipopt, "mumps_pivot_order", 0);
     *out = s;
     return RS_OK;
 }
