@@ -7,9 +7,10 @@
  *
  * A file is a sweep when it has a [sweep] section, else a scenario. Each is run by this same
  * executable in a child process, so that a crash is one file's outcome and not the checker's:
- * a scenario as `relaxsim compare FILE -q -o DIR` (up to N at once), a sweep as `relaxsim batch
- * FILE -j N -q -o DIR` (one at a time, its runs in N workers); the results are read from the
- * child's summary.json or results.jsonl, in a temporary directory removed at the end.
+ * a scenario as `relaxsim compare FILE --summary-only -q -o DIR` (up to N at once), a sweep as
+ * `relaxsim batch FILE -j N -q -o DIR` (one at a time, its runs in N workers); the results are
+ * read from the child's summary.json or results.jsonl, in a temporary directory removed at the
+ * end.
  */
 #define _GNU_SOURCE /* mkdtemp, nftw */
 #include <cjson/cJSON.h>
@@ -155,6 +156,8 @@ static int spawn_child(const char *self, const char *work, int index, const rs_c
         argv[n++] = (char *)"-j";
         argv[n++] = jtext;
     }
+    if (!cf->is_sweep) /* (summary.json is all the check reads: no per-step files) */
+        argv[n++] = (char *)"--summary-only";
     argv[n++] = (char *)"-q";
     argv[n++] = (char *)"-o";
     argv[n++] = out;

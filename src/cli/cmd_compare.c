@@ -1,10 +1,12 @@
 /*
- * cmd_compare.c: `relaxsim compare SCENARIO [--set key=value ...] [--capsule STEP ...] [-o DIR]
- * [-q]`. The NLP trajectory with a shadow Lemke solve at every step, plus an independent Lemke
- * trajectory; writes trajectory_nlp.csv, trajectory_lemke.csv, shadow.csv, steps.jsonl and
- * summary.json to DIR (default out/<scenario name>), and DIR/capsules/step_K.json for the steps
- * that failed or did not agree (and those asked for; io/capsule.h), prints the summary, checks
- * the contract.
+ * cmd_compare.c: `relaxsim compare SCENARIO [--set key=value ...] [--capsule STEP ...]
+ * [--summary-only] [-o DIR] [-q]`. The NLP trajectory with a shadow Lemke solve at every step,
+ * plus an independent Lemke trajectory; writes trajectory_nlp.csv, trajectory_lemke.csv,
+ * shadow.csv, steps.jsonl and summary.json to DIR (default out/<scenario name>), and
+ * DIR/capsules/step_K.json for the steps that failed or did not agree (and those asked for;
+ * io/capsule.h), prints the summary, checks the contract. With --summary-only, summary.json and
+ * the capsules alone (what `relaxsim check` reads: formatting the per-step files is a tenth of a
+ * pile's run).
  * Exit 0 when the contract passed, 1 when a check failed, 2 for bad usage or input.
  */
 #include <stdio.h>
@@ -20,7 +22,8 @@
 #include "core/detail.h"
 
 static const char usage[] =
-    "relaxsim compare SCENARIO [--set section.key=value ...] [--capsule STEP ...] [-o DIR] [-q]";
+    "relaxsim compare SCENARIO [--set section.key=value ...] [--capsule STEP ...] "
+    "[--summary-only] [-o DIR] [-q]";
 
 /* out/<file name without directory and extension> */
 static void default_out_dir(const char *scenario, char *buf, size_t n)
@@ -149,15 +152,21 @@ static rs_error write_ends(rs_outset *set, const rs_scenario *sc, const rs_cli_s
     return c;
 }
 
-/* The steps of --capsule STEP (repeatable), compare's own option (rs_cli_load_scenario_with). */
-typedef struct capsule_steps {
+/* compare's own options (rs_cli_load_scenario_with): the steps of --capsule STEP (repeatable),
+ * --summary-only */
+typedef struct compare_options {
     long step[RS_SCENARIO_MAX_CAPSULE_STEPS];
     int n;
-} capsule_steps;
+    int summary_only;
+} compare_options;
 
-static int capsule_option(void *ctx, int argc, char **argv, int *i)
+static int compare_option(void *ctx, int argc, char **argv, int *i)
 {
-    capsule_steps *c = ctx;
+    compare_options *c = ctx;
+    if (strcmp(argv[*i], "--summary-only") == 0) {
+        c->summary_only = 1;
+        return 1;
+    }
     if (strcmp(argv[*i], "--capsule") != 0)
         return 0;
     const char *v = rs_cli_option_value(argc, argv, i);
@@ -173,16 +182,16 @@ int rs_cmd_compare(int argc, char **argv)
 {
     rs_cli_scenario_args a;
     static rs_scenario sc;
-    capsule_steps steps = {{0}, 0};
-    if (!rs_cli_load_scenario_with(argc, argv, usage, capsule_option, NULL, &steps, &a, &sc))
+    compare_options own = {{0}, 0, 0};
+    if (!rs_cli_load_scenario_with(argc, argv, usage, compare_option, NULL, &own, &a, &sc))
         return RS_EXIT_USAGE;
-    for (int i = 0; i < steps.n; i++) {
-        if (steps.step[i] >= sc.steps) {
+    for (int i = 0; i < own.n; i++) {
+        if (own.step[i] >= sc.steps) {
             rs_scenario_release(&sc);
-            return rs_cli_usage_error("--capsule %ld: the run has steps 0 .. %d", steps.step[i],
+            return rs_cli_usage_error("--capsule %ld: the run has steps 0 .. %d", own.step[i],
                                       sc.steps - 1);
         }
-        sc.capsule_steps[sc.ncapsule_steps++] = (int)steps.step[i];
+        sc.capsule_steps[sc.ncapsule_steps++] = (int)own.step[i];
     }
     rs_error_detail detail;
     char dir[1024];
@@ -202,11 +211,11 @@ int rs_cmd_compare(int argc, char **argv)
     compare_files cf = {&sc, {NULL}, 0};
     static rs_compare_result r; /* static: its checks table is large */
     rs_error err = RS_ERR_IO;
-    if (open_streams(set, &cf, &detail)) {
+    if (own.summary_only || open_streams(set, &cf, &detail)) {
         rs_compare_options opt;
         rs_compare_options_default(&opt);
         opt.keep_steps = 0;
-        opt.sink = write_step;
+        opt.sink = own.summary_only ? NULL : write_step;
         opt.sink_ctx = &cf;
         opt.progress = rs_cli_progress; /* on a terminal only, -q or not */
         err = rs_compare_run_with(&sc, RS_RUN_COMPARE, &opt, &r);
@@ -246,8 +255,11 @@ int rs_cmd_compare(int argc, char **argv)
     }
     if (!a.quiet) {
         rs_cli_print_summary(stdout, &sc, &r);
-        printf("\n  wrote %s/{trajectory_nlp.csv, trajectory_lemke.csv, shadow.csv, steps.jsonl, "
-               "summary.json}\n", dir);
+        if (own.summary_only)
+            printf("\n  wrote %s/summary.json (--summary-only: no per-step files)\n", dir);
+        else
+            printf("\n  wrote %s/{trajectory_nlp.csv, trajectory_lemke.csv, shadow.csv, "
+                   "steps.jsonl, summary.json}\n", dir);
         if (r.ncapsules)
             printf("  and %d step capsule%s in %s/capsules/ (relaxsim replay)%s\n", r.ncapsules,
                    r.ncapsules == 1 ? "" : "s", dir,

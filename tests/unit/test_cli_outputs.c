@@ -768,6 +768,72 @@ static void test_a_new_set_takes_the_old_plots(void **state)
     assert_true(exists(path));
 }
 
+/* cJSON objects a and b equal but for the figures that are times of this run (wall_time_s and
+ * the us_per_* medians and means): 1 if so, else 0 with the first differing key printed. */
+static int same_but_times(const cJSON *a, const cJSON *b, const char *key)
+{
+    if (key && (strcmp(key, "wall_time_s") == 0 || strncmp(key, "us_per_", 7) == 0))
+        return 1;
+    if (cJSON_IsObject(a) || cJSON_IsArray(a)) {
+        if (a->type != b->type || cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+            return print_message("summary: %s differs in shape\n", key ? key : "(top)"), 0;
+        for (const cJSON *x = a->child, *y = b->child; x; x = x->next, y = y->next)
+            if ((x->string && (!y->string || strcmp(x->string, y->string) != 0)) ||
+                !same_but_times(x, y, x->string ? x->string : key))
+                return 0;
+        return 1;
+    }
+    if (!cJSON_Compare(a, b, 1))
+        return print_message("summary: %s differs\n", key ? key : "(top)"), 0;
+    return 1;
+}
+
+/* compare --summary-only writes summary.json and the capsules alone, and they say what a full
+ * run's say (the same verdicts, checks, figures and capsules, the times of the run aside); into
+ * a directory of a full run's set it removes that run's per-step files (no stale set). The
+ * post's variant for 2 steps at 20 iterations: both steps fail, so there are capsules. */
+static void test_summary_only_writes_the_summary_alone(void **state)
+{
+    (void)state;
+    char full[400], only[400], path[1400];
+    fresh_dir("summary_full", full, sizeof full);
+    fresh_dir("summary_only", only, sizeof only);
+    const char *sets[] = {"--set", "run.steps=2", "--set", "nlp.max_iter=20"};
+    assert_int_equal(RUN("compare", SCEN "point2d_friction_blog.ini", sets[0], sets[1], sets[2],
+                         sets[3], "-o", full, "-q"),
+                     1);
+    sh("cp -r " TMP "summary_full/. " TMP "summary_only/");
+    assert_int_equal(RUN("compare", SCEN "point2d_friction_blog.ini", sets[0], sets[1], sets[2],
+                         sets[3], "--summary-only", "-o", only, "-q"),
+                     1);
+    static const char *const per_step[] = {"trajectory_nlp.csv", "trajectory_lemke.csv",
+                                           "shadow.csv", "steps.jsonl"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", full, per_step[i]);
+        assert_true(is_regular(path));
+        snprintf(path, sizeof path, "%s/%s", only, per_step[i]);
+        assert_false(exists(path));
+    }
+    snprintf(path, sizeof path, "%s/capsules/step_1.json", only);
+    assert_true(is_regular(path));
+    char *text[2];
+    for (int k = 0; k < 2; k++) {
+        long n;
+        snprintf(path, sizeof path, "%s/summary.json", k ? only : full);
+        text[k] = slurp_all(path, &n);
+        text[k][n] = '\0';
+    }
+    cJSON *a = cJSON_Parse(text[0]), *b = cJSON_Parse(text[1]);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(a, "capsules")) == 2);
+    assert_true(same_but_times(a, b, NULL));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    free(text[0]);
+    free(text[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -775,6 +841,7 @@ int main(void)
         cmocka_unit_test(test_plot_escapes_what_it_reads),
         cmocka_unit_test(test_plot_outlines_follow_the_motion),
         cmocka_unit_test(test_per_contact_files),
+        cmocka_unit_test(test_summary_only_writes_the_summary_alone),
         cmocka_unit_test(test_links_are_never_followed),
         cmocka_unit_test(test_capsule_never_opens_a_file),
         cmocka_unit_test(test_devices_fifos_and_held_directories),
