@@ -15,7 +15,8 @@
 #      fast tests and the slow ones, reduced (RS_TEST_REDUCED=1: the same code paths on shorter
 #      runs, where a test has a shorter form; the README's examples are the command's, run in
 #      stage 2)
-#   5. the fast unit tests (reduced likewise) and the command under valgrind (--error-exitcode)
+#   5. the fast unit tests that call the library (reduced likewise) and the command under
+#      valgrind (--error-exitcode)
 #   6. install into a temporary prefix and build a consumer with CMake and with pkg-config (a
 #      simulation and a comparison through the installed library); the Python binding's tests
 #      on the installed package; the consumer's own scenarios under its ctest
@@ -128,7 +129,11 @@ status=0
 # Lemke solves (minutes to hours under valgrind: test_bodies alone took 346 s of this stage's
 # 616); they run in stages 2 and 4, and the same code runs here through the command below (a
 # stacked batch, the polygon model's paths and the bodies' included).
+# test_cli_check, _lcp, _outputs, _progress and _replay only run the command as child processes,
+# which valgrind does not follow (no --trace-children): under it they would check their own
+# harness and nothing of the library (30 s of this stage); the command runs under valgrind below.
 slow=" $(ctest --test-dir build-release -N -L slow | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ') test_study test_bodies "
+slow+="test_cli_check test_cli_lcp test_cli_outputs test_cli_progress test_cli_replay "
 for t in build-release/tests/unit/test_*; do
   [ -x "$t" ] || continue
   case "$slow" in *" $(basename "$t") "*) continue ;; esac
