@@ -22,6 +22,7 @@
 enum {
     MAX_SAMPLES = 2000, /* rows kept per trajectory */
     MAX_FRAMES = 150,   /* frames of the animation */
+    FRAMES_PER_S = 25,  /* at most, of the animation's time (a smoother one only costs time) */
     SNAPSHOTS = 6,      /* outlines in the still picture */
     DISC_SIDES = 48     /* a disc's outline */
 };
@@ -326,8 +327,13 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
         rs_scene_free(&sc);
         return 0;
     }
-    const int nf = nlp.n < MAX_FRAMES ? nlp.n : MAX_FRAMES;
-    const int nfl = lemke.n < MAX_FRAMES ? lemke.n : MAX_FRAMES;
+    /* the animation: about real time, within 3 to 15 s, at most FRAMES_PER_S frames a second
+     * and MAX_FRAMES in all */
+    const double run = nlp.t[nlp.n - 1] - nlp.t[0];
+    const double seconds = fmin(fmax(run, 3.0), 15.0);
+    const int max_frames = (int)fmin(MAX_FRAMES, floor(FRAMES_PER_S * seconds + 0.5));
+    const int nf = nlp.n < max_frames ? nlp.n : max_frames;
+    const int nfl = lemke.n < max_frames ? lemke.n : max_frames;
     double times[RS_PLOT_MAX_SNAPSHOTS];
     const int ns = snapshot_times(&nlp, snap, times);
     if (ns == 0) {
@@ -398,9 +404,7 @@ int rs_plot_bodies(FILE *g, rs_outset *set, const char *dir, const char *scene_t
                         p[0], p[1],
                         rs_gnuplot_string(quoted, sizeof quoted, sc.bodies[b].name));
         }
-        /* the animation: about real time, within 3 to 15 s, in frames of 1/100 s units */
-        const double run = nlp.t[nlp.n - 1] - nlp.t[0];
-        const double seconds = fmin(fmax(run, 3.0), 15.0);
+        /* the animation (above), its frames' delay in units of 1/100 s */
         const int delay = (int)fmax(2.0, floor(100.0 * seconds / nf + 0.5));
         fprintf(g, "\nreset\nset datafile separator ','\n"
                    "set terminal gif animate noenhanced delay %d loop 0 size 800,640 font ',10'\n"

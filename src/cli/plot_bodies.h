@@ -7,7 +7,8 @@
  *               (summary.json's rest_time_s), and the end (the whole run when either never rests);
  *   bodies.gif  the run as an animation (gnuplot's gif terminal, animate; it draws no dashes):
  *               the NLP's bodies filled with a wide outline, Lemke's thin outlines in the darker
- *               hue over them, at most 150 frames, lasting about the run's time within 3 to 15 s.
+ *               hue over them, lasting about the run's time within 3 to 15 s, at most 25
+ *               frames a second and 150 in all.
  * Their data: scene.dat (the obstacles), bodies_nlp.dat and bodies_lemke.dat (one index per
  * frame: every body's outline), bodies_nlp_paths.dat and bodies_lemke_paths.dat (one index per
  * body).

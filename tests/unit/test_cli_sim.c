@@ -443,7 +443,8 @@ static void test_plot(void **state)
     assert_true(is_png(TMP "plotst/scene.png"));
     /* a bodies run: the outlines' picture and the animation. Each frame's disc is drawn where the
      * trajectory has it: its rim points at r = 0.1 from the centre (1e-8), the first at angle
-     * theta (the spoke), the last its centre; 1000 steps give 150 frames. */
+     * theta (the spoke), the last its centre; 1000 steps of 1 ms (1 s) are animated in 3 s at 25
+     * frames a second: 75 frames. */
     assert_int_equal(run("compare " SCEN "bodies_disc_slip_roll.ini -o " TMP
                          "plotb -q"),
                      0);
@@ -456,7 +457,8 @@ static void test_plot(void **state)
     assert_int_equal(memcmp(head, "GIF89a", 6), 0);
     slurp(TMP "plotb/plot.gp", gp, sizeof gp);
     assert_non_null(strstr(gp, "gif animate noenhanced"));
-    assert_non_null(strstr(gp, "array T[150]"));
+    assert_non_null(strstr(gp, "array T[75]"));
+    assert_non_null(strstr(gp, "delay 4 loop")); /* 1/100 s units: 75 frames in 3 s */
     static char frames[1 << 20], traj[1 << 20];
     slurp(TMP "plotb/bodies_nlp.dat", frames, sizeof frames);
     slurp(TMP "plotb/trajectory_nlp.csv", traj, sizeof traj);
@@ -497,7 +499,7 @@ static void test_plot(void **state)
         assert_true(hypot(last[0] - x, last[1] - z) <= 1e-8);
         nframes++;
     }
-    assert_int_equal(nframes, 150);
+    assert_int_equal(nframes, 75);
 }
 
 /* relaxsim grad: its files, its table, its contract, its refusals and its sweep picture. */
