@@ -180,7 +180,7 @@ for case in "point2d_friction.ini run.steps=460" "point2d_friction_blog.ini run.
             "bodies_table_shot.ini run.steps=226 model.variant=post" \
             "bodies_seesaw.ini run.steps=190"; do
   set -- $case
-  printf '  %-66s' "relaxsim compare $1 (${*:2})"
+  printf '  %-66s ' "relaxsim compare $1 (${*:2})"
   sets=()
   for s in "${@:2}"; do sets+=(--set "$s"); done
   rc=0
@@ -198,7 +198,7 @@ done
 # (the forked worker stays under valgrind).
 printf '[sweep]\nscenario = %s/problems/sweeps/point2d_friction_generic.ini\n[vary]\nmodel.mu = 0.1, 0.3\nrun.steps = 460\n' \
   "$PWD" > build-release/vg-stack.ini
-printf '  %-66s' "relaxsim batch (2 runs, --stack 2)"
+printf '  %-66s ' "relaxsim batch (2 runs, --stack 2)"
 rc=0
 "${vg[@]}" build-release/relaxsim batch build-release/vg-stack.ini --stack 2 -o build-release/vg-stack -q \
   2>build-release/valgrind-cli.log || rc=$?
@@ -211,7 +211,7 @@ else echo "FAILED (exit $rc)"; cat build-release/valgrind-cli.log; status=1; fi
 for case in "point2d_friction.ini --wrt mu,z --of x,fz@455 --set run.steps=460" \
             "sliding_block_traditional.ini --wrt mu,u --sweep mu=0.4:0.5:2 --set run.steps=60"; do
   set -- $case
-  printf '  %-66s' "relaxsim grad $1 (${*:2})"
+  printf '  %-66s ' "relaxsim grad $1 (${*:2})"
   rc=0
   "${vg[@]}" build-release/relaxsim grad "$scen/$1" "${@:2}" -o build-release/vg-grad -q \
     2>build-release/valgrind-cli.log || rc=$?
@@ -220,7 +220,7 @@ for case in "point2d_friction.ini --wrt mu,z --of x,fz@455 --set run.steps=460" 
 done
 # A capsule and its replay: the post's variant's first failed steps, replayed bitwise (exit 1:
 # the step fails), and its relaxation-bias curve (flagged, exit 1)
-printf '  %-66s' "relaxsim compare --capsule / relaxsim replay (--continuation)"
+printf '  %-66s ' "relaxsim compare --capsule / relaxsim replay (--continuation)"
 rc=0
 "${vg[@]}" build-release/relaxsim compare "$scen/point2d_friction_blog.ini" --set run.steps=2 \
   --set nlp.max_iter=20 --capsule 1 -o build-release/vg-cap -q 2>build-release/valgrind-cli.log || rc=$?
