@@ -106,8 +106,15 @@ typedef struct bodies_step {
     double *margin;      /* nb */
     double *mass, *inertia, *extent; /* nb */
     double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
+    double *vfree_scaled; /* 3 nb: vfree in the NLPs' units, (vx / V, vz / V, w R_b / V) */
     int *first;          /* per contact: its first LCP unknown */
     int *held;           /* per contact: the body it holds up, or -1 (carried_masses) */
+    /* the NLPs' layouts (bodies_nlp_post.c, bodies_nlp_pairs.c), found with the contacts */
+    int *friction_index; /* per contact: its index among the contacts with friction, or -1 */
+    int *pair_at;        /* per contact: its first variable (and row) in the pairs NLP */
+    int *pair_count;     /* per contact: its complementarity pairs, 4 (friction) or 1 */
+    int nfriction;       /* the contacts with friction */
+    int pairs_n;         /* the pairs NLP's variables (= its rows) */
     double *mu;          /* per contact */
     double *fscale;      /* per contact: its force unit m V_i / dt (m: its lighter body's mass,
                           * or the mass it holds up when that is 100 times more: find_step) */
@@ -126,12 +133,28 @@ typedef struct bodies_step {
     int cap_contacts;
     unsigned long long key; /* the contacts' features (the structure key) */
     rs_step_scales scales;
-    /* the NLP layouts' arrays (bodies_nlp_post.c, bodies_nlp_pairs.c: bodies_step_layout_arrays),
-     * grown as a step needs and kept with the step: an IPOPT evaluation allocates nothing */
-    int *layout_int;
-    double *layout_dbl;
-    size_t layout_int_cap, layout_dbl_cap;
+    /* The step's scratch, sized with its contacts (find_step grows it when a step has more
+     * contacts than any before it): the callbacks that recover, certify and check a step use it
+     * one at a time and allocate nothing. */
+    double *work;        /* 8 nb + 2 cap_contacts + 1 doubles */
+    int *work_int;       /* nb + 1 */
+    double *totals;      /* 3 nb: bodies_velocities' force totals when its caller wants none */
+    rs_contact_list reached; /* bodies_checks.c: the contacts of a state's check */
+    void *arena;         /* bodies_step_arena: the tangents' complex workspace */
+    size_t arena_cap;    /* its bytes */
 } bodies_step;
+
+/* s's arena of at least bytes (aligned for any type), for one evaluation at a time: the
+ * complex step's workspace (bodies_tangent.c), of a size only a gradient needs (n^2 complex
+ * numbers for an LCP of n rows), so grown when a step needs more than any before it, not with
+ * the contacts. NULL when out of memory. */
+void *bodies_step_arena(bodies_step *s, size_t bytes);
+
+/* The doubles of s->work for a step of nc contacts (find_step). */
+static inline size_t bodies_work_size(int nb, int nc)
+{
+    return 8 * (size_t)nb + 2 * (size_t)nc + 1;
+}
 
 /* A step context for the scene, its contacts not yet found (the run's cache), and its release
  * (NULL is accepted). NULL when out of memory. */
@@ -142,12 +165,6 @@ void bodies_step_free(bodies_step *s);
  * bodies_step_release when *tmp is set). NULL when out of memory. */
 bodies_step *bodies_step_get(const rs_step_data *d, bodies_step **tmp);
 void bodies_step_release(bodies_step *tmp);
-
-/* Room for nint ints and ndbl doubles in s's layout arrays (*ip, *dp), valid until the next call
- * for s; grown only when a step needs more (the arrays are the step cache's scratch, which its
- * callbacks share one at a time). 0 when out of memory. */
-int bodies_step_layout_arrays(const bodies_step *s, size_t nint, size_t ndbl, int **ip,
-                              double **dp);
 
 /* The generalised direction of force e (a unit vector) at contact c, on its body a (sign +1)
  * and b (sign -1): the velocity along e of a relative to b at the contact is

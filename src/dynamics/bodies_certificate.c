@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/detail.h"
 #include "dynamics/bodies.h"
@@ -57,13 +58,12 @@ void bodies_residuals(const rs_step_data *d, const double *sn, const double *f,
     const bodies_step *s = bodies_step_get(d, &tmp);
     const int nb = d->scene->nbodies;
     const int nc = s ? s->list.n : 0;
-    double *v = s ? malloc(sizeof(double) * (6 * (size_t)nb + 1)) : NULL;
-    if (!s || !v || (nc > 0 && !contact)) { /* nothing to certify the step with */
+    if (!s || (nc > 0 && !contact)) { /* nothing to certify the step with */
         *primal = *complementarity = NAN;
-        free(v);
         bodies_step_release(tmp);
         return;
     }
+    double *v = s->work; /* (the step's scratch: bodies_work_size) */
     const rs_step_scales *sc = &s->scales;
     const double V = sc->speed, L = sc->length, dt = d->dt;
     double *vc = v + 3 * nb; /* v' implied by the contact forces */
@@ -126,7 +126,6 @@ void bodies_residuals(const rs_step_data *d, const double *sn, const double *f,
     }
     *primal = p;
     *complementarity = c;
-    free(v);
     bodies_step_release(tmp);
 }
 
@@ -140,24 +139,25 @@ void bodies_modes(const rs_step_data *d, const double *sn, const double *f,
     bodies_step *tmp;
     const bodies_step *s = bodies_step_get(d, &tmp);
     const int nb = d->scene->nbodies;
-    double *v = s ? malloc(sizeof(double) * (3 * (size_t)nb + 1)) : NULL;
     for (int b = 0; b < nb; b++)
         out[b] = RS_MODE_SEPARATING;
-    if (!s || !v) {
-        free(v);
+    if (!s) {
         bodies_step_release(tmp);
         return;
     }
+    /* (the step's scratch: bodies_work_size) */
+    double *v = s->work, *fastest = v + 3 * nb;
+    int *friction = s->work_int;
     next_velocities(nb, sn, v);
-    double *fastest = calloc((size_t)nb, sizeof(double));
-    int *friction = calloc((size_t)nb, sizeof(int));
-    for (int b = 0; fastest && friction && b < nb; b++) {
+    memset(fastest, 0, sizeof(double) * (size_t)nb);
+    memset(friction, 0, sizeof(int) * (size_t)nb);
+    for (int b = 0; b < nb; b++) {
         const double *fb = f + BF_N * b;
         const double R = fmax(s->extent[b], 1e-300);
         if (hypot(fb[BF_X], fb[BF_Z]) > tols->force || fabs(fb[BF_TAU]) / R > tols->force)
             out[b] = RS_MODE_CONTACT;
     }
-    for (int i = 0; fastest && friction && i < s->list.n; i++) {
+    for (int i = 0; i < s->list.n; i++) {
         const rs_contact *ct = &s->list.c[i];
         double t[2];
         bodies_tangent(ct, t);
@@ -176,15 +176,12 @@ void bodies_modes(const rs_step_data *d, const double *sn, const double *f,
                 fastest[b] = own;
         }
     }
-    for (int b = 0; fastest && friction && b < nb; b++) {
+    for (int b = 0; b < nb; b++) {
         if (out[b] == RS_MODE_SEPARATING || !friction[b])
             continue;
         out[b] = !(fabs(fastest[b]) > tols->speed) ? RS_MODE_STICKING
                  : fastest[b] > 0.0                 ? RS_MODE_SLIDING_POS
                                                     : RS_MODE_SLIDING_NEG;
     }
-    free(fastest);
-    free(friction);
-    free(v);
     bodies_step_release(tmp);
 }

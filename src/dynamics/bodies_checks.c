@@ -17,28 +17,27 @@ static rs_error check_overlaps(const rs_step_data *d, double overlap, rs_error_d
 {
     const rs_scene *sc = d->scene;
     const int nb = sc->nbodies;
-    double *pose = malloc(sizeof(double) * (4 * (size_t)nb + 1));
-    if (!pose)
+    bodies_step *tmp;
+    bodies_step *s = bodies_step_get(d, &tmp); /* (its scales, and its scratch) */
+    if (!s)
         return rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
-    double *margin = pose + 3 * nb;
+    double *pose = s->work, *margin = pose + 3 * nb; /* (4 nb of bodies_work_size) */
     for (int b = 0; b < nb; b++) {
         pose[3 * b] = d->state[BS_N * b + BS_X];
         pose[3 * b + 1] = d->state[BS_N * b + BS_Z];
         pose[3 * b + 2] = d->state[BS_N * b + BS_TH];
         margin[b] = 0.0;
     }
-    rs_contact_list l = {0, 0, NULL};
+    rs_contact_list *l = &s->reached; /* (grown to the largest check's) */
     rs_error err = RS_OK;
-    if (rs_find_contacts(sc, pose, margin, 0.0, &l) != RS_OK) {
+    if (rs_find_contacts(sc, pose, margin, 0.0, l) != RS_OK) {
         err = rs_detail_set(detail, RS_ERR_NOMEM, "out of memory");
     } else {
-        rs_step_scales ss;
-        bodies_step_scales(d, &ss);
-        const double tol = fmax(1e-9, overlap * ss.length);
+        const double tol = fmax(1e-9, overlap * s->scales.length);
         const rs_contact *worst = NULL;
-        for (int i = 0; i < l.n; i++)
-            if (l.c[i].gap < -tol && (!worst || l.c[i].gap < worst->gap))
-                worst = &l.c[i];
+        for (int i = 0; i < l->n; i++)
+            if (l->c[i].gap < -tol && (!worst || l->c[i].gap < worst->gap))
+                worst = &l->c[i];
         const char *base = strrchr(sc->name, '/') ? strrchr(sc->name, '/') + 1 : sc->name;
         if (worst && worst->b >= 0)
             err = rs_detail_set(detail, RS_ERR_BAD_ARG,
@@ -60,8 +59,7 @@ static rs_error check_overlaps(const rs_step_data *d, double overlap, rs_error_d
                                 "body %s is %.3g m inside obstacle %d at the start: move it out",
                                 sc->bodies[worst->a].name, -worst->gap, worst->obstacle + 1);
     }
-    rs_contact_list_free(&l);
-    free(pose);
+    bodies_step_release(tmp);
     return err;
 }
 

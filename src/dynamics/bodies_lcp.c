@@ -148,17 +148,15 @@ void bodies_lcp_recover(const rs_step_data *d, const double *z, const double *w,
     bodies_step *tmp;
     const bodies_step *s = bodies_step_get(d, &tmp);
     const int nb = d->scene->nbodies;
-    double *v = malloc(sizeof(double) * (3 * (size_t)nb + 2 * (size_t)(s ? s->list.n : 0) + 1));
-    if (!s || !v) {
+    if (!s) {
         for (int i = 0; i < BS_N * nb; i++)
             sn[i] = NAN;
         for (int i = 0; i < BF_N * nb; i++)
             forces[i] = NAN;
-        free(v);
         bodies_step_release(tmp);
         return;
     }
-    double *lam = v + 3 * nb; /* (p, f) per contact */
+    double *v = s->work, *lam = v + 3 * nb; /* (p, f) per contact (the step's scratch) */
     for (int i = 0; i < s->list.n; i++) {
         const int f = s->first[i];
         lam[2 * i] = z[f];
@@ -168,7 +166,6 @@ void bodies_lcp_recover(const rs_step_data *d, const double *z, const double *w,
         memcpy(contact, lam, sizeof(double) * 2 * (size_t)s->list.n);
     bodies_velocities(s, d->dt, lam, v, forces);
     bodies_integrate(d, v, sn);
-    free(v);
     bodies_step_release(tmp);
 }
 

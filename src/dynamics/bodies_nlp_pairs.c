@@ -34,9 +34,9 @@ typedef struct layout {
     const rs_step_data *d;
     const bodies_step *s;
     int B, C, n, m;
-    int *at;     /* per contact: its first variable (z, then s) = its first row (w, then c) */
-    int *pairs;  /* per contact: 1 (frictionless) or 4 */
-    double *vf;  /* 3 B */
+    const int *at;    /* per contact: its first variable (z, then s) = its first row (w, then c) */
+    const int *pairs; /* per contact: 1 (frictionless) or 4 */
+    const double *vf; /* 3 B */
 } layout;
 
 static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
@@ -48,29 +48,16 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
         return 0;
     l->B = l->s->nb;
     l->C = l->s->list.n;
-    if (!bodies_step_layout_arrays(l->s, 2 * (size_t)l->C + 1, 3 * (size_t)l->B + 1, &l->at,
-                                   &l->vf))
-        return 0;
-    l->pairs = l->at + l->C;
-    int k = 3 * l->B;
-    for (int i = 0; i < l->C; i++) {
-        l->pairs[i] = l->s->mu[i] > 0.0 ? 4 : 1;
-        l->at[i] = k;
-        k += 2 * l->pairs[i];
-    }
-    l->n = l->m = k;
-    const double V = l->s->scales.speed;
-    for (int b = 0; b < l->B; b++) {
-        l->vf[3 * b] = l->s->vfree[3 * b] / V;
-        l->vf[3 * b + 1] = l->s->vfree[3 * b + 1] / V;
-        l->vf[3 * b + 2] = l->s->vfree[3 * b + 2] * l->s->extent[b] / V;
-    }
+    l->at = l->s->pair_at; /* (found with the contacts: find_step) */
+    l->pairs = l->s->pair_count;
+    l->vf = l->s->vfree_scaled;
+    l->n = l->m = l->s->pairs_n;
     return 1;
 }
 
 static void layout_free(layout *l, bodies_step *tmp)
 {
-    (void)l; /* (its arrays are the step's: bodies_step_layout_arrays) */
+    (void)l; /* (its arrays are the step's) */
     bodies_step_release(tmp);
 }
 
@@ -396,9 +383,7 @@ void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, do
     bodies_step *tmp;
     layout l;
     const int nb = d->scene->nbodies;
-    const int ok = layout_get(d, &l, &tmp);
-    double *v = ok ? malloc(sizeof(double) * (6 * (size_t)nb + 2 * (size_t)l.C + 1)) : NULL;
-    if (!v) {
+    if (!layout_get(d, &l, &tmp)) {
         for (int i = 0; i < BS_N * nb; i++)
             sn[i] = NAN;
         for (int i = 0; i < BF_N * nb; i++)
@@ -406,7 +391,8 @@ void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, do
         layout_free(&l, tmp);
         return;
     }
-    double *vc = v + 3 * nb, *lam = vc + 3 * nb;
+    /* (the step's scratch: bodies_work_size) */
+    double *v = l.s->work, *vc = v + 3 * nb, *lam = vc + 3 * nb;
     const double V = l.s->scales.speed;
     for (int b = 0; b < nb; b++) {
         v[3 * b] = V * x[col_v(b, 0)];
@@ -425,6 +411,5 @@ void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, do
     else
         memset(forces, 0, sizeof(double) * BF_N * (size_t)nb);
     bodies_integrate(d, v, sn);
-    free(v);
     layout_free(&l, tmp);
 }

@@ -43,8 +43,8 @@ typedef struct layout {
     const rs_step_data *d;
     const bodies_step *s;
     int B, C, K, n, m;
-    int *fric;          /* per contact: its index among the friction contacts, -1 without */
-    double *vf;         /* 3 B: the free velocities, scaled */
+    const int *fric;    /* per contact: its index among the friction contacts, -1 without */
+    const double *vf;   /* 3 B: the free velocities, scaled */
 } layout;
 
 static int col_p(const layout *l, int i) { return 3 * l->B + i; }
@@ -58,8 +58,8 @@ static int row_cone(const layout *l, int k) { return 3 * l->B + 2 * l->C + k; }
 static int row_dir(const layout *l, int k) { return 3 * l->B + 2 * l->C + l->K + k; }
 static int row_c2(const layout *l, int k) { return 3 * l->B + 2 * l->C + 2 * l->K + k; }
 
-/* The layout of d's step (its arrays the step's scratch, bodies_step_layout_arrays; layout_free
- * releases a temporary step), 0 when out of memory. */
+/* The layout of d's step (found with its contacts: find_step; layout_free releases a temporary
+ * step), 0 when out of memory. */
 static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
 {
     memset(l, 0, sizeof *l);
@@ -69,18 +69,10 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
         return 0;
     l->B = l->s->nb;
     l->C = l->s->list.n;
-    if (!bodies_step_layout_arrays(l->s, (size_t)l->C + 1, 3 * (size_t)l->B + 1, &l->fric,
-                                   &l->vf))
-        return 0;
-    for (int i = 0; i < l->C; i++)
-        l->fric[i] = l->s->mu[i] > 0.0 ? l->K++ : -1;
+    l->K = l->s->nfriction;
+    l->fric = l->s->friction_index;
+    l->vf = l->s->vfree_scaled;
     l->n = l->m = 3 * l->B + 2 * l->C + 3 * l->K;
-    const double V = l->s->scales.speed;
-    for (int b = 0; b < l->B; b++) {
-        l->vf[3 * b] = l->s->vfree[3 * b] / V;
-        l->vf[3 * b + 1] = l->s->vfree[3 * b + 1] / V;
-        l->vf[3 * b + 2] = l->s->vfree[3 * b + 2] * l->s->extent[b] / V;
-    }
     return 1;
 }
 
@@ -404,17 +396,16 @@ void bodies_post_recover(const rs_step_data *d, const double *x, double *sn, dou
     bodies_step *tmp;
     layout l;
     const int nb = d->scene->nbodies;
-    double *v = layout_get(d, &l, &tmp) ? malloc(sizeof(double) * 3 * (size_t)nb) : NULL;
-    double *lam = v && l.C > 0 ? malloc(sizeof(double) * 2 * (size_t)l.C) : NULL;
-    if (!v || (l.C > 0 && !lam)) {
+    if (!layout_get(d, &l, &tmp)) {
         for (int i = 0; i < BS_N * nb; i++)
             sn[i] = NAN;
         for (int i = 0; i < BF_N * nb; i++)
             forces[i] = NAN;
-        free(v);
         layout_free(&l, tmp);
         return;
     }
+    /* (the step's scratch: bodies_work_size) */
+    double *v = l.s->work, *vc = v + 3 * nb, *lam = vc + 3 * nb;
     const double V = l.s->scales.speed;
     for (int b = 0; b < nb; b++) {
         v[3 * b] = V * x[col_v(b, 0)];
@@ -428,14 +419,10 @@ void bodies_post_recover(const rs_step_data *d, const double *x, double *sn, dou
     if (contact && l.C > 0)
         memcpy(contact, lam, sizeof(double) * 2 * (size_t)l.C);
     /* the totals from the contact forces (the velocities are the NLP's own) */
-    double *vc = malloc(sizeof(double) * 3 * (size_t)nb);
-    if (vc && l.C > 0)
+    if (l.C > 0)
         bodies_velocities(l.s, d->dt, lam, vc, forces);
-    for (int i = 0; (!vc || l.C == 0) && i < BF_N * nb; i++)
-        forces[i] = vc ? 0.0 : NAN;
+    else
+        memset(forces, 0, sizeof(double) * BF_N * (size_t)nb);
     bodies_integrate(d, v, sn);
-    free(vc);
-    free(lam);
-    free(v);
     layout_free(&l, tmp);
 }

@@ -34,39 +34,24 @@ void bodies_step_free(bodies_step *s)
     free(s->stamp);
     free(s->by_height);
     free(s->group);
-    free(s->first); /* (held is its second half) */
+    free(s->first); /* (held, friction_index, pair_at and pair_count are its other fifths) */
     free(s->mu); /* (fscale and vscale are its second and last thirds) */
-    free(s->layout_int);
-    free(s->layout_dbl);
+    free(s->work);
+    rs_contact_list_free(&s->reached);
+    free(s->arena);
     free(s);
 }
 
-/* *p grown to hold n elements of size bytes when its *cap is less; 0 when out of memory (*p
- * kept). */
-static int grow(void **p, size_t *cap, size_t n, size_t size)
+void *bodies_step_arena(bodies_step *s, size_t bytes)
 {
-    if (n <= *cap)
-        return 1;
-    void *q = realloc(*p, size * n);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
-int bodies_step_layout_arrays(const bodies_step *s, size_t nint, size_t ndbl, int **ip,
-                              double **dp)
-{
-    bodies_step *w = (bodies_step *)s; /* (the scratch is the cache's, not the step's value) */
-    void *pi = w->layout_int, *pd = w->layout_dbl;
-    const int ok = grow(&pi, &w->layout_int_cap, nint, sizeof(int)) &&
-                   grow(&pd, &w->layout_dbl_cap, ndbl, sizeof(double));
-    w->layout_int = pi;
-    w->layout_dbl = pd;
-    *ip = w->layout_int;
-    *dp = w->layout_dbl;
-    return ok;
+    if (bytes > s->arena_cap) {
+        void *a = realloc(s->arena, bytes); /* (malloc's alignment: any type's) */
+        if (!a)
+            return NULL;
+        s->arena = a;
+        s->arena_cap = bytes;
+    }
+    return s->arena;
 }
 
 bodies_step *bodies_step_new(const rs_scene *scene)
@@ -78,11 +63,13 @@ bodies_step *bodies_step_new(const rs_scene *scene)
     s->nb = scene->nbodies;
     const size_t nb = (size_t)s->nb;
     s->nstamp = 6 * nb + 3 * nb + (size_t)bodies_nparams(scene) + 1;
-    /* the stamp, then pose, margin, mass, inertia, extent, vfree, carried, supports, speed,
-     * group_speed */
-    s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * nb + 4 * nb + 1, sizeof(double));
-    s->group = malloc(sizeof *s->group * (nb + 1));
-    if (!s->stamp || !s->group) {
+    /* the stamp, then pose, margin, mass, inertia, extent, vfree, vfree_scaled, totals,
+     * carried, supports, speed, group_speed */
+    s->stamp = calloc(s->nstamp + 3 * nb + nb + 3 * nb + 3 * 3 * nb + 4 * nb + 1,
+                      sizeof(double));
+    s->group = malloc(sizeof *s->group * (2 * nb + 1)); /* (and work_int) */
+    s->work = malloc(sizeof *s->work * bodies_work_size(s->nb, 0));
+    if (!s->stamp || !s->group || !s->work) {
         bodies_step_free(s);
         return NULL;
     }
@@ -92,10 +79,13 @@ bodies_step *bodies_step_new(const rs_scene *scene)
     s->inertia = s->mass + nb;
     s->extent = s->inertia + nb;
     s->vfree = s->extent + nb;
-    s->carried = s->vfree + 3 * nb;
+    s->vfree_scaled = s->vfree + 3 * nb;
+    s->totals = s->vfree_scaled + 3 * nb;
+    s->carried = s->totals + 3 * nb;
     s->supports = s->carried + nb;
     s->speed = s->supports + nb;
     s->group_speed = s->speed + nb;
+    s->work_int = s->group + nb;
     return s;
 }
 
@@ -286,11 +276,17 @@ static int find_step(bodies_step *s, const rs_step_data *d)
     for (int b = 0; b < s->nb; b++)
         mmax = fmax(mmax, s->mass[b]);
     s->scales.force = mmax * s->scales.speed / dt;
+    const double V = s->scales.speed;
+    for (int b = 0; b < s->nb; b++) { /* the free velocities in the NLPs' units */
+        s->vfree_scaled[3 * b] = s->vfree[3 * b] / V;
+        s->vfree_scaled[3 * b + 1] = s->vfree[3 * b + 1] / V;
+        s->vfree_scaled[3 * b + 2] = s->vfree[3 * b + 2] * s->extent[b] / V;
+    }
     if (rs_find_contacts(sc, s->pose, s->margin, d->params[BP_REACH], &s->list) != RS_OK)
         return 0;
     const int nc = s->list.n;
     if (nc > s->cap_contacts) {
-        int *first = realloc(s->first, sizeof(int) * 2 * (size_t)nc);
+        int *first = realloc(s->first, sizeof(int) * 5 * (size_t)nc);
         if (first)
             s->first = first;
         double *mu = realloc(s->mu, sizeof(double) * 3 * (size_t)nc);
@@ -299,15 +295,23 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         bodies_height *by_height = realloc(s->by_height, sizeof *by_height * (size_t)nc);
         if (by_height)
             s->by_height = by_height;
-        if (!first || !mu || !by_height)
+        double *work = realloc(s->work, sizeof(double) * bodies_work_size(s->nb, nc));
+        if (work)
+            s->work = work;
+        if (!first || !mu || !by_height || !work)
             return 0;
         s->cap_contacts = nc;
     }
     s->fscale = s->mu + s->cap_contacts; /* (mu's second third) */
     s->vscale = s->fscale + s->cap_contacts; /* (and its last) */
-    s->held = s->first + s->cap_contacts;    /* (first's second half) */
+    s->held = s->first + s->cap_contacts;    /* (first's second fifth, and so on) */
+    s->friction_index = s->held + s->cap_contacts;
+    s->pair_at = s->friction_index + s->cap_contacts;
+    s->pair_count = s->pair_at + s->cap_contacts;
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     s->nz = 0;
+    s->nfriction = 0;
+    s->pairs_n = 3 * s->nb; /* (the pairs NLP's variables: the bodies' velocities first) */
     for (int i = 0; i < nc; i++) {
         rs_contact *c = &s->list.c[i];
         /* A gap within the rounding of the positions it is computed from is a touch, 0, once
@@ -325,6 +329,10 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         s->first[i] = s->nz;
         s->mu[i] = d->params[bodies_mu_param(sc, c->a, c->b)];
         s->nz += s->mu[i] > 0.0 ? 4 : 1;
+        s->friction_index[i] = s->mu[i] > 0.0 ? s->nfriction++ : -1;
+        s->pair_count[i] = s->mu[i] > 0.0 ? 4 : 1;
+        s->pair_at[i] = s->pairs_n;
+        s->pairs_n += 2 * s->pair_count[i]; /* (its z and w, then its slacks and rows c) */
         const unsigned long long parts[4] = {(unsigned long long)c->a + 1,
                                              (unsigned long long)(c->b + 2),
                                              (unsigned long long)(c->obstacle + 2), c->feature};
@@ -398,15 +406,7 @@ void bodies_velocities(const bodies_step *s, double dt, const double *contact, d
                        double *forces)
 {
     const int nb = s->nb;
-    double *F = forces;
-    double local[3 * 8];
-    if (!F) /* the totals are needed for v' either way */
-        F = nb <= 8 ? local : malloc(sizeof(double) * 3 * (size_t)nb);
-    if (!F) {
-        for (int i = 0; i < 3 * nb; i++)
-            v[i] = NAN;
-        return;
-    }
+    double *F = forces ? forces : s->totals; /* the totals are needed for v' either way */
     memset(F, 0, sizeof(double) * 3 * (size_t)nb);
     for (int i = 0; i < s->list.n; i++) {
         const rs_contact *c = &s->list.c[i];
@@ -428,8 +428,6 @@ void bodies_velocities(const bodies_step *s, double dt, const double *contact, d
         v[3 * b + 1] = s->vfree[3 * b + 1] + dt * F[3 * b + 1] / s->mass[b];
         v[3 * b + 2] = s->vfree[3 * b + 2] + dt * F[3 * b + 2] / s->inertia[b];
     }
-    if (F != forces && F != local)
-        free(F);
 }
 
 void bodies_integrate(const rs_step_data *d, const double *v, double *sn)

@@ -44,18 +44,22 @@ static cx ccross(const cx *r, const cx *e)
     return r[0] * e[1] - r[1] * e[0];
 }
 
-static int cdata_init(cdata *c, const rs_step_data *d, const bodies_step *s,
-                      const rs_step_tangent *t)
+/* The complex numbers of cdata's arrays. */
+static size_t cdata_size(const rs_step_data *d)
+{
+    const size_t nb = (size_t)d->scene->nbodies;
+    return (size_t)bodies_nparams(d->scene) + 6 * nb + 3 * nb + 6 * nb;
+}
+
+/* c's data at d + i h t (t NULL: h = 0), its arrays in block (cdata_size). */
+static void cdata_init(cdata *c, const rs_step_data *d, const bodies_step *s,
+                       const rs_step_tangent *t, cx *block)
 {
     memset(c, 0, sizeof *c);
     c->d = d;
     c->s = s;
     c->nb = s->nb;
     const int nb = c->nb, np = bodies_nparams(d->scene);
-    cx *block = malloc(sizeof(cx) * ((size_t)np + 6 * (size_t)nb + 3 * (size_t)nb +
-                                     6 * (size_t)nb + 1));
-    if (!block)
-        return 0;
     c->params = block;
     c->state = c->params + np;
     c->input = c->state + 6 * nb;
@@ -83,12 +87,6 @@ static int cdata_init(cdata *c, const rs_step_data *d, const bodies_step *s,
         c->vfree[3 * b + 1] = x[BS_ZD] + c->dt * (u[BU_Z] / m - g);
         c->vfree[3 * b + 2] = x[BS_THD] + c->dt * u[BU_TAU] * c->inv_inertia[b];
     }
-    return 1;
-}
-
-static void cdata_free(cdata *c)
-{
-    free(c->params);
 }
 
 /* Vertex k of body b at its complex pose. */
@@ -349,43 +347,50 @@ static void crecover(const cdata *c, const cgeom *geo, const cx *z, cx *sn, cx *
     }
 }
 
-/* The workspace of one evaluation: the complex data, M, q, the contacts' geometry. */
+/* The workspace of one evaluation: the complex data, M and q (with_matrix), the recovery's
+ * z, next state and forces (with_recovery), the contacts' geometry; in the step's arena
+ * (bodies_step_arena: an evaluation allocates only when its step is larger than any before). */
 typedef struct cwork {
     cdata c;
     cx *M, *q;
+    cx *z, *sn, *forces;
     cgeom *geo;
 } cwork;
 
-static int cwork_init(cwork *w, const rs_step_data *d, const bodies_step *s,
-                      const rs_step_tangent *t)
+static int cwork_init(cwork *w, const rs_step_data *d, bodies_step *s, const rs_step_tangent *t,
+                      int with_matrix, int with_recovery)
 {
     memset(w, 0, sizeof *w);
-    if (!cdata_init(&w->c, d, s, t))
+    const size_t n = (size_t)s->nz, nb = (size_t)s->nb, nc = (size_t)s->list.n;
+    const size_t ncx = cdata_size(d) + (with_matrix ? n * n + n : 0) +
+                       (with_recovery ? n + 6 * nb + 3 * nb : 0);
+    cx *a = bodies_step_arena(s, sizeof(cx) * ncx + sizeof(cgeom) * (nc + 1));
+    if (!a)
         return 0;
-    const size_t n = (size_t)s->nz;
-    w->M = malloc(sizeof(cx) * (n * n + n + 1));
-    w->geo = malloc(sizeof(cgeom) * ((size_t)s->list.n + 1));
-    if (!w->M || !w->geo)
-        return 0;
-    w->q = w->M + n * n;
+    cdata_init(&w->c, d, s, t, a);
+    a += cdata_size(d);
+    if (with_matrix) {
+        w->M = a;
+        w->q = w->M + n * n;
+        a = w->q + n;
+    }
+    if (with_recovery) {
+        w->z = a;
+        w->sn = w->z + n;
+        w->forces = w->sn + 6 * nb;
+        a = w->forces + 3 * nb;
+    }
+    w->geo = (cgeom *)(void *)a; /* (cgeom holds complex numbers: cx's alignment is its own) */
     return 1;
-}
-
-static void cwork_free(cwork *w)
-{
-    cdata_free(&w->c);
-    free(w->M);
-    free(w->geo);
 }
 
 void bodies_lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double *dM, double *dq)
 {
     bodies_step *tmp;
-    const bodies_step *s = bodies_step_get(d, &tmp);
+    bodies_step *s = bodies_step_get(d, &tmp);
     cwork w;
-    memset(&w, 0, sizeof w);
     const int n = s ? s->nz : 0;
-    if (!s || !cwork_init(&w, d, s, t)) {
+    if (!s || !cwork_init(&w, d, s, t, 1, 0)) {
         for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
             dM[k] = NAN;
         for (int k = 0; k < n; k++)
@@ -397,8 +402,6 @@ void bodies_lcp_tangent(const rs_step_data *d, const rs_step_tangent *t, double 
         for (int k = 0; k < n; k++)
             dq[k] = cimag(w.q[k]) / CSTEP;
     }
-    if (s)
-        cwork_free(&w);
     bodies_step_release(tmp);
 }
 
@@ -409,41 +412,34 @@ void bodies_lcp_recover_tangent(const rs_step_data *d, const rs_step_tangent *t,
     (void)wz;
     (void)dw;
     bodies_step *tmp;
-    const bodies_step *s = bodies_step_get(d, &tmp);
-    const int nb = d->scene->nbodies, n = s ? s->nz : 0;
+    bodies_step *s = bodies_step_get(d, &tmp);
+    const int nb = d->scene->nbodies;
     cwork w;
-    memset(&w, 0, sizeof w);
-    cx *zc = s ? malloc(sizeof(cx) * ((size_t)n + 6 * (size_t)nb + 3 * (size_t)nb + 1)) : NULL;
-    if (!s || !zc || !cwork_init(&w, d, s, t)) {
+    if (!s || !cwork_init(&w, d, s, t, 0, 1)) {
         for (int k = 0; k < BS_N * nb; k++)
             dsn[k] = NAN;
         for (int k = 0; k < BF_N * nb; k++)
             dforces[k] = NAN;
     } else {
-        cx *sn = zc + n, *forces = sn + 6 * nb;
-        for (int k = 0; k < n; k++)
-            zc[k] = z[k] + I * CSTEP * dz[k];
+        for (int k = 0; k < s->nz; k++)
+            w.z[k] = z[k] + I * CSTEP * dz[k];
         for (int i = 0; i < s->list.n; i++)
             contact_geometry(&w.c, &s->list.c[i], &w.geo[i]);
-        crecover(&w.c, w.geo, zc, sn, forces);
+        crecover(&w.c, w.geo, w.z, w.sn, w.forces);
         for (int k = 0; k < BS_N * nb; k++)
-            dsn[k] = cimag(sn[k]) / CSTEP;
+            dsn[k] = cimag(w.sn[k]) / CSTEP;
         for (int k = 0; k < BF_N * nb; k++)
-            dforces[k] = cimag(forces[k]) / CSTEP;
+            dforces[k] = cimag(w.forces[k]) / CSTEP;
     }
-    if (s)
-        cwork_free(&w);
-    free(zc);
     bodies_step_release(tmp);
 }
 
 int bodies_complex_build(const rs_step_data *d, double *M, double *q)
 {
     bodies_step *tmp;
-    const bodies_step *s = bodies_step_get(d, &tmp);
+    bodies_step *s = bodies_step_get(d, &tmp);
     cwork w;
-    memset(&w, 0, sizeof w);
-    const int ok = s && cwork_init(&w, d, s, NULL);
+    const int ok = s && cwork_init(&w, d, s, NULL, 1, 0);
     if (ok) {
         const size_t n = (size_t)s->nz;
         cbuild(&w.c, w.M, w.q, w.geo);
@@ -452,8 +448,6 @@ int bodies_complex_build(const rs_step_data *d, double *M, double *q)
         for (size_t k = 0; k < n; k++)
             q[k] = creal(w.q[k]);
     }
-    if (s)
-        cwork_free(&w);
     bodies_step_release(tmp);
     return ok;
 }

@@ -11,8 +11,11 @@ void rs_contact_list_free(rs_contact_list *l)
     if (!l)
         return;
     free(l->c);
+    free(l->work);
     l->c = NULL;
+    l->work = NULL;
     l->n = l->cap = 0;
+    l->work_bytes = 0;
 }
 
 /* A convex polygon in world coordinates: nv vertices, counter-clockwise, with the outward unit
@@ -393,13 +396,17 @@ rs_error rs_find_contacts(const rs_scene *s, const double *pose, const double *m
         nv += s->bodies[i].nvert;
     for (int k = 0; k < s->nobstacles; k++)
         maxob = s->obstacles[k].nedges > maxob ? s->obstacles[k].nedges : maxob;
-    double *scratch = malloc(sizeof(double) * (4 * (size_t)nv + 4 * (size_t)maxob + 1));
-    int *offset = malloc(sizeof(int) * ((size_t)s->nbodies + 1));
-    if (!scratch || !offset) {
-        free(scratch);
-        free(offset);
-        return RS_ERR_NOMEM;
+    const size_t nd = 4 * (size_t)nv + 4 * (size_t)maxob + 1, ni = (size_t)s->nbodies + 1;
+    const size_t bytes = sizeof(double) * nd + sizeof(int) * ni;
+    if (bytes > out->work_bytes) { /* (the doubles first: the ints after them are aligned) */
+        void *w = realloc(out->work, bytes);
+        if (!w)
+            return RS_ERR_NOMEM;
+        out->work = w;
+        out->work_bytes = bytes;
     }
+    double *scratch = out->work;
+    int *offset = (int *)(void *)(scratch + nd);
     finder f = {s, pose, out, scratch, scratch + 2 * nv, offset};
     double *ov = scratch + 4 * nv, *on = ov + 2 * maxob;
     int at = 0;
@@ -459,7 +466,5 @@ rs_error rs_find_contacts(const rs_scene *s, const double *pose, const double *m
             }
         }
     }
-    free(scratch);
-    free(offset);
     return ok ? RS_OK : RS_ERR_NOMEM;
 }

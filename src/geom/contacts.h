@@ -63,6 +63,9 @@ typedef struct rs_contact {
 typedef struct rs_contact_list {
     int n, cap;
     rs_contact *c;     /* owned */
+    void *work;        /* owned: rs_find_contacts' scratch (the bodies' world vertices and
+                          normals), kept so that finding again allocates nothing */
+    size_t work_bytes;
 } rs_contact_list;
 
 void rs_contact_list_free(rs_contact_list *l);
@@ -70,7 +73,8 @@ void rs_contact_list_free(rs_contact_list *l);
 /* The poses of the bodies: pose[3 i .. 3 i + 2] = (x, z, theta) of body i. */
 
 /* Every contact of the scene's bodies at the poses with gap below margin[a] + margin[b] + reach
- * (margin of an obstacle: 0), into out (grown as needed; its old contents are dropped), in a
+ * (margin of an obstacle: 0), into out (it and its scratch grown as needed, never shrunk; its old
+ * contents are dropped), in a
  * deterministic order: pairs of bodies (i < j) first, in order, then each body against each
  * obstacle. RS_ERR_NOMEM when it cannot grow. */
 rs_error rs_find_contacts(const rs_scene *s, const double *pose, const double *margin,

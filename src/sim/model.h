@@ -4,7 +4,10 @@
  * parameters (defaults and ranges), state, inputs, how to pose one time step as an LCP and as a
  * relaxed-complementarity NLP, how to recover the next state and the contact forces from either
  * solution, the physical residuals of a step, and the contact mode of each contact. It never calls
- * a solver, never allocates, never prints.
+ * a solver and never prints; its callbacks allocate nothing, except into the run's cache
+ * (cache_create), which a model grows only for a step larger than any before it (the bodies
+ * engine: its step context, dynamics/bodies.h; tests/unit/test_bodies_scratch.c). Called
+ * without its cache (rs_step_data.cache NULL), such a model makes a temporary one per call.
  *
  * Columns (state, input, force names) carry their units: "x_m", "xd_mps", "fz_N"; the scenario
  * key of a column is its name without the unit suffix ("x", "xd", "fz").

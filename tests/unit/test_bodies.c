@@ -64,7 +64,7 @@ static void test_contacts(void **state)
 {
     (void)state;
     rs_scene s;
-    rs_contact_list l = {0, 0, NULL};
+    rs_contact_list l = {0};
     /* a box 0.4 x 0.2 whose bottom is 1 mm above the ground: two corners, gap 1e-3, lever arms
      * (+-0.2, -0.1) from the centre */
     scene_of("halfplane 0 0, 0 1\nbody b box w=0.4 h=0.2\n", &s);
@@ -131,7 +131,7 @@ static void test_a_seam_has_no_corner(void **state)
 {
     (void)state;
     rs_scene s;
-    rs_contact_list l = {0, 0, NULL};
+    rs_contact_list l = {0};
     scene_of("polygon -1 -1, 1 -1, 1 0, -1 0\npolygon 1 -1, 3 -1, 3 0, 1 0\n"
              "body d disc r=0.1\nbody b box w=0.2 h=0.1\n", &s);
     /* the disc resting 1 cm either side of the seam and on it (the box away, at x = 2.5) */

@@ -39,7 +39,7 @@ static void test_pile_ends_without_overlap(void **state)
             pose[3 * b + k] = end->state_next[BS_N * b + k];
         margin[b] = 0.0;
     }
-    rs_contact_list l = {0, 0, NULL};
+    rs_contact_list l = {0};
     assert_int_equal(rs_find_contacts(sc.scene, pose, margin, 1e-3, &l), RS_OK);
     double worst = INFINITY;
     for (int i = 0; i < l.n; i++)

@@ -232,7 +232,7 @@ static void stack(const char *src, int lemke)
 static double deepest_overlap(const rs_scene *s, const double *pose)
 {
     double *margin = calloc((size_t)s->nbodies + 1, sizeof(double));
-    rs_contact_list l = {0, 0, NULL};
+    rs_contact_list l = {0};
     double deepest = 0.0;
     if (!margin || rs_find_contacts(s, pose, margin, 0.0, &l) != RS_OK)
         exit(2);
