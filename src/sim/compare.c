@@ -391,12 +391,16 @@ struct rs_compare_session {
     const rs_scenario *sc;
     rs_compare_result *out;
     rs_compare_options opt;
-    rs_stepper *stepper;
+    /* One stepper per trajectory, each with its own warm start and model cache, so that no
+     * state passes between them: the NLP trajectory's (run_nlp), the shadow Lemke solves from
+     * its states (compare) and the independent Lemke trajectory's (run_lemke); NULL when the
+     * mode has no such trajectory. */
+    rs_stepper *nlp, *shadow, *lemke;
     double *x_nlp, *x_lemke, *x_before; /* the two trajectories; the NLP's before the step */
     int run_nlp, run_lemke, compare;
-    rs_stepper_snapshot before; /* the warm start before the step being solved */
-    rs_stepper_lemke_warm lemke_warm; /* the independent Lemke trajectory's own warm start,
-                                         while the stepper holds the shadow solves' */
+    rs_stepper_snapshot before; /* the warm starts before the step being solved: the NLP's
+                                   point and the shadow solve's basis */
+    int before_ok;              /* 0: before could not be saved (out of memory) */
     int kept_for_verdict;       /* capsules kept for their verdict (not asked for) */
     int agree_modes;
     rs_compare_step cur;        /* the step being solved */
@@ -481,9 +485,20 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     out->ncol = m->nstate + m->nforce;
     for (int c = 0; c < out->ncol; c++)
         out->col_names[c] = c < m->nstate ? m->state_names[c] : m->force_names[c - m->nstate];
+    cs->run_nlp = mode != RS_RUN_LEMKE;
+    cs->run_lemke = mode != RS_RUN_NLP;
+    cs->compare = mode == RS_RUN_COMPARE;
     const rs_stepper_config cfg = rs_scenario_stepper_config(sc);
-    const rs_error err = rs_stepper_create(&cfg, &cs->stepper);
+    rs_error err = RS_OK;
+    if (cs->run_nlp)
+        err = rs_stepper_create(&cfg, &cs->nlp);
+    if (err == RS_OK && cs->compare)
+        err = rs_stepper_create(&cfg, &cs->shadow);
+    if (err == RS_OK && cs->run_lemke)
+        err = rs_stepper_create(&cfg, &cs->lemke);
     if (err != RS_OK) {
+        rs_stepper_destroy(cs->nlp);
+        rs_stepper_destroy(cs->shadow);
         rs_compare_step_free(&cs->cur);
         free(cs->x_nlp);
         free(cs);
@@ -492,9 +507,6 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     }
     memcpy(cs->x_nlp, sc->initial, sizeof(double) * (size_t)m->nstate);
     memcpy(cs->x_lemke, sc->initial, sizeof(double) * (size_t)m->nstate);
-    cs->run_nlp = mode != RS_RUN_LEMKE;
-    cs->run_lemke = mode != RS_RUN_NLP;
-    cs->compare = mode == RS_RUN_COMPARE;
     rs_trajectory_acc_init(&cs->nlp_acc, out->ncol, &out->nlp);
     rs_trajectory_acc_init(&cs->lemke_acc, out->ncol, &out->lemke);
     *session = cs;
@@ -511,7 +523,7 @@ rs_error rs_compare_begin(const rs_scenario *sc, rs_run_mode mode, rs_compare_re
 
 rs_stepper *rs_compare_stepper(rs_compare_session *cs)
 {
-    return cs->stepper;
+    return cs->nlp;
 }
 
 const double *rs_compare_nlp_state(const rs_compare_session *cs)
@@ -527,7 +539,7 @@ const double *rs_compare_input(rs_compare_session *cs, int k)
 }
 
 /* Keep step k's capsule if it qualifies (rs_capsule): its verdict, or asked for. Called right
- * after the shadow solve, while the stepper still holds its LCP. */
+ * after the shadow solve, while the shadow's stepper still holds its LCP. */
 static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
 {
     const rs_scenario *sc = cs->sc;
@@ -541,9 +553,10 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
         out->capsules_omitted++;
         return;
     }
-    if (!out->capsules &&
-        !(out->capsules = calloc(RS_COMPARE_MAX_CAPSULES + RS_SCENARIO_MAX_CAPSULE_STEPS,
-                                 sizeof *out->capsules))) {
+    if (!cs->before_ok ||
+        (!out->capsules &&
+         !(out->capsules = calloc(RS_COMPARE_MAX_CAPSULES + RS_SCENARIO_MAX_CAPSULE_STEPS,
+                                  sizeof *out->capsules)))) {
         out->capsules_omitted++; /* out of memory: counted as not kept */
         return;
     }
@@ -564,7 +577,7 @@ static void keep_capsule(rs_compare_session *cs, int k, const double *x_before)
     memcpy(c->state, x_before, sizeof(double) * (size_t)m->nstate);
     /* the record: the step as judged (its verdict, both answers, the input) */
     const double *M, *q, *z, *w;
-    const int n = rs_stepper_step_lcp(cs->stepper, &M, &q, &z, &w);
+    const int n = rs_stepper_step_lcp(cs->shadow, &M, &q, &z, &w);
     if (n > 0 && (c->M = malloc(sizeof(double) * (size_t)n * (size_t)(n + 1)))) {
         c->lcp_n = n;
         c->q = c->M + (size_t)n * n;
@@ -628,11 +641,12 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             rs_step_result_copy(&st->nlp, nlp, m);
         } else {
             if (cs->compare)
-                rs_stepper_save(cs->stepper, &cs->before);
-            rs_stepper_nlp(cs->stepper, cs->x_nlp, st->input, &st->nlp);
+                cs->before_ok = rs_stepper_save(cs->nlp, &cs->before) == RS_OK &&
+                                rs_stepper_save_basis(cs->shadow, &cs->before) == RS_OK;
+            rs_stepper_nlp(cs->nlp, cs->x_nlp, st->input, &st->nlp);
         }
         if (cs->compare) {
-            rs_stepper_lemke(cs->stepper, cs->x_nlp, st->input, &st->shadow);
+            rs_stepper_lemke(cs->shadow, cs->x_nlp, st->input, &st->shadow);
             st->verdict = rs_compare_judge(sc, st, out->ncol, x_before);
             if (!nlp)
                 keep_capsule(cs, k, x_before);
@@ -653,13 +667,9 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
         track_speeds(cs, 0, k, cs->x_nlp, out);
     }
     if (cs->run_lemke) {
-        /* the independent trajectory starts from its own previous step's basis, never from the
-         * shadow solve's at the NLP's state: the same trajectory as a Lemke run alone */
-        if (cs->compare)
-            (void)rs_stepper_swap_lemke_warm(cs->stepper, &cs->lemke_warm); /* (on failure, cold) */
-        rs_stepper_lemke(cs->stepper, cs->x_lemke, st->input, &st->lemke);
-        if (cs->compare)
-            (void)rs_stepper_swap_lemke_warm(cs->stepper, &cs->lemke_warm);
+        /* (its own stepper: it starts from its own previous step's basis, never from the shadow
+         * solve's at the NLP's state, the same trajectory as a Lemke run alone) */
+        rs_stepper_lemke(cs->lemke, cs->x_lemke, st->input, &st->lemke);
         track_units(cs, cs->x_lemke, st->input, &st->lemke, &out->lemke);
         if (all_finite(st->lemke.state_next, m->nstate))
             memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
@@ -688,9 +698,10 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
 
 static void free_session(rs_compare_session *cs)
 {
-    rs_stepper_destroy(cs->stepper);
+    rs_stepper_destroy(cs->nlp);
+    rs_stepper_destroy(cs->shadow);
+    rs_stepper_destroy(cs->lemke);
     rs_stepper_snapshot_free(&cs->before);
-    rs_stepper_lemke_warm_free(&cs->lemke_warm);
     rs_compare_step_free(&cs->cur);
     free(cs->x_nlp);
     free(cs);

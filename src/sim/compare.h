@@ -208,7 +208,8 @@ void rs_compare_free(rs_compare_result *r);
  * The same comparison advanced one step at a time, for a caller that drives several runs in
  * lock-step and solves their NLP steps itself (stack.c). rs_compare_run is begin; for every
  * step k: input, advance; end. Between input and advance of step k, the run's NLP step goes
- * from rs_compare_nlp_state with that input, by rs_compare_stepper's stepper.
+ * from rs_compare_nlp_state with that input, by rs_compare_stepper's stepper (the NLP
+ * trajectory's own; NULL in a Lemke-only run).
  */
 typedef struct rs_compare_session rs_compare_session;
 

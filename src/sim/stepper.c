@@ -415,39 +415,21 @@ rs_error rs_stepper_snapshot_alloc(rs_stepper_snapshot *sn, int n, int m, int nb
     return RS_OK;
 }
 
-rs_error rs_stepper_swap_lemke_warm(rs_stepper *s, rs_stepper_lemke_warm *other)
+rs_error rs_stepper_save_basis(const rs_stepper *s, rs_stepper_snapshot *out)
 {
     const int cap = s->cap_lcp;
-    if (other->nbasis < cap) {
-        unsigned char *grown = realloc(other->basis, (size_t)cap);
-        if (!grown) {
-            s->have_basis = other->have_basis = 0;
+    if (out->nbasis < cap || !out->basis) {
+        unsigned char *grown = realloc(out->basis, (size_t)cap + 1);
+        if (!grown)
             return RS_ERR_NOMEM;
-        }
-        memset(grown + other->nbasis, 0, (size_t)(cap - other->nbasis));
-        other->basis = grown;
-        other->nbasis = cap;
+        out->basis = grown;
+        out->nbasis = cap;
     }
-    const int have = s->have_basis;
-    const unsigned long long key = s->basis_structure;
-    s->have_basis = other->have_basis;
-    s->basis_structure = other->basis_structure;
-    other->have_basis = have;
-    other->basis_structure = key;
-    for (int i = 0; i < cap; i++) {
-        const unsigned char b = s->lemke_basis[i];
-        s->lemke_basis[i] = other->basis[i];
-        other->basis[i] = b;
-    }
+    memset(out->basis, 0, (size_t)out->nbasis);
+    memcpy(out->basis, s->lemke_basis, (size_t)cap);
+    out->have_basis = s->have_basis;
+    out->basis_structure = s->basis_structure;
     return RS_OK;
-}
-
-void rs_stepper_lemke_warm_free(rs_stepper_lemke_warm *warm)
-{
-    if (!warm)
-        return;
-    free(warm->basis);
-    memset(warm, 0, sizeof *warm);
 }
 
 void rs_stepper_snapshot_free(rs_stepper_snapshot *sn)
@@ -481,7 +463,9 @@ rs_error rs_stepper_snapshot_copy(rs_stepper_snapshot *dst, const rs_stepper_sna
 
 rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
 {
-    if (out->n != s->cap_n || out->m != s->cap_m || out->nbasis != s->cap_lcp || !out->x) {
+    /* (a basis array larger than the stepper's is kept, its tail zeroed: rs_stepper_save_basis
+     * may have grown it to another stepper's) */
+    if (out->n != s->cap_n || out->m != s->cap_m || out->nbasis < s->cap_lcp || !out->x) {
         rs_error err = rs_stepper_snapshot_alloc(out, s->cap_n, s->cap_m, s->cap_lcp);
         if (err != RS_OK)
             return err;
@@ -496,6 +480,7 @@ rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
     memcpy(out->x_warm, s->x_warm, sizeof(double) * (size_t)s->cap_n);
     out->have_basis = s->have_basis;
     out->basis_structure = s->basis_structure;
+    memset(out->basis, 0, (size_t)out->nbasis);
     memcpy(out->basis, s->lemke_basis, (size_t)s->cap_lcp);
     return RS_OK;
 }

@@ -184,21 +184,11 @@ void rs_stepper_reset(rs_stepper *stepper);
 rs_error rs_stepper_save(const rs_stepper *stepper, rs_stepper_snapshot *out);
 rs_error rs_stepper_restore(rs_stepper *stepper, const rs_stepper_snapshot *snapshot);
 
-/* A second Lemke warm start (the previous answer's basis and its contact set's key), kept
- * apart from the stepper's own so that two trajectories solved by one stepper (a comparison's
- * shadow solves from the NLP's states and its independent Lemke trajectory) each start from
- * their own previous step. Zeroed: no basis. */
-typedef struct rs_stepper_lemke_warm {
-    int have_basis, nbasis;
-    unsigned long long basis_structure;
-    unsigned char *basis; /* nbasis */
-} rs_stepper_lemke_warm;
-
-/* Exchange the stepper's Lemke warm start with *other (other's array grows to the stepper's
- * capacity). RS_ERR_NOMEM if it cannot grow: then both forget their basis (the next Lemke
- * solves start cold), so that neither ever starts from the other's. */
-rs_error rs_stepper_swap_lemke_warm(rs_stepper *stepper, rs_stepper_lemke_warm *other);
-void rs_stepper_lemke_warm_free(rs_stepper_lemke_warm *warm);
+/* The Lemke warm start alone (the basis, its contact set's key) into out, whose NLP point is
+ * kept: a comparison's capsule holds its NLP trajectory's point and its shadow solves' basis,
+ * each from its own stepper. out's basis array grows to the stepper's capacity (RS_ERR_NOMEM
+ * if it cannot; out is then unchanged). */
+rs_error rs_stepper_save_basis(const rs_stepper *stepper, rs_stepper_snapshot *out);
 
 void rs_stepper_nlp(rs_stepper *stepper, const double *state, const double *input,
                     rs_step_result *out);
