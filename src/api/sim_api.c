@@ -109,14 +109,6 @@ size_t rs_sim_struct_size(const char *name)
     return 0;
 }
 
-static int all_finite(const double *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return 0;
-    return 1;
-}
-
 /* ---- scenarios ------------------------------------------------------------------------------ */
 
 static rs_error scenario_wrap(rs_error err, rs_sim_scenario *w, rs_sim_scenario **out)
@@ -470,16 +462,14 @@ rs_error rs_sim_step(rs_sim *sim, const double *input, rs_sim_step_info *info,
         rs_stepper_lemke(sim->stepper, sim->x, sim->u, &sim->res);
     } else {
         rs_stepper_nlp(sim->stepper, sim->x, sim->u, &sim->res);
-        if (!sim->res.ok && sim->sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
+        const int solve_fallback =
+            !sim->res.ok && sim->sc->on_nlp_failure == RS_ON_FAILURE_LEMKE;
+        if (solve_fallback) /* (Lemke's answer from the same state: rs_run_next's rule) */
             rs_stepper_lemke(sim->stepper, sim->x, sim->u, &sim->fallback);
-            if (sim->fallback.ok) { /* the scenario's explicit, counted fallback */
-                next = &sim->fallback;
-                fallback = 1;
-            }
-        }
+        next = rs_run_next(sim->sc->on_nlp_failure, &sim->res,
+                           solve_fallback ? &sim->fallback : NULL, &fallback);
     }
-    if (all_finite(next->state_next, m->nstate)) /* else the state stays (a failed step) */
-        memcpy(sim->x, next->state_next, sizeof(double) * (size_t)m->nstate);
+    (void)rs_run_advance(m, next, sim->x); /* (a non-finite state: it stays, a failed step) */
     memcpy(sim->f, next->forces, sizeof(double) * (size_t)m->nforce);
     sim->last = next;
     sim->failed += !sim->res.ok;

@@ -130,9 +130,9 @@ void rs_cli_print_summary(FILE *f, const rs_scenario *sc, const rs_compare_resul
             if (r->verdicts[v])
                 fprintf(f, " %s %d", rs_verdict_name((rs_verdict)v), r->verdicts[v]);
         fputc('\n', f);
-        if (r->fallback_steps)
-            fprintf(f, "  %-28s %18d\n", "fallback steps (Lemke)", r->fallback_steps);
     }
+    if (r->fallback_steps) /* (a compare's, or an NLP run's under on_nlp_failure = lemke) */
+        fprintf(f, "  %-28s %18d\n", "fallback steps (Lemke)", r->fallback_steps);
     if (r->nchecks == 0) {
         fprintf(f, "\n  contract: none ([expect] is empty)\n");
         return;

@@ -194,14 +194,6 @@ rs_verdict rs_compare_judge(const rs_scenario *sc, rs_compare_step *st, int ncol
     return same_modes ? RS_VERDICT_RELAXATION_BIAS : RS_VERDICT_MODE_MISMATCH;
 }
 
-static int all_finite(const double *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return 0;
-    return 1;
-}
-
 /* max that keeps NaN once seen: a NaN difference must stay visible in the summary. */
 static double max_keep_nan(double a, double b)
 {
@@ -393,8 +385,9 @@ struct rs_compare_session {
     rs_compare_options opt;
     /* One stepper per trajectory, each with its own warm start and model cache, so that no
      * state passes between them: the NLP trajectory's (run_nlp), the shadow Lemke solves from
-     * its states (compare) and the independent Lemke trajectory's (run_lemke); NULL when the
-     * mode has no such trajectory. */
+     * its states (compare; in an NLP run under on_nlp_failure = lemke, only the fallbacks of
+     * its failed steps) and the independent Lemke trajectory's (run_lemke); NULL when the mode
+     * has no such trajectory. */
     rs_stepper *nlp, *shadow, *lemke;
     double *x_nlp, *x_lemke, *x_before; /* the two trajectories; the NLP's before the step */
     int run_nlp, run_lemke, compare;
@@ -492,7 +485,8 @@ rs_error rs_compare_begin_with(const rs_scenario *sc, rs_run_mode mode,
     rs_error err = RS_OK;
     if (cs->run_nlp)
         err = rs_stepper_create(&cfg, &cs->nlp);
-    if (err == RS_OK && cs->compare)
+    if (err == RS_OK &&
+        (cs->compare || (cs->run_nlp && sc->on_nlp_failure == RS_ON_FAILURE_LEMKE)))
         err = rs_stepper_create(&cfg, &cs->shadow);
     if (err == RS_OK && cs->run_lemke)
         err = rs_stepper_create(&cfg, &cs->lemke);
@@ -651,17 +645,15 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
             if (!nlp)
                 keep_capsule(cs, k, x_before);
         }
-        const rs_step_result *next = &st->nlp;
-        if (!st->nlp.ok && cs->compare && st->shadow.ok &&
-            sc->on_nlp_failure == RS_ON_FAILURE_LEMKE) {
-            next = &st->shadow; /* explicit, counted fallback */
-            st->fallback = 1;
-            out->fallback_steps++;
-        }
-        if (all_finite(next->state_next, m->nstate))
-            memcpy(cs->x_nlp, next->state_next, state_bytes);
-        /* else: a failed step with no finite state (counted as failed): the trajectory goes
-         * on from the last finite state, never from a made-up one */
+        /* (an NLP run without the shadow solves: Lemke's fallback answer from the same state) */
+        const int solve_fallback = !cs->compare && cs->shadow && !st->nlp.ok;
+        if (solve_fallback)
+            rs_stepper_lemke(cs->shadow, x_before, st->input, &st->shadow);
+        const rs_step_result *next =
+            rs_run_next(sc->on_nlp_failure, &st->nlp,
+                        cs->compare || solve_fallback ? &st->shadow : NULL, &st->fallback);
+        out->fallback_steps += st->fallback; /* (explicit and counted) */
+        (void)rs_run_advance(m, next, cs->x_nlp);
         rs_trajectory_acc_add(&cs->nlp_acc, m, sc->rest_speed, k, &st->nlp, &out->nlp);
         track_units(cs, x_before, st->input, &st->nlp, &out->nlp);
         track_speeds(cs, 0, k, cs->x_nlp, out);
@@ -671,8 +663,7 @@ void rs_compare_advance(rs_compare_session *cs, int k, const rs_step_result *nlp
          * solve's at the NLP's state, the same trajectory as a Lemke run alone) */
         rs_stepper_lemke(cs->lemke, cs->x_lemke, st->input, &st->lemke);
         track_units(cs, cs->x_lemke, st->input, &st->lemke, &out->lemke);
-        if (all_finite(st->lemke.state_next, m->nstate))
-            memcpy(cs->x_lemke, st->lemke.state_next, state_bytes);
+        (void)rs_run_advance(m, &st->lemke, cs->x_lemke);
         rs_trajectory_acc_add(&cs->lemke_acc, m, sc->rest_speed, k, &st->lemke, &out->lemke);
         track_speeds(cs, 1, k, cs->x_lemke, out);
     }

@@ -1,4 +1,5 @@
 /* run_config.c: the input schedule of a run (see run_config.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,4 +139,20 @@ rs_stepper_config rs_scenario_stepper_config(const rs_scenario *sc)
     return (rs_stepper_config){sc->model, sc->params,     sc->variant,   sc->dt,   sc->nlp,
                                sc->lemke, sc->lemke_warm, sc->mode_tols, sc->scene, 0,
                                RS_STEPPER_WARM_MAX_ITER};
+}
+
+const rs_step_result *rs_run_next(rs_failure_policy policy, const rs_step_result *nlp,
+                                  const rs_step_result *lemke, int *fallback)
+{
+    *fallback = !nlp->ok && policy == RS_ON_FAILURE_LEMKE && lemke && lemke->ok;
+    return *fallback ? lemke : nlp;
+}
+
+int rs_run_advance(const rs_model *m, const rs_step_result *r, double *x)
+{
+    for (int i = 0; i < m->nstate; i++)
+        if (!isfinite(r->state_next[i]))
+            return 0;
+    memcpy(x, r->state_next, sizeof(double) * (size_t)m->nstate);
+    return 1;
 }

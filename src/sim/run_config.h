@@ -58,6 +58,17 @@ typedef struct rs_check {
 
 typedef enum rs_failure_policy { RS_ON_FAILURE_CONTINUE, RS_ON_FAILURE_LEMKE } rs_failure_policy;
 
+/* How a trajectory goes on after a step, the one rule of every run loop (the comparison's, which
+ * `relaxsim run` and `compare` drive, and the library's rs_sim_step). rs_run_next: the answer
+ * it goes on from, the NLP's own or, when that failed, policy is RS_ON_FAILURE_LEMKE and the
+ * Lemke answer from the same state (lemke, NULL when none was solved) is certified, that one
+ * (*fallback = 1: an explicit fallback, counted by the caller). rs_run_advance: x = r's next
+ * state when every component of it is finite (returns 1); else x stays (0): a failed step with
+ * no finite state goes on from the last finite state, never from a made-up one. */
+const rs_step_result *rs_run_next(rs_failure_policy policy, const rs_step_result *nlp,
+                                  const rs_step_result *lemke, int *fallback);
+int rs_run_advance(const rs_model *m, const rs_step_result *r, double *x);
+
 typedef struct rs_scenario {
     char path[512];
     const rs_model *model;

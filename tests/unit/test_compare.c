@@ -252,6 +252,41 @@ static void test_explicit_fallback_is_counted(void **state)
     rs_compare_free(&r);
 }
 
+/* The same rule in an NLP run without the shadow solves (`relaxsim run`, rs_run_next): each
+ * failed NLP step goes on from Lemke's answer from the same state, solved for it and counted,
+ * as in the comparison (before, an NLP run ignored on_nlp_failure = lemke). The fallbacks'
+ * Lemke solves have their own warm start (only the failed steps'), so the two trajectories
+ * are held to agree within 1e-9 of each column's unit, not bit for bit. */
+static void test_nlp_run_takes_the_fallback_too(void **state)
+{
+    (void)state;
+    const char *sets[] = {"run.steps=20", "nlp.max_iter=100", "run.on_nlp_failure=lemke"};
+    load("point2d_friction_blog", sets, 3);
+    rs_compare_result cmp, run;
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_COMPARE, NULL, NULL, &cmp), RS_OK);
+    assert_int_equal(rs_compare_run(&sc, RS_RUN_NLP, NULL, NULL, &run), RS_OK);
+    int expected = 0;
+    for (int k = 0; k < run.steps; k++) {
+        const rs_compare_step *st = &run.step[k];
+        expected += !st->nlp.ok;
+        assert_int_equal(st->fallback, !st->nlp.ok);
+        if (st->fallback) /* the fallback's answer: certified, from the step's own state */
+            assert_true(st->shadow.ok);
+    }
+    assert_true(expected > 0);
+    assert_int_equal(run.fallback_steps, expected);
+    assert_int_equal(run.fallback_steps, cmp.fallback_steps);
+    double worst = 0.0;
+    for (int c = 0; c < run.ncol; c++)
+        worst = fmax(worst, fabs(run.nlp.final[c] - cmp.nlp.final[c]) /
+                                fmax(cmp.nlp.unit_max[c], 1e-300));
+    print_message("%d fallbacks; the NLP run's final state %.3g units from the compare's\n",
+                  run.fallback_steps, worst);
+    assert_true(worst <= 1e-9);
+    rs_compare_free(&run);
+    rs_compare_free(&cmp);
+}
+
 static void check_one_d_scenario(const char *name)
 {
     load(name, NULL, 0);
@@ -966,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_point2d_nlp_stands_on_its_own),
         cmocka_unit_test(test_point2d_blog_failures_are_reported),
         cmocka_unit_test(test_explicit_fallback_is_counted),
+        cmocka_unit_test(test_nlp_run_takes_the_fallback_too),
         cmocka_unit_test(test_one_d_models_agree_per_step),
         cmocka_unit_test(test_sliding_block_stops_where_analysis_says),
         cmocka_unit_test(test_falling_block_rests_with_weight),
