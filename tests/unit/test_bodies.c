@@ -40,6 +40,8 @@
 #include "sim/compare.h"
 #include "models/registry.h"
 
+#include "every_contact_scene.h"
+
 #define SCEN RS_SOURCE_DIR "/problems/scenarios/"
 
 static void load(const char *path, const char *const *sets, int nsets, rs_scenario *sc)
@@ -640,21 +642,7 @@ static void test_nlp_derivatives(void **state)
 
 /* ---- step derivatives (bodies_tangent.c) ---------------------------------------------------- */
 
-/* A scene in which every kind of contact occurs: boxes on the ground by their corners, a disc on
- * the ground, two discs, a box on a box (clipped faces, either one the reference), a disc on a
- * box's face and one at a corner, a box on a static polygon (the obstacle's face or the box's
- * the reference), a disc at the obstacle's corner. */
-static const char tangent_scene[] =
-    "halfplane 0 0, 0 1\n"
-    "polygon 2 0, 3 0, 3 0.5, 2 0.5\n"
-    "body b1 box w=0.4 h=0.2 m=2 x=0 z=0.1\n"
-    "body b2 box w=0.3 h=0.1 m=1 x=0.12 z=0.25\n"
-    "body d1 disc r=0.1 m=1 x=0.5 z=0.1\n"
-    "body d2 disc r=0.05 m=0.5 x=0.5 z=0.25\n"
-    "body d3 disc r=0.05 m=0.4 x=0.05 z=0.35\n"
-    "body d4 disc r=0.05 m=0.4 x=0.305 z=0.34\n"
-    "body b3 box w=0.2 h=0.1 m=1 x=2.5 z=0.55\n"
-    "body d5 disc r=0.06 m=0.3 x=1.955 z=0.545\n";
+/* (The scene: every_contact_scene.h.) */
 
 /* The bodies' poses moved at random within a few millimetres and a few hundredths of a radian,
  * their velocities and inputs random; every parameter moved too. */
@@ -701,7 +689,7 @@ static double worst_diff(int n, const double *a, const double *b, double *scale)
 /*
  * The bodies model's step derivatives against central differences of lcp_build and lcp_recover
  * (the contact set held fixed: a draw whose set changes within the difference step is skipped,
- * and counted), at 60 random step data of tangent_scene, along random directions in every
+ * and counted), at 60 random step data of every_contact_scene, along random directions in every
  * parameter, state, input and dt at once. The complex evaluation at the data itself must give
  * lcp_build's (M, q) to rounding (1e-13 of the entries' scale): it is the same physics written
  * twice. Difference step h = 1e-5 along directions of the data's size (the gaps over dt in q
@@ -739,7 +727,7 @@ static void test_step_tangents(void **state)
 {
     (void)state;
     rs_scene s;
-    scene_of(tangent_scene, &s);
+    scene_of(every_contact_scene, &s);
     const rs_model *m = rs_model_find("bodies");
     assert_non_null(m);
     assert_non_null(m->lcp_tangent);

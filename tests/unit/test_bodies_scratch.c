@@ -9,9 +9,8 @@
  * counters below; a count is taken only between counting(1) and counting(0). Nothing here is
  * timed.
  *
- * The scene has every kind of contact (boxes by their corners, discs, a box on a box by clipped
- * faces, a disc on a face and at a corner, a box on a static polygon), so that each callback
- * walks every branch of the contact loops.
+ * The scene has every kind of contact (every_contact_scene.h), so that each callback walks
+ * every branch of the contact loops.
  */
 #include "test_helpers.h"
 
@@ -21,6 +20,8 @@
 #include "dynamics/bodies.h"
 #include "io/scene_file.h"
 #include "models/registry.h"
+
+#include "every_contact_scene.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t k, size_t n);
@@ -53,18 +54,6 @@ static void counting(int on)
         allocations = 0;
     counting_on = on;
 }
-
-static const char scene[] =
-    "halfplane 0 0, 0 1\n"
-    "polygon 2 0, 3 0, 3 0.5, 2 0.5\n"
-    "body b1 box w=0.4 h=0.2 m=2 x=0 z=0.1\n"
-    "body b2 box w=0.3 h=0.1 m=1 x=0.12 z=0.25\n"
-    "body d1 disc r=0.1 m=1 x=0.5 z=0.1\n"
-    "body d2 disc r=0.05 m=0.5 x=0.5 z=0.25\n"
-    "body d3 disc r=0.05 m=0.4 x=0.05 z=0.35\n"
-    "body d4 disc r=0.05 m=0.4 x=0.305 z=0.34\n"
-    "body b3 box w=0.2 h=0.1 m=1 x=2.5 z=0.55\n"
-    "body d5 disc r=0.06 m=0.3 x=1.955 z=0.545\n";
 
 /* The arrays one step's callbacks write, sized for the step of d (its LCP n, its NLP's). */
 typedef struct outputs {
@@ -131,7 +120,8 @@ static void test_a_prepared_step_allocates_nothing(void **state)
     (void)state;
     rs_scene s;
     rs_error_detail detail;
-    assert_int_equal(rs_scene_read_text("scratch.scene", scene, &s, &detail), RS_OK);
+    assert_int_equal(rs_scene_read_text("scratch.scene", every_contact_scene, &s, &detail),
+                     RS_OK);
     const rs_model *tm = rs_model_find("bodies");
     rs_model *m = NULL;
     assert_int_equal(tm->instantiate(tm, &s, &m, &detail), RS_OK);
