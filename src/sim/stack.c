@@ -250,7 +250,8 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
         err = each ? rs_compare_begin_with(scs[started], mode, &each[started], &outs[started],
                                            &st.runs[started])
                    : rs_compare_begin(scs[started], mode, &outs[started], &st.runs[started]);
-    if (err == RS_OK) {
+    const int run_nlp = mode != RS_RUN_LEMKE;
+    if (err == RS_OK && run_nlp) { /* (a Lemke-only run has no NLP stepper, nothing stacked) */
         const rs_nlp_problem *p = rs_stepper_nlp_problem(rs_compare_stepper(st.runs[0]));
         st.n = p->n;
         st.m = p->m;
@@ -267,7 +268,6 @@ rs_error rs_compare_run_stacked(const rs_scenario *const *scs, int count, rs_run
         stack_free(&st);
         return err;
     }
-    const int run_nlp = mode != RS_RUN_LEMKE;
     for (int k = 0; k < scs[0]->steps; k++) {
         if (run_nlp) {
             stack_step(&st, k);

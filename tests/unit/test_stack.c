@@ -219,6 +219,31 @@ static void test_incompatible_runs_are_refused(void **state)
     assert_int_equal(rs_compare_run_stacked(group, 0, RS_RUN_COMPARE, NULL, NULL, out), RS_ERR_DIMENSION);
 }
 
+/* A Lemke-only run through the stack (nothing to stack: each run steps alone): the same
+ * trajectories, bit for bit, as the runs alone. (With one stepper per trajectory a Lemke run has
+ * no NLP stepper; the stack sized its NLP arrays from it, and crashed.) */
+static void test_stacked_lemke_run_is_each_run_alone(void **state)
+{
+    (void)state;
+    const rs_scenario *group[2];
+    rs_compare_result alone[2], stack[2];
+    for (int r = 0; r < 2; r++) {
+        load_run(r, NULL);
+        group[r] = &scs[r];
+        assert_int_equal(rs_compare_run(&scs[r], RS_RUN_LEMKE, NULL, NULL, &alone[r]), RS_OK);
+    }
+    assert_int_equal(rs_compare_run_stacked(group, 2, RS_RUN_LEMKE, NULL, NULL, stack), RS_OK);
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(stack[r].lemke.failed_steps, 0);
+        for (int k = 0; k < stack[r].steps; k++)
+            for (int c = 0; c < stack[r].ncol; c++)
+                assert_true(column(&scs[r], &stack[r].step[k].lemke, c) ==
+                            column(&scs[r], &alone[r].step[k].lemke, c));
+        rs_compare_free(&alone[r]);
+        rs_compare_free(&stack[r]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_failed_stack_is_split_out),
         cmocka_unit_test(test_stacked_with_start_checks),
         cmocka_unit_test(test_incompatible_runs_are_refused),
+        cmocka_unit_test(test_stacked_lemke_run_is_each_run_alone),
     };
     return cmocka_run_group_tests(tests, NULL, release_scenarios);
 }
