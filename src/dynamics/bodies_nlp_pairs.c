@@ -382,34 +382,13 @@ void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, do
 {
     bodies_step *tmp;
     layout l;
-    const int nb = d->scene->nbodies;
-    if (!layout_get(d, &l, &tmp)) {
-        for (int i = 0; i < BS_N * nb; i++)
-            sn[i] = NAN;
-        for (int i = 0; i < BF_N * nb; i++)
-            forces[i] = NAN;
-        layout_free(&l, tmp);
-        return;
-    }
-    /* (the step's scratch: bodies_work_size) */
-    double *v = l.s->work, *vc = v + 3 * nb, *lam = vc + 3 * nb;
-    const double V = l.s->scales.speed;
-    for (int b = 0; b < nb; b++) {
-        v[3 * b] = V * x[col_v(b, 0)];
-        v[3 * b + 1] = V * x[col_v(b, 1)];
-        v[3 * b + 2] = V * x[col_v(b, 2)] / fmax(l.s->extent[b], 1e-300);
-    }
-    for (int i = 0; i < l.C; i++) {
+    const int ok = layout_get(d, &l, &tmp);
+    for (int i = 0; ok && i < l.C; i++) {
         const double *z = x + l.at[i];
-        lam[2 * i] = l.s->fscale[i] * z[0];
-        lam[2 * i + 1] = l.pairs[i] == 4 ? l.s->fscale[i] * (z[1] - z[2]) : 0.0;
+        double *lam = bodies_nlp_contact_forces(l.s) + 2 * i;
+        lam[0] = l.s->fscale[i] * z[0];
+        lam[1] = l.pairs[i] == 4 ? l.s->fscale[i] * (z[1] - z[2]) : 0.0;
     }
-    if (contact && l.C > 0)
-        memcpy(contact, lam, sizeof(double) * 2 * (size_t)l.C);
-    if (l.C > 0)
-        bodies_velocities(l.s, d->dt, lam, vc, forces); /* the totals (v' is the NLP's own) */
-    else
-        memset(forces, 0, sizeof(double) * BF_N * (size_t)nb);
-    bodies_integrate(d, v, sn);
+    bodies_nlp_recover(d, ok ? l.s : NULL, x, sn, forces, contact);
     layout_free(&l, tmp);
 }

@@ -395,34 +395,12 @@ void bodies_post_recover(const rs_step_data *d, const double *x, double *sn, dou
 {
     bodies_step *tmp;
     layout l;
-    const int nb = d->scene->nbodies;
-    if (!layout_get(d, &l, &tmp)) {
-        for (int i = 0; i < BS_N * nb; i++)
-            sn[i] = NAN;
-        for (int i = 0; i < BF_N * nb; i++)
-            forces[i] = NAN;
-        layout_free(&l, tmp);
-        return;
+    const int ok = layout_get(d, &l, &tmp);
+    for (int i = 0; ok && i < l.C; i++) {
+        double *lam = bodies_nlp_contact_forces(l.s) + 2 * i;
+        lam[0] = l.s->fscale[i] * x[col_p(&l, i)];
+        lam[1] = l.fric[i] >= 0 ? l.s->fscale[i] * x[col_f(&l, l.fric[i])] : 0.0;
     }
-    /* (the step's scratch: bodies_work_size) */
-    double *v = l.s->work, *vc = v + 3 * nb, *lam = vc + 3 * nb;
-    const double V = l.s->scales.speed;
-    for (int b = 0; b < nb; b++) {
-        v[3 * b] = V * x[col_v(b, 0)];
-        v[3 * b + 1] = V * x[col_v(b, 1)];
-        v[3 * b + 2] = V * x[col_v(b, 2)] / fmax(l.s->extent[b], 1e-300);
-    }
-    for (int i = 0; i < l.C; i++) {
-        lam[2 * i] = l.s->fscale[i] * x[col_p(&l, i)];
-        lam[2 * i + 1] = l.fric[i] >= 0 ? l.s->fscale[i] * x[col_f(&l, l.fric[i])] : 0.0;
-    }
-    if (contact && l.C > 0)
-        memcpy(contact, lam, sizeof(double) * 2 * (size_t)l.C);
-    /* the totals from the contact forces (the velocities are the NLP's own) */
-    if (l.C > 0)
-        bodies_velocities(l.s, d->dt, lam, vc, forces);
-    else
-        memset(forces, 0, sizeof(double) * BF_N * (size_t)nb);
-    bodies_integrate(d, v, sn);
+    bodies_nlp_recover(d, ok ? l.s : NULL, x, sn, forces, contact);
     layout_free(&l, tmp);
 }

@@ -478,11 +478,7 @@ rs_error rs_stepper_save(const rs_stepper *s, rs_stepper_snapshot *out)
     memcpy(out->x_u, s->prev_x_u, sizeof(double) * (size_t)s->cap_n);
     out->have_warm = s->have_warm;
     memcpy(out->x_warm, s->x_warm, sizeof(double) * (size_t)s->cap_n);
-    out->have_basis = s->have_basis;
-    out->basis_structure = s->basis_structure;
-    memset(out->basis, 0, (size_t)out->nbasis);
-    memcpy(out->basis, s->lemke_basis, (size_t)s->cap_lcp);
-    return RS_OK;
+    return rs_stepper_save_basis(s, out); /* (its array already holds cap_lcp: no growth) */
 }
 
 rs_error rs_stepper_restore(rs_stepper *s, const rs_stepper_snapshot *in)
