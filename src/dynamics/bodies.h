@@ -107,12 +107,15 @@ typedef struct bodies_step {
     double *mass, *inertia, *extent; /* nb */
     double *vfree;       /* 3 nb: the velocities without contact forces (v + dt u / m - g dt) */
     double *vfree_scaled; /* 3 nb: vfree in the NLPs' units, (vx / V, vz / V, w R_b / V) */
-    int *first;          /* per contact: its first LCP unknown */
+    struct bodies_block *block; /* the step's blocks of constraint rows (bodies_rows.h): the
+                                 * contacts first, block i contact i */
+    int nblocks;
+    int nreact;          /* their reactions (bodies_rows.h), 2 per contact */
+    struct bodies_jrow *jrow; /* nz: each LCP unknown's Jacobian row (body[0] -1: none) */
+    struct bodies_jrow *rrow; /* nreact: each reaction's Jacobian row */
     int *held;           /* per contact: the body it holds up, or -1 (carried_masses) */
     /* the NLPs' layouts (bodies_nlp_post.c, bodies_nlp_pairs.c), found with the contacts */
     int *friction_index; /* per contact: its index among the contacts with friction, or -1 */
-    int *pair_at;        /* per contact: its first variable (and row) in the pairs NLP */
-    int *pair_count;     /* per contact: its complementarity pairs, 4 (friction) or 1 */
     int nfriction;       /* the contacts with friction */
     int pairs_n;         /* the pairs NLP's variables (= its rows) */
     double *mu;          /* per contact */
@@ -208,10 +211,11 @@ void bodies_post_recover(const rs_step_data *d, const double *x, double *state_n
 /* The generalised velocities of the bodies (3 each) and the step's positions from them, and
  * the totals of the contact forces (below), for both NLPs' recovery. */
 
-/* The step's velocities after contact impulses: v' = vfree + dt W (J^T lambda), from the contact
- * forces (normal p_i, tangential f_i along t_i) of every contact; and the bodies' total contact
- * forces (fx, fz, tau per body) into forces (may be NULL). */
-void bodies_velocities(const bodies_step *s, double dt, const double *contact, double *v,
+/* The step's velocities after contact impulses: v' = vfree + dt W (J^T lambda), from the
+ * reactions of every block (bodies_rows.h; a contact's normal p_i and friction f_i along t_i,
+ * 2 per contact: the contacts' come first); and the bodies' total contact forces (fx, fz, tau
+ * per body) into forces (may be NULL). */
+void bodies_velocities(const bodies_step *s, double dt, const double *reactions, double *v,
                        double *forces);
 
 /* Positions from velocities: x' = x + dt v' (state_next's velocities set from v). */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/detail.h"
-#include "dynamics/bodies.h"
+#include "dynamics/bodies_rows.h"
 
 void bodies_step_scales(const rs_step_data *d, rs_step_scales *sc)
 {
@@ -90,39 +90,9 @@ void bodies_residuals(const rs_step_data *d, const double *sn, const double *f,
             p = fmax(p, fabs(fb[BF_TAU] - (v[3 * b + 2] - s->vfree[3 * b + 2]) * s->inertia[b] /
                                               dt) / (F * R));
     }
-    for (int i = 0; i < nc; i++) {
-        const rs_contact *ct = &s->list.c[i];
-        double t[2];
-        bodies_tangent(ct, t);
-        /* Contact i's forces in F_i = max(m_i V_i / dt, |p_i|): its natural unit (s->fscale,
-         * find_step: m_i its lighter body's mass or the load it holds up, V_i its bodies'
-         * speed), or the normal force it carries when that is larger. A light body under a heavy one
-         * carries the heavy one's weight on both its contacts, the one above and the one
-         * with the ground below (m_top = 1e6 m_i: p_i = 1e6 m_i V / dt at rest, V = g dt),
-         * and its velocity v' = v_free + dt (p_below - p_above) / m_i, a difference of two
-         * terms of 1e6 V, carries a rounding of 1e6 eps V; so do the gaps and slips after the
-         * step computed from it. In m_i V / dt the products p gap and f slip then multiplied
-         * 1e6 by 1e6 eps (2e-4: Lemke's answers, right to 4e-10 of each force, failed every
-         * step). Neither the heavier body's mass (the light body's ground contact carries the
-         * same load and has no heavier body) nor the contact's effective mass (1 / (1/m_a +
-         * 1/m_b + ...), at most the lighter mass) follows the load: with either, every Lemke
-         * step still failed at 1e6, 19 of 500 at 1e4, as before. The force does: a heavy
-         * body's contacts are judged alike on a light body and on the ground (in its weight at
-         * rest), a light body's in its own unit whatever lies beneath it, and the products'
-         * rounding stays eps m_top / m_i. */
-        const double Fi = fmax(s->fscale[i], fabs(contact[2 * i])), mu = s->mu[i];
-        const double pn = contact[2 * i] / Fi, ft = contact[2 * i + 1] / Fi;
-        const double gap = (ct->gap + dt * bodies_relative_velocity(ct, ct->n, v)) / L;
-        const double slip = bodies_relative_velocity(ct, t, v) / V;
-        /* primal: the inequalities and the cone; complementarity: the products (model.h) */
-        p = fmax(p, fmax(-gap, 0.0));      /* no overlap after the step */
-        p = fmax(p, fmax(-pn, 0.0));       /* a pushing contact force */
-        p = fmax(p, fabs(ft) - mu * pn);   /* within the cone */
-        c = fmax(c, fabs(pn) * fmax(gap, 0.0)); /* a force only at zero gap */
-        if (mu > 0.0) {
-            c = fmax(c, fabs(slip) * fmax(mu * pn - fabs(ft), 0.0)); /* sliding: at the edge */
-            c = fmax(c, fmax(ft * slip, 0.0));                       /* against the slip */
-        }
+    for (int k = 0; k < s->nblocks; k++) { /* each block's own rows */
+        const bodies_block *bk = &s->block[k];
+        bk->ops->residual(s, bk->item, dt, v, contact + bk->react_at, &p, &c);
     }
     *primal = p;
     *complementarity = c;
@@ -157,21 +127,18 @@ void bodies_modes(const rs_step_data *d, const double *sn, const double *f,
         if (hypot(fb[BF_X], fb[BF_Z]) > tols->force || fabs(fb[BF_TAU]) / R > tols->force)
             out[b] = RS_MODE_CONTACT;
     }
-    for (int i = 0; i < s->list.n; i++) {
-        const rs_contact *ct = &s->list.c[i];
-        double t[2];
-        bodies_tangent(ct, t);
-        const double gap = ct->gap + d->dt * bodies_relative_velocity(ct, ct->n, v);
-        if (!(gap <= 1e-6 * s->scales.length))
+    for (int k = 0; k < s->nblocks; k++) {
+        const bodies_block *bk = &s->block[k];
+        int who[2], fr = 0;
+        double slip = 0.0;
+        if (!bk->ops->closed(s, bk->item, d->dt, v, who, &slip, &fr))
             continue;
-        const double slip = bodies_relative_velocity(ct, t, v);
-        const int who[2] = {ct->a, ct->b};
-        for (int k = 0; k < 2; k++) {
-            const int b = who[k];
+        for (int j = 0; j < 2; j++) {
+            const int b = who[j];
             if (b < 0 || out[b] == RS_MODE_SEPARATING)
                 continue;
-            friction[b] |= s->mu[i] > 0.0;
-            const double own = k == 0 ? slip : -slip;
+            friction[b] |= fr;
+            const double own = j == 0 ? slip : -slip;
             if (fabs(own) > fabs(fastest[b]))
                 fastest[b] = own;
         }

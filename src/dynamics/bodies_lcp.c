@@ -1,50 +1,31 @@
 /*
  * bodies_lcp.c: the bodies engine's step LCP (Stewart-Trinkle, the planar cone exactly:
- * dynamics/bodies.h), its units, and the step's outputs recovered from its answer.
+ * dynamics/bodies.h), its units, and the step's outputs recovered from its answer, each
+ * assembled from the step's blocks of constraint rows (bodies_rows.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/detail.h"
-#include "dynamics/bodies.h"
+#include "dynamics/bodies_rows.h"
 
 /* ---- the LCP -------------------------------------------------------------------------------- */
 
-/* The direction of unknown k of contact c (0: p along n, 1: beta+ along t, 2: beta- along -t;
- * 3: gamma, no direction) into e; 0 for gamma. */
-static int direction(const rs_contact *c, int k, double *e)
-{
-    double t[2];
-    bodies_tangent(c, t);
-    if (k == 0) {
-        e[0] = c->n[0];
-        e[1] = c->n[1];
-    } else if (k == 1 || k == 2) {
-        const double s = k == 1 ? 1.0 : -1.0;
-        e[0] = s * t[0];
-        e[1] = s * t[1];
-    }
-    return k < 3;
-}
-
-/* dt times the velocity along f at contact cj caused by a unit force along e at contact ci:
- * sum over the bodies they share of s_i s_j dt (e . f / m + cross(r_i, e) cross(r_j, f) / I). */
-static double coupling(const bodies_step *s, double dt, const rs_contact *ci, const double *e,
-                       const rs_contact *cj, const double *f)
+/* dt times the velocity along row f caused by a unit force along row e: over the bodies they
+ * share, dt (e_b . f_b / m_b + e_b,theta f_b,theta / I_b) (bodies_rows.h: the signs are in the
+ * rows' coefficients). */
+static double coupling(const bodies_step *s, double dt, const bodies_jrow *e, const bodies_jrow *f)
 {
     double v = 0.0;
-    const int bi[2] = {ci->a, ci->b}, bj[2] = {cj->a, cj->b};
-    const double *ri[2] = {ci->ra, ci->rb}, *rj[2] = {cj->ra, cj->rb};
     for (int x = 0; x < 2; x++)
         for (int y = 0; y < 2; y++) {
-            if (bi[x] < 0 || bi[x] != bj[y])
+            if (e->body[x] < 0 || e->body[x] != f->body[y])
                 continue;
-            const int b = bi[x];
-            const double sign = (x == 0 ? 1.0 : -1.0) * (y == 0 ? 1.0 : -1.0);
-            v += sign * dt *
-                 ((e[0] * f[0] + e[1] * f[1]) / s->mass[b] +
-                  bodies_cross(ri[x], e) * bodies_cross(rj[y], f) / s->inertia[b]);
+            const int b = e->body[x];
+            const double *ce = e->c[x], *cf = f->c[y];
+            v += dt * ((ce[0] * cf[0] + ce[1] * cf[1]) / s->mass[b] +
+                       ce[2] * cf[2] / s->inertia[b]);
         }
     return v;
 }
@@ -67,36 +48,26 @@ void bodies_lcp_build(const rs_step_data *d, double *M, double *q)
     const bodies_step *s = bodies_step_get(d, &tmp);
     if (!s)
         return;
-    const int n = s->nz, nc = s->list.n;
+    const int n = s->nz;
     const double dt = d->dt;
     memset(M, 0, sizeof(double) * (size_t)n * (size_t)n);
     memset(q, 0, sizeof(double) * (size_t)n);
-    for (int j = 0; j < nc; j++) { /* rows of contact j */
-        const rs_contact *cj = &s->list.c[j];
-        const int rows = s->mu[j] > 0.0 ? 3 : 1, r0 = s->first[j];
-        for (int rk = 0; rk < rows; rk++) {
-            double f[2];
-            direction(cj, rk, f);
-            const int row = r0 + rk;
-            q[row] = bodies_relative_velocity(cj, f, s->vfree) + (rk == 0 ? cj->gap / dt : 0.0);
-            for (int i = 0; i < nc; i++) { /* columns of contact i's forces */
-                const rs_contact *ci = &s->list.c[i];
-                const int cols = s->mu[i] > 0.0 ? 3 : 1;
-                for (int ck = 0; ck < cols; ck++) {
-                    double e[2];
-                    direction(ci, ck, e);
-                    M[row + (size_t)(s->first[i] + ck) * n] = coupling(s, dt, ci, e, cj, f);
-                }
-            }
-            if (rk > 0) /* gamma_j + / - J_t v' */
-                M[row + (size_t)(r0 + 3) * n] = 1.0;
+    for (int j = 0; j < s->nblocks; j++) { /* rows of block j: M = dt J W J^T + A */
+        const bodies_block *bj = &s->block[j];
+        for (int rk = 0; rk < bj->count; rk++) {
+            const int row = bj->first + rk;
+            const bodies_jrow *f = &s->jrow[row];
+            if (f->body[0] < 0)
+                continue;
+            q[row] = bodies_jrow_dot(f, s->vfree) + bj->ops->bias(s, bj->item, rk, dt, 1.0);
+            for (int col = 0; col < n; col++) /* the columns of every force */
+                if (s->jrow[col].body[0] >= 0)
+                    M[row + (size_t)col * n] = coupling(s, dt, &s->jrow[col], f);
         }
-        if (rows == 3) { /* mu p - beta+ - beta- */
-            const int row = r0 + 3;
-            M[row + (size_t)r0 * n] = s->mu[j];
-            M[row + (size_t)(r0 + 1) * n] = -1.0;
-            M[row + (size_t)(r0 + 2) * n] = -1.0;
-        }
+        bodies_term a[BODIES_BLOCK_TERMS];
+        const int na = bj->ops->couplings(s, bj->item, a);
+        for (int k = 0; k < na; k++)
+            M[bj->first + a[k].row + (size_t)(bj->first + a[k].col) * n] = a[k].value;
     }
     bodies_step_release(tmp);
 }
@@ -107,15 +78,9 @@ void bodies_lcp_units(const rs_step_data *d, double *z_unit, double *w_unit)
     const bodies_step *s = bodies_step_get(d, &tmp);
     if (!s)
         return;
-    for (int i = 0; i < s->list.n; i++) {
-        const int f = s->first[i];
-        z_unit[f] = s->fscale[i];
-        w_unit[f] = s->vscale[i];
-        if (s->mu[i] > 0.0) {
-            z_unit[f + 1] = z_unit[f + 2] = s->fscale[i];
-            z_unit[f + 3] = w_unit[f + 1] = w_unit[f + 2] = s->vscale[i];
-            w_unit[f + 3] = s->fscale[i];
-        }
+    for (int k = 0; k < s->nblocks; k++) {
+        const bodies_block *bk = &s->block[k];
+        bk->ops->units(s, bk->item, z_unit + bk->first, w_unit + bk->first);
     }
     bodies_step_release(tmp);
 }
@@ -156,11 +121,10 @@ void bodies_lcp_recover(const rs_step_data *d, const double *z, const double *w,
         bodies_step_release(tmp);
         return;
     }
-    double *v = s->work, *lam = v + 3 * nb; /* (p, f) per contact (the step's scratch) */
-    for (int i = 0; i < s->list.n; i++) {
-        const int f = s->first[i];
-        lam[2 * i] = z[f];
-        lam[2 * i + 1] = s->mu[i] > 0.0 ? z[f + 1] - z[f + 2] : 0.0;
+    double *v = s->work, *lam = v + 3 * nb; /* the reactions (the step's scratch) */
+    for (int k = 0; k < s->nblocks; k++) {
+        const bodies_block *bk = &s->block[k];
+        bodies_block_reactions(s, bk, z + bk->first, lam + bk->react_at);
     }
     if (contact)
         memcpy(contact, lam, sizeof(double) * 2 * (size_t)s->list.n);
@@ -169,8 +133,8 @@ void bodies_lcp_recover(const rs_step_data *d, const double *z, const double *w,
     bodies_step_release(tmp);
 }
 
-/* z at zero contact forces: the forces 0, each sliding speed gamma_i = |J_t v_free| (never a
- * solution of the contact problem). */
+/* z at zero contact forces: the forces 0, each block's auxiliaries at the free velocities (a
+ * contact's sliding speed gamma_i = |J_t v_free|: never a solution of the contact problem). */
 void bodies_lcp_contact_free(const rs_step_data *d, double *z)
 {
     bodies_step *tmp;
@@ -178,11 +142,14 @@ void bodies_lcp_contact_free(const rs_step_data *d, double *z)
     if (!s)
         return;
     memset(z, 0, sizeof(double) * (size_t)s->nz);
-    for (int i = 0; i < s->list.n; i++)
-        if (s->mu[i] > 0.0) {
-            double t[2];
-            bodies_tangent(&s->list.c[i], t);
-            z[s->first[i] + 3] = fabs(bodies_relative_velocity(&s->list.c[i], t, s->vfree));
+    double jv[BODIES_BLOCK_MAX];
+    for (int k = 0; k < s->nblocks; k++) {
+        const bodies_block *bk = &s->block[k];
+        for (int j = 0; j < bk->count; j++) {
+            const bodies_jrow *r = &s->jrow[bk->first + j];
+            jv[j] = r->body[0] >= 0 ? bodies_jrow_dot(r, s->vfree) : 0.0;
         }
+        bk->ops->start(s, bk->item, jv, z + bk->first);
+    }
     bodies_step_release(tmp);
 }

@@ -12,32 +12,31 @@
 #include <math.h>
 #include <string.h>
 
-#include "dynamics/bodies.h"
+#include "dynamics/bodies_rows.h"
 
 static inline int col_v(int b, int k)
 {
     return 3 * b + k;
 }
 
-/* The scaled velocity row of direction e at contact c, J_e v' / V: for its bodies (a: +, b: -)
- * the coefficients of (vx, vz, w): s (e_x, e_z, cross(r, e) / R); returns their number (3 or
- * 6), the columns in cols. */
-static inline int velocity_row(const bodies_step *st, const rs_contact *c, const double *e,
-                               int *cols, double *coef)
+/* The scaled velocity row of Jacobian row j (bodies_rows.h), J v' / V: for each of its bodies
+ * the coefficients of (vx, vz, w): (c_x, c_z, c_theta / R); returns their number (3 or 6), the
+ * columns in cols. */
+static inline int velocity_row(const bodies_step *st, const bodies_jrow *j, int *cols,
+                               double *coef)
 {
     int k = 0;
-    const int who[2] = {c->a, c->b};
-    const double *r[2] = {c->ra, c->rb};
-    for (int j = 0; j < 2; j++) {
-        if (who[j] < 0)
+    for (int x = 0; x < 2; x++) {
+        const int b = j->body[x];
+        if (b < 0)
             continue;
-        const double s = j == 0 ? 1.0 : -1.0, R = fmax(st->extent[who[j]], 1e-300);
-        cols[k] = col_v(who[j], 0);
-        coef[k++] = s * e[0];
-        cols[k] = col_v(who[j], 1);
-        coef[k++] = s * e[1];
-        cols[k] = col_v(who[j], 2);
-        coef[k++] = s * bodies_cross(r[j], e) / R;
+        const double R = fmax(st->extent[b], 1e-300);
+        cols[k] = col_v(b, 0);
+        coef[k++] = j->c[x][0];
+        cols[k] = col_v(b, 1);
+        coef[k++] = j->c[x][1];
+        cols[k] = col_v(b, 2);
+        coef[k++] = j->c[x][2] / R;
     }
     return k;
 }
@@ -50,21 +49,20 @@ static inline double dot_row(const int *cols, const double *coef, int k, const d
     return v;
 }
 
-/* The scaled coefficient, in body b's row k of (D1) divided by V, of a unit force of contact c
- * along e (in the contact's unit F_i = fscale_i): -s m_i / m_b e_k for k = 0, 1 and
- * -s m_i R_b / I_b cross(r, e) for the angle (0 for a locked rotation), m_i = F_i dt / V (the
- * mass the unit force gives V in a step: the lighter body's, or the load's, times V_i / V);
- * s = +1 on the contact's body a, -1 on its b. */
-static inline double force_coef(const bodies_step *st, double dt, const rs_contact *c, int side,
-                                const double *e, int k)
+/* The scaled coefficient, in row k of (D1) divided by V of the body at slot x of Jacobian row
+ * r, of a unit force along r in the force unit F (a contact's F_i = fscale_i): -m_F / m_b c_k
+ * for k = 0, 1 and -m_F R_b / I_b c_theta for the angle (0 for a locked rotation),
+ * m_F = F dt / V (the mass the unit force gives V in a step: a contact's lighter body's, or
+ * its load's, times V_i / V). */
+static inline double force_coef(const bodies_step *st, double dt, const bodies_jrow *r, int x,
+                                int k, double F)
 {
-    const int b = side > 0 ? c->a : c->b;
-    const double m_i = st->fscale[c - st->list.c] * dt / st->scales.speed;
+    const int b = r->body[x];
+    const double m_F = F * dt / st->scales.speed;
     if (k < 2)
-        return -(double)side * m_i / st->mass[b] * e[k];
-    const double *r = side > 0 ? c->ra : c->rb;
+        return -m_F / st->mass[b] * r->c[x][k];
     const double R = st->extent[b], I = st->inertia[b];
-    return isfinite(I) ? -(double)side * m_i * R / I * bodies_cross(r, e) : 0.0;
+    return isfinite(I) ? -m_F * R / I * r->c[x][2] : 0.0;
 }
 
 /* Where an NLP's recovery writes its answer's contact forces, 2 per contact (p, f, N), for

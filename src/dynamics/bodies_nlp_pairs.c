@@ -28,14 +28,12 @@
 #include "dynamics/bodies_nlp_common.h"
 #include "nlp/smooth.h"
 
-/* The step's layout: each contact's first variable and first row after the bodies', its pair
- * count (1 or 4), and the scaled free velocities. */
+/* The step's layout: the bodies, the variables (= rows), the scaled free velocities; each
+ * block's first variable is its pair_at (find_step). */
 typedef struct layout {
     const rs_step_data *d;
     const bodies_step *s;
-    int B, C, n, m;
-    const int *at;    /* per contact: its first variable (z, then s) = its first row (w, then c) */
-    const int *pairs; /* per contact: 1 (frictionless) or 4 */
+    int B, n, m;
     const double *vf; /* 3 B */
 } layout;
 
@@ -47,9 +45,6 @@ static int layout_get(const rs_step_data *d, layout *l, bodies_step **tmp)
     if (!l->s)
         return 0;
     l->B = l->s->nb;
-    l->C = l->s->list.n;
-    l->at = l->s->pair_at; /* (found with the contacts: find_step) */
-    l->pairs = l->s->pair_count;
     l->vf = l->s->vfree_scaled;
     l->n = l->m = l->s->pairs_n;
     return 1;
@@ -61,125 +56,145 @@ static void layout_free(layout *l, bodies_step *tmp)
     bodies_step_release(tmp);
 }
 
-/* Contact i's LCP rows w (its pairs' count) at x, with the velocity rows' coefficients of its
- * normal and tangent (cn, ct over cols). */
-typedef struct contact_rows {
-    int nk, cols[6];
-    double cn[6], ct[6];
-    double w[4];
-} contact_rows;
+/* A block's rows in the NLP's units (bodies_rows.h): w_k = b_k + J_k v' + sum_c A_kc z_c, each
+ * divided by its row's unit, with z_c in its unknown's: the velocity coefficients of J_k (nk[k]
+ * of them, over cols[k]; none for a row without a Jacobian row), the bias, the couplings (col
+ * a[t].col scaled by z_unit / w_unit), and the rows' values at x. */
+typedef struct block_rows {
+    int count, na;
+    int nk[BODIES_BLOCK_MAX], cols[BODIES_BLOCK_MAX][6];
+    double coef[BODIES_BLOCK_MAX][6];
+    double bias[BODIES_BLOCK_MAX];
+    bodies_term a[BODIES_BLOCK_TERMS];
+    double w[BODIES_BLOCK_MAX];
+} block_rows;
 
-static void rows_of(const layout *l, int i, const double *x, contact_rows *r)
+static void rows_of(const layout *l, const bodies_block *bk, const double *x, block_rows *r)
 {
-    const rs_contact *c = &l->s->list.c[i];
-    double t[2];
-    bodies_tangent(c, t);
-    r->nk = velocity_row(l->s, c, c->n, r->cols, r->cn);
-    velocity_row(l->s, c, t, r->cols, r->ct);
-    /* the rows in the contact's own speed V_i (the velocities are in V): a slow contact's slip
-     * and approach are judged in its own unit, not the scene's fastest body's */
-    const double k = l->s->scales.speed / l->s->vscale[i];
-    for (int j = 0; j < r->nk; j++) {
-        r->cn[j] *= k;
-        r->ct[j] *= k;
+    const bodies_step *s = l->s;
+    double z_unit[BODIES_BLOCK_MAX], w_unit[BODIES_BLOCK_MAX];
+    bk->ops->units(s, bk->item, z_unit, w_unit);
+    r->count = bk->count;
+    for (int k = 0; k < r->count; k++) {
+        const bodies_jrow *j = &s->jrow[bk->first + k];
+        r->nk[k] = j->body[0] >= 0 ? velocity_row(s, j, r->cols[k], r->coef[k]) : 0;
+        /* the row in its own unit (a contact's speed V_i; the velocities are in V): a slow
+         * contact's slip and approach are judged in its own unit, not the scene's fastest
+         * body's */
+        const double kf = s->scales.speed / w_unit[k];
+        for (int t = 0; t < r->nk[k]; t++)
+            r->coef[k][t] *= kf;
+        r->bias[k] = bk->ops->bias(s, bk->item, k, l->d->dt, w_unit[k]);
     }
+    r->na = bk->ops->couplings(s, bk->item, r->a);
+    for (int t = 0; t < r->na; t++)
+        r->a[t].value *= z_unit[r->a[t].col] / w_unit[r->a[t].row];
     if (!x)
         return;
-    const double *z = x + l->at[i];
-    r->w[0] = c->gap / (l->s->vscale[i] * l->d->dt) + dot_row(r->cols, r->cn, r->nk, x);
-    if (l->pairs[i] == 4) {
-        const double tv = dot_row(r->cols, r->ct, r->nk, x);
-        r->w[1] = z[3] + tv;
-        r->w[2] = z[3] - tv;
-        r->w[3] = l->s->mu[i] * z[0] - z[1] - z[2];
+    const double *z = x + bk->pair_at;
+    for (int k = 0; k < r->count; k++)
+        r->w[k] = r->nk[k] ? r->bias[k] + dot_row(r->cols[k], r->coef[k], r->nk[k], x)
+                           : r->bias[k];
+    for (int t = 0; t < r->na; t++)
+        r->w[r->a[t].row] += r->a[t].value * z[r->a[t].col];
+}
+
+/* The slot (0 or 1) of body b in a block's rows (its first reaction's), -1 when it has none. */
+static int body_slot(const layout *l, const bodies_block *bk, int b)
+{
+    const bodies_jrow *r = &l->s->rrow[bk->react_at];
+    return r->body[0] == b ? 0 : r->body[1] == b ? 1 : -1;
+}
+
+/* D_b's row k: the effect on body b (slot x) of block bk's reactions, for each of its terms
+ * R_jc: the force coefficient of reaction j times R_jc, at the block's unknown c. */
+static void put_forces(const layout *l, const bodies_block *bk, int x, int row, int k, sink *out)
+{
+    const bodies_step *s = l->s;
+    bodies_term t[BODIES_BLOCK_TERMS];
+    const int nt = bk->ops->reaction_terms(s, bk->item, t);
+    const double F = bk->ops->reaction_unit(s, bk->item);
+    for (int e = 0; e < nt; e++) {
+        const double c = force_coef(s, l->d->dt, &s->rrow[bk->react_at + t[e].row], x, k, F);
+        put(out, row, bk->pair_at + t[e].col, c * t[e].value);
     }
 }
 
 static void walk_jacobian(const layout *l, const double *x, sink *out)
 {
-    const rs_contact *cs = l->s->list.c;
+    const bodies_step *s = l->s;
     for (int b = 0; b < l->B; b++) /* D_b */
         for (int k = 0; k < 3; k++) {
             put(out, col_v(b, k), col_v(b, k), 1.0);
-            for (int i = 0; i < l->C; i++) {
-                const rs_contact *c = &cs[i];
-                const int side = c->a == b ? 1 : c->b == b ? -1 : 0;
-                if (!side)
-                    continue;
-                double t[2];
-                bodies_tangent(c, t);
-                put(out, col_v(b, k), l->at[i], force_coef(l->s, l->d->dt, c, side, c->n, k));
-                if (l->pairs[i] == 4) {
-                    const double ft = force_coef(l->s, l->d->dt, c, side, t, k);
-                    put(out, col_v(b, k), l->at[i] + 1, ft);
-                    put(out, col_v(b, k), l->at[i] + 2, -ft);
-                }
+            for (int i = 0; i < s->nblocks; i++) {
+                const int slot = body_slot(l, &s->block[i], b);
+                if (slot >= 0)
+                    put_forces(l, &s->block[i], slot, col_v(b, k), k, out);
             }
         }
-    for (int i = 0; i < l->C; i++) {
-        contact_rows r;
-        rows_of(l, i, x, &r);
-        const int a = l->at[i], np = l->pairs[i], row_c = a + np;
+    for (int i = 0; i < s->nblocks; i++) {
+        const bodies_block *bk = &s->block[i];
+        block_rows r;
+        rows_of(l, bk, x, &r);
+        const int a = bk->pair_at, np = bk->count;
         const double *z = x ? x + a : NULL;
-        for (int j = 0; j < r.nk; j++) /* w_n */
-            put(out, a, r.cols[j], r.cn[j]);
-        if (np == 4) {
-            put(out, a + 1, a + 3, 1.0); /* w_+ = gamma + J_t v */
-            for (int j = 0; j < r.nk; j++)
-                put(out, a + 1, r.cols[j], r.ct[j]);
-            put(out, a + 2, a + 3, 1.0); /* w_- = gamma - J_t v */
-            for (int j = 0; j < r.nk; j++)
-                put(out, a + 2, r.cols[j], -r.ct[j]);
-            put(out, a + 3, a, l->s->mu[i]); /* w_g = mu p - beta+ - beta- */
-            put(out, a + 3, a + 1, -1.0);
-            put(out, a + 3, a + 2, -1.0);
+        for (int k = 0; k < np; k++) { /* w_k: its couplings, then its velocities */
+            for (int t = 0; t < r.na; t++)
+                if (r.a[t].row == k)
+                    put(out, a + k, a + r.a[t].col, r.a[t].value);
+            for (int j = 0; j < r.nk[k]; j++)
+                put(out, a + k, r.cols[k][j], r.coef[k][j]);
         }
-        /* c_k = s_k - z_k w_k */
-        put(out, row_c, a + np, 1.0);
-        put(out, row_c, a, z ? -r.w[0] : 0.0);
-        for (int j = 0; j < r.nk; j++)
-            put(out, row_c, r.cols[j], z ? -z[0] * r.cn[j] : 0.0);
-        if (np < 4)
-            continue;
-        for (int k = 1; k <= 2; k++) { /* beta+- (gamma +- J_t v) */
-            const double sg = k == 1 ? 1.0 : -1.0;
-            put(out, row_c + k, a + np + k, 1.0);
-            put(out, row_c + k, a + k, z ? -r.w[k] : 0.0);
-            put(out, row_c + k, a + 3, z ? -z[k] : 0.0);
-            for (int j = 0; j < r.nk; j++)
-                put(out, row_c + k, r.cols[j], z ? -sg * z[k] * r.ct[j] : 0.0);
+        for (int k = 0; k < np; k++) { /* c_k = s_k - z_k w_k */
+            const int row = a + np + k;
+            double dz = z ? -r.w[k] : 0.0; /* d/dz_k: -w_k - z_k A_kk */
+            for (int t = 0; t < r.na; t++)
+                if (z && r.a[t].row == k && r.a[t].col == k)
+                    dz -= z[k] * r.a[t].value;
+            put(out, row, row, 1.0);
+            put(out, row, a + k, dz);
+            for (int t = 0; t < r.na; t++)
+                if (r.a[t].row == k && r.a[t].col != k)
+                    put(out, row, a + r.a[t].col, z ? -z[k] * r.a[t].value : 0.0);
+            for (int j = 0; j < r.nk[k]; j++)
+                put(out, row, r.cols[k][j], z ? -z[k] * r.coef[k][j] : 0.0);
         }
-        put(out, row_c + 3, a + np + 3, 1.0); /* gamma (mu p - beta+ - beta-) */
-        put(out, row_c + 3, a + 3, z ? -r.w[3] : 0.0);
-        put(out, row_c + 3, a, z ? -z[3] * l->s->mu[i] : 0.0);
-        put(out, row_c + 3, a + 1, z ? z[3] : 0.0);
-        put(out, row_c + 3, a + 2, z ? z[3] : 0.0);
     }
 }
 
-/* The Hessian's lower triangle: the bilinear terms of -y_k z_k w_k (every contact variable comes
- * after the bodies'; within a contact p < beta+ < beta- < gamma < its slacks). */
+/* The Hessian's lower triangle: the bilinear terms of -y_k z_k w_k (every block variable comes
+ * after the bodies'; within a block its unknowns, then its slacks): z_k with the velocities,
+ * -y_k J_k; z_r with z_c (r > c), -y_c A_cr - y_r A_rc over the couplings there are; each slack's
+ * penalty. */
 static void walk_hessian(const layout *l, const double *x, double obj, const double *y,
                          sink *out)
 {
     const double pen = rs_penalty_d2(l->d->nlp);
     (void)x;
-    for (int i = 0; i < l->C; i++) {
-        contact_rows r;
-        rows_of(l, i, NULL, &r);
-        const int a = l->at[i], np = l->pairs[i];
+    for (int i = 0; i < l->s->nblocks; i++) {
+        const bodies_block *bk = &l->s->block[i];
+        block_rows r;
+        rows_of(l, bk, NULL, &r);
+        const int a = bk->pair_at, np = bk->count;
         const double *yc = y ? y + a + np : NULL;
-        for (int j = 0; j < r.nk; j++) /* p and v: -y_n J_n */
-            put(out, a, r.cols[j], yc ? -yc[0] * r.cn[j] : 0.0);
-        if (np == 4) {
-            for (int j = 0; j < r.nk; j++) /* beta+- and v: -+ y J_t */
-                put(out, a + 1, r.cols[j], yc ? -yc[1] * r.ct[j] : 0.0);
-            for (int j = 0; j < r.nk; j++)
-                put(out, a + 2, r.cols[j], yc ? yc[2] * r.ct[j] : 0.0);
-            put(out, a + 3, a, yc ? -yc[3] * l->s->mu[i] : 0.0); /* gamma and p */
-            put(out, a + 3, a + 1, yc ? -yc[1] + yc[3] : 0.0);   /* gamma and beta+ */
-            put(out, a + 3, a + 2, yc ? -yc[2] + yc[3] : 0.0);   /* gamma and beta- */
-        }
+        for (int k = 0; k < np; k++)
+            for (int j = 0; j < r.nk[k]; j++)
+                put(out, a + k, r.cols[k][j], yc ? -yc[k] * r.coef[k][j] : 0.0);
+        for (int hr = 1; hr < np; hr++) /* the pairs (hr, hc), hr > hc, in order */
+            for (int hc = 0; hc < hr; hc++) {
+                int have = 0;
+                double v = 0.0;
+                for (int side = 0; side < 2; side++) /* A_{hc,hr} first, then A_{hr,hc} */
+                    for (int t = 0; t < r.na; t++) {
+                        const int row = side ? hr : hc, col = side ? hc : hr;
+                        if (r.a[t].row != row || r.a[t].col != col)
+                            continue;
+                        const double term = yc ? -yc[row] * r.a[t].value : 0.0;
+                        v = have++ ? v + term : term;
+                    }
+                if (have)
+                    put(out, a + hr, a + hc, v);
+            }
         for (int k = 0; k < np; k++)
             put(out, a + np + k, a + np + k, obj * pen);
     }
@@ -209,9 +224,11 @@ static double eval_f(void *ctx, const double *x)
     double f = NAN;
     if (layout_get(ctx, &l, &tmp)) {
         f = 0.0;
-        for (int i = 0; i < l.C; i++)
-            for (int k = 0; k < l.pairs[i]; k++)
-                f += rs_penalty(l.d->nlp, x[l.at[i] + l.pairs[i] + k]);
+        for (int i = 0; i < l.s->nblocks; i++) {
+            const bodies_block *bk = &l.s->block[i];
+            for (int k = 0; k < bk->count; k++)
+                f += rs_penalty(l.d->nlp, x[bk->pair_at + bk->count + k]);
+        }
     }
     layout_free(&l, tmp);
     return f;
@@ -223,9 +240,9 @@ static void eval_grad_f(void *ctx, const double *x, double *grad)
     layout l;
     if (layout_get(ctx, &l, &tmp)) {
         memset(grad, 0, sizeof(double) * (size_t)l.n);
-        for (int i = 0; i < l.C; i++)
-            for (int k = 0; k < l.pairs[i]; k++) {
-                const int j = l.at[i] + l.pairs[i] + k;
+        for (int i = 0; i < l.s->nblocks; i++)
+            for (int k = 0; k < l.s->block[i].count; k++) {
+                const int j = l.s->block[i].pair_at + l.s->block[i].count + k;
                 grad[j] = rs_penalty_d1(l.d->nlp, x[j]);
             }
     }
@@ -240,28 +257,35 @@ static void eval_g(void *ctx, const double *x, double *g)
         layout_free(&l, tmp);
         return;
     }
-    const rs_contact *cs = l.s->list.c;
+    const bodies_step *s = l.s;
     for (int j = 0; j < 3 * l.B; j++)
         g[j] = x[j] - l.vf[j];
-    for (int i = 0; i < l.C; i++) {
-        const rs_contact *c = &cs[i];
-        double t[2];
-        bodies_tangent(c, t);
-        const int a = l.at[i], np = l.pairs[i];
-        const double f = np == 4 ? x[a + 1] - x[a + 2] : 0.0;
-        const int sides[2] = {1, -1}, who[2] = {c->a, c->b};
-        for (int j = 0; j < 2; j++) {
-            if (who[j] < 0)
+    for (int i = 0; i < s->nblocks; i++) {
+        const bodies_block *bk = &s->block[i];
+        const int a = bk->pair_at, np = bk->count;
+        /* D_b: the reactions' effect on the block's bodies, sum_j force_coef_j r_j */
+        double r[BODIES_BLOCK_MAX];
+        bodies_block_reactions(s, bk, x + a, r);
+        const double F = bk->ops->reaction_unit(s, bk->item);
+        const bodies_jrow *r0 = &s->rrow[bk->react_at];
+        for (int slot = 0; slot < 2; slot++) {
+            if (r0->body[slot] < 0)
                 continue;
-            for (int k = 0; k < 3; k++)
-                g[col_v(who[j], k)] += force_coef(l.s, l.d->dt, c, sides[j], c->n, k) * x[a] +
-                                       force_coef(l.s, l.d->dt, c, sides[j], t, k) * f;
+            for (int k = 0; k < 3; k++) {
+                double acc = 0.0;
+                for (int j = 0; j < bk->ops->nreactions; j++) {
+                    const double t =
+                        force_coef(s, l.d->dt, &s->rrow[bk->react_at + j], slot, k, F) * r[j];
+                    acc = j ? acc + t : t;
+                }
+                g[col_v(r0->body[slot], k)] += acc;
+            }
         }
-        contact_rows r;
-        rows_of(&l, i, x, &r);
+        block_rows br;
+        rows_of(&l, bk, x, &br);
         for (int k = 0; k < np; k++) {
-            g[a + k] = r.w[k];
-            g[a + np + k] = x[a + np + k] - x[a + k] * r.w[k];
+            g[a + k] = br.w[k];
+            g[a + np + k] = x[a + np + k] - x[a + k] * br.w[k];
         }
     }
     layout_free(&l, tmp);
@@ -367,12 +391,14 @@ void bodies_pairs_start(const rs_step_data *d, rs_nlp_start which, double *x0)
                                   ? l.vf[3 * b + k]
                                   : d->state[BS_N * b + BS_XD + k] *
                                         (k == 2 ? l.s->extent[b] : 1.0) / V;
-    for (int i = 0; i < l.C; i++) {
-        if (l.pairs[i] < 4)
-            continue;
-        contact_rows r;
-        rows_of(&l, i, NULL, &r);
-        x0[l.at[i] + 3] = fabs(dot_row(r.cols, r.ct, r.nk, x0));
+    double jv[BODIES_BLOCK_MAX];
+    for (int i = 0; i < l.s->nblocks; i++) { /* the blocks' auxiliaries (a contact's gamma) */
+        const bodies_block *bk = &l.s->block[i];
+        block_rows r;
+        rows_of(&l, bk, NULL, &r);
+        for (int k = 0; k < bk->count; k++)
+            jv[k] = r.nk[k] ? dot_row(r.cols[k], r.coef[k], r.nk[k], x0) : 0.0;
+        bk->ops->start(l.s, bk->item, jv, x0 + bk->pair_at);
     }
     layout_free(&l, tmp);
 }
@@ -383,11 +409,13 @@ void bodies_pairs_recover(const rs_step_data *d, const double *x, double *sn, do
     bodies_step *tmp;
     layout l;
     const int ok = layout_get(d, &l, &tmp);
-    for (int i = 0; ok && i < l.C; i++) {
-        const double *z = x + l.at[i];
-        double *lam = bodies_nlp_contact_forces(l.s) + 2 * i;
-        lam[0] = l.s->fscale[i] * z[0];
-        lam[1] = l.pairs[i] == 4 ? l.s->fscale[i] * (z[1] - z[2]) : 0.0;
+    for (int i = 0; ok && i < l.s->nblocks; i++) { /* the reactions, in N */
+        const bodies_block *bk = &l.s->block[i];
+        double *lam = bodies_nlp_contact_forces(l.s) + bk->react_at;
+        bodies_block_reactions(l.s, bk, x + bk->pair_at, lam);
+        const double F = bk->ops->reaction_unit(l.s, bk->item);
+        for (int j = 0; j < bk->ops->nreactions; j++)
+            lam[j] *= F;
     }
     bodies_nlp_recover(d, ok ? l.s : NULL, x, sn, forces, contact);
     layout_free(&l, tmp);

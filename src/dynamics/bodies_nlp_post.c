@@ -47,6 +47,16 @@ typedef struct layout {
     const double *vf;   /* 3 B: the free velocities, scaled */
 } layout;
 
+/* Contact i's normal and tangent rows: its reactions' (bodies_row_contact.c; block i). */
+static const bodies_jrow *row_n(const layout *l, int i)
+{
+    return &l->s->rrow[l->s->block[i].react_at];
+}
+static const bodies_jrow *row_t(const layout *l, int i)
+{
+    return &l->s->rrow[l->s->block[i].react_at + 1];
+}
+
 static int col_p(const layout *l, int i) { return 3 * l->B + i; }
 static int col_s1(const layout *l, int i) { return 3 * l->B + l->C + i; }
 static int col_f(const layout *l, int k) { return 3 * l->B + 2 * l->C + k; }
@@ -92,21 +102,22 @@ static void walk_jacobian(const layout *l, const double *x, sink *out)
             put(out, col_v(b, k), col_v(b, k), 1.0); /* (rows and columns coincide here) */
             for (int i = 0; i < l->C; i++) {
                 const rs_contact *c = &cs[i];
-                const int side = c->a == b ? 1 : c->b == b ? -1 : 0;
-                if (!side)
+                const int slot = c->a == b ? 0 : c->b == b ? 1 : -1; /* b's in the rows */
+                if (slot < 0)
                     continue;
-                double t[2];
-                bodies_tangent(c, t);
-                put(out, col_v(b, k), col_p(l, i), force_coef(l->s, l->d->dt, c, side, c->n, k));
+                const double F = l->s->fscale[i], dt = l->d->dt;
+                put(out, col_v(b, k), col_p(l, i),
+                    force_coef(l->s, dt, row_n(l, i), slot, k, F));
                 if (l->fric[i] >= 0)
-                    put(out, col_v(b, k), col_f(l, l->fric[i]), force_coef(l->s, l->d->dt, c, side, t, k));
+                    put(out, col_v(b, k), col_f(l, l->fric[i]),
+                        force_coef(l->s, dt, row_t(l, i), slot, k, F));
             }
         }
     int cols[6];
     double cn[6], ct[6];
     for (int i = 0; i < l->C; i++) { /* rho_i and c1_i */
         const rs_contact *c = &cs[i];
-        const int nk = velocity_row(l->s, c, c->n, cols, cn);
+        const int nk = velocity_row(l->s, row_n(l, i), cols, cn);
         for (int j = 0; j < nk; j++)
             put(out, row_rho(l, i), cols[j], cn[j]);
         const double rho = x ? c->gap / l->s->scales.length + dot_row(cols, cn, nk, x) : 0.0;
@@ -120,11 +131,8 @@ static void walk_jacobian(const layout *l, const double *x, sink *out)
         const int k = l->fric[i];
         if (k < 0)
             continue;
-        const rs_contact *c = &cs[i];
         const double mu = l->s->mu[i];
-        double t[2];
-        bodies_tangent(c, t);
-        const int nk = velocity_row(l->s, c, t, cols, ct);
+        const int nk = velocity_row(l->s, row_t(l, i), cols, ct);
         const double p = x ? x[col_p(l, i)] : 0.0, f = x ? x[col_f(l, k)] : 0.0;
         const double lam = x ? x[col_lam(l, k)] : 0.0;
         const double tau = x ? dot_row(cols, ct, nk, x) : 0.0;
@@ -148,18 +156,14 @@ static void walk_jacobian(const layout *l, const double *x, sink *out)
 static void walk_hessian(const layout *l, const double *x, double obj, const double *y,
                          sink *out)
 {
-    const rs_contact *cs = l->s->list.c;
     const double eps = l->d->nlp->eps, pen = rs_penalty_d2(l->d->nlp);
     int cols[6];
     double cn[6], ct[6];
     for (int i = 0; i < l->C; i++) {
-        const rs_contact *c = &cs[i];
         const int k = l->fric[i];
-        const int nk = velocity_row(l->s, c, c->n, cols, cn);
-        double t[2];
-        bodies_tangent(c, t);
+        const int nk = velocity_row(l->s, row_n(l, i), cols, cn);
         if (k >= 0)
-            velocity_row(l->s, c, t, cols, ct);
+            velocity_row(l->s, row_t(l, i), cols, ct);
         const double y1 = y ? y[row_c1(l, i)] : 0.0, yd = y && k >= 0 ? y[row_dir(l, k)] : 0.0;
         const double mu = l->s->mu[i];
         for (int j = 0; j < nk; j++) /* d2/dp dv of -y1 p rho + yd mu p tau */
@@ -246,27 +250,26 @@ static void eval_g(void *ctx, const double *x, double *g)
     double cn[6], ct[6];
     for (int i = 0; i < l.C; i++) {
         const rs_contact *c = &cs[i];
-        double t[2];
-        bodies_tangent(c, t);
-        const int sides[2] = {1, -1}, who[2] = {c->a, c->b};
+        const int who[2] = {c->a, c->b};
+        const double F = l.s->fscale[i], dt = l.d->dt;
         for (int j = 0; j < 2; j++) {
             if (who[j] < 0)
                 continue;
             for (int k = 0; k < 3; k++) {
-                g[col_v(who[j], k)] += force_coef(l.s, l.d->dt, c, sides[j], c->n, k) * x[col_p(&l, i)];
+                g[col_v(who[j], k)] += force_coef(l.s, dt, row_n(&l, i), j, k, F) * x[col_p(&l, i)];
                 if (l.fric[i] >= 0)
                     g[col_v(who[j], k)] +=
-                        force_coef(l.s, l.d->dt, c, sides[j], t, k) * x[col_f(&l, l.fric[i])];
+                        force_coef(l.s, dt, row_t(&l, i), j, k, F) * x[col_f(&l, l.fric[i])];
             }
         }
-        const int nk = velocity_row(l.s, c, c->n, cols, cn);
+        const int nk = velocity_row(l.s, row_n(&l, i), cols, cn);
         const double rho = c->gap / l.s->scales.length + dot_row(cols, cn, nk, x);
         g[row_rho(&l, i)] = rho;
         g[row_c1(&l, i)] = x[col_s1(&l, i)] - x[col_p(&l, i)] * rho;
         const int k = l.fric[i];
         if (k < 0)
             continue;
-        velocity_row(l.s, c, t, cols, ct);
+        velocity_row(l.s, row_t(&l, i), cols, ct);
         const double mu = l.s->mu[i], p = x[col_p(&l, i)], f = x[col_f(&l, k)];
         const double lam = x[col_lam(&l, k)], cone = mu * p - rs_snorm(f, eps);
         g[row_cone(&l, k)] = cone;
@@ -382,9 +385,7 @@ void bodies_post_start(const rs_step_data *d, rs_nlp_start which, double *x0)
     for (int i = 0; i < l.C; i++) {
         if (l.fric[i] < 0)
             continue;
-        double t[2];
-        bodies_tangent(&l.s->list.c[i], t);
-        const int nk = velocity_row(l.s, &l.s->list.c[i], t, cols, ct);
+        const int nk = velocity_row(l.s, row_t(&l, i), cols, ct);
         x0[col_lam(&l, l.fric[i])] = fabs(dot_row(cols, ct, nk, x0));
     }
     layout_free(&l, tmp);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/detail.h"
-#include "dynamics/bodies.h"
+#include "dynamics/bodies_rows.h"
 
 /* ---- the step's contacts ------------------------------------------------------------------ */
 
@@ -34,7 +34,9 @@ void bodies_step_free(bodies_step *s)
     free(s->stamp);
     free(s->by_height);
     free(s->group);
-    free(s->first); /* (held, friction_index, pair_at and pair_count are its other fifths) */
+    free(s->block);
+    free(s->jrow); /* (rrow is its last third) */
+    free(s->held); /* (friction_index is its second half) */
     free(s->mu); /* (fscale and vscale are its second and last thirds) */
     free(s->work);
     rs_contact_list_free(&s->reached);
@@ -286,9 +288,15 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         return 0;
     const int nc = s->list.n;
     if (nc > s->cap_contacts) {
-        int *first = realloc(s->first, sizeof(int) * 5 * (size_t)nc);
-        if (first)
-            s->first = first;
+        bodies_block *block = realloc(s->block, sizeof *block * (size_t)nc);
+        if (block)
+            s->block = block;
+        bodies_jrow *jrow = realloc(s->jrow, sizeof *jrow * (BODIES_BLOCK_MAX + 2) * (size_t)nc);
+        if (jrow)
+            s->jrow = jrow;
+        int *held = realloc(s->held, sizeof(int) * 2 * (size_t)nc);
+        if (held)
+            s->held = held;
         double *mu = realloc(s->mu, sizeof(double) * 3 * (size_t)nc);
         if (mu)
             s->mu = mu;
@@ -298,20 +306,20 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         double *work = realloc(s->work, sizeof(double) * bodies_work_size(s->nb, nc));
         if (work)
             s->work = work;
-        if (!first || !mu || !by_height || !work)
+        if (!block || !jrow || !held || !mu || !by_height || !work)
             return 0;
         s->cap_contacts = nc;
     }
     s->fscale = s->mu + s->cap_contacts; /* (mu's second third) */
     s->vscale = s->fscale + s->cap_contacts; /* (and its last) */
-    s->held = s->first + s->cap_contacts;    /* (first's second fifth, and so on) */
-    s->friction_index = s->held + s->cap_contacts;
-    s->pair_at = s->friction_index + s->cap_contacts;
-    s->pair_count = s->pair_at + s->cap_contacts;
+    s->friction_index = s->held + s->cap_contacts; /* (held's second half) */
+    s->rrow = s->jrow + BODIES_BLOCK_MAX * s->cap_contacts; /* (2 reactions a contact) */
     unsigned long long h = 1469598103934665603ull; /* FNV-1a over the contacts' features */
     s->nz = 0;
+    s->nreact = 0;
     s->nfriction = 0;
     s->pairs_n = 3 * s->nb; /* (the pairs NLP's variables: the bodies' velocities first) */
+    s->nblocks = nc;
     for (int i = 0; i < nc; i++) {
         rs_contact *c = &s->list.c[i];
         /* A gap within the rounding of the positions it is computed from is a touch, 0, once
@@ -326,13 +334,20 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         const double rounding = position_rounding(s, c->a) + position_rounding(s, c->b);
         if (rounding > 1e-9 * s->scales.length && fabs(c->gap) <= rounding)
             c->gap = 0.0;
-        s->first[i] = s->nz;
         s->mu[i] = d->params[bodies_mu_param(sc, c->a, c->b)];
-        s->nz += s->mu[i] > 0.0 ? 4 : 1;
         s->friction_index[i] = s->mu[i] > 0.0 ? s->nfriction++ : -1;
-        s->pair_count[i] = s->mu[i] > 0.0 ? 4 : 1;
-        s->pair_at[i] = s->pairs_n;
-        s->pairs_n += 2 * s->pair_count[i]; /* (its z and w, then its slacks and rows c) */
+        /* block i, contact i: its unknowns, its reactions, its variables in the pairs NLP (its z
+         * and w, then its slacks and rows c) */
+        bodies_block *bk = &s->block[i];
+        bk->ops = &bodies_contact_rows;
+        bk->item = i;
+        bk->first = s->nz;
+        bk->count = bk->ops->count(s, i);
+        bk->react_at = s->nreact;
+        bk->pair_at = s->pairs_n;
+        s->nz += bk->count;
+        s->nreact += bk->ops->nreactions;
+        s->pairs_n += 2 * bk->count;
         const unsigned long long parts[4] = {(unsigned long long)c->a + 1,
                                              (unsigned long long)(c->b + 2),
                                              (unsigned long long)(c->obstacle + 2), c->feature};
@@ -342,6 +357,14 @@ static int find_step(bodies_step *s, const rs_step_data *d)
         }
     }
     s->key = h;
+    for (int k = 0; k < s->nblocks; k++) { /* the blocks' Jacobian rows, once a step */
+        const bodies_block *bk = &s->block[k];
+        for (int j = 0; j < bk->count; j++)
+            if (!bk->ops->jacobian(s, bk->item, j, &s->jrow[bk->first + j]))
+                s->jrow[bk->first + j].body[0] = -1;
+        for (int j = 0; j < bk->ops->nreactions; j++)
+            bk->ops->reaction_row(s, bk->item, j, &s->rrow[bk->react_at + j]);
+    }
     /* The force unit of contact i, F_i = m_i V_i / dt, the force that changes the speed of its
      * lighter body m_i by V_i in a step (an impact's: the effective mass of the pair is at most
      * m_i) or, where more than LOAD_UNIT_RATIO times heavier, the mass M_i whose weight it holds
@@ -402,26 +425,15 @@ void bodies_step_release(bodies_step *tmp)
 }
 
 
-void bodies_velocities(const bodies_step *s, double dt, const double *contact, double *v,
+void bodies_velocities(const bodies_step *s, double dt, const double *reactions, double *v,
                        double *forces)
 {
     const int nb = s->nb;
     double *F = forces ? forces : s->totals; /* the totals are needed for v' either way */
     memset(F, 0, sizeof(double) * 3 * (size_t)nb);
-    for (int i = 0; i < s->list.n; i++) {
-        const rs_contact *c = &s->list.c[i];
-        double t[2];
-        bodies_tangent(c, t);
-        const double p = contact[2 * i], f = contact[2 * i + 1];
-        const double e[2] = {p * c->n[0] + f * t[0], p * c->n[1] + f * t[1]};
-        F[3 * c->a] += e[0];
-        F[3 * c->a + 1] += e[1];
-        F[3 * c->a + 2] += bodies_cross(c->ra, e);
-        if (c->b >= 0) {
-            F[3 * c->b] -= e[0];
-            F[3 * c->b + 1] -= e[1];
-            F[3 * c->b + 2] -= bodies_cross(c->rb, e);
-        }
+    for (int k = 0; k < s->nblocks; k++) {
+        const bodies_block *bk = &s->block[k];
+        bk->ops->apply(s, bk->item, reactions + bk->react_at, F);
     }
     for (int b = 0; b < nb; b++) {
         v[3 * b] = s->vfree[3 * b] + dt * F[3 * b] / s->mass[b];

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dynamics/bodies.h"
+#include "dynamics/bodies_rows.h"
 
 typedef double complex cx;
 
@@ -266,7 +266,8 @@ static cx ccoupling(const cdata *c, const rs_contact *ci, const cgeom *gi, const
             const int b = bi[x];
             const double sign = (x == 0 ? 1.0 : -1.0) * (y == 0 ? 1.0 : -1.0);
             v += sign * c->dt *
-                 (cdot(e, f) / c->mass[b] + ccross(ri[x], e) * ccross(rj[y], f) * c->inv_inertia[b]);
+                 (cdot(e, f) / c->mass[b] +
+                  ccross(ri[x], e) * ccross(rj[y], f) * c->inv_inertia[b]);
         }
     return v;
 }
@@ -286,7 +287,7 @@ static void cbuild(const cdata *c, cx *M, cx *q, cgeom *geo)
         const rs_contact *cj = &s->list.c[j];
         /* the pair's mu: its friction line's parameter, else model.mu (each moves with its key) */
         const cx mu = c->params[bodies_mu_param(c->d->scene, cj->a, cj->b)];
-        const int rows = s->mu[j] > 0.0 ? 3 : 1, r0 = s->first[j];
+        const int rows = s->mu[j] > 0.0 ? 3 : 1, r0 = s->block[j].first; /* (block j: contact j) */
         for (int rk = 0; rk < rows; rk++) {
             cx f[2];
             cdirection(&geo[j], rk, f);
@@ -298,7 +299,7 @@ static void cbuild(const cdata *c, cx *M, cx *q, cgeom *geo)
                 for (int ck = 0; ck < cols; ck++) {
                     cx e[2];
                     cdirection(&geo[i], ck, e);
-                    M[row + (size_t)(s->first[i] + ck) * n] =
+                    M[row + (size_t)(s->block[i].first + ck) * n] =
                         ccoupling(c, ci, &geo[i], e, cj, &geo[j], f);
                 }
             }
@@ -323,7 +324,7 @@ static void crecover(const cdata *c, const cgeom *geo, const cx *z, cx *sn, cx *
         forces[k] = 0.0;
     for (int i = 0; i < s->list.n; i++) {
         const rs_contact *ct = &s->list.c[i];
-        const int f0 = s->first[i];
+        const int f0 = s->block[i].first;
         const cx p = z[f0], f = s->mu[i] > 0.0 ? z[f0 + 1] - z[f0 + 2] : 0.0;
         const cx e[2] = {p * geo[i].n[0] + f * geo[i].t[0], p * geo[i].n[1] + f * geo[i].t[1]};
         forces[3 * ct->a] += e[0];
