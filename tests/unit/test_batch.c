@@ -595,9 +595,9 @@ static void test_resume_is_safe(void **state)
         assert_non_null(strstr(err, "written by a different sweep"));
         assert_non_null(strstr(err, which ? "'scene 1 bytes fnv1a" : "'scene with the sets"));
     }
-    /* the same sweep named by another path (relative, through "..") resumes: its record is
-     * its content, not its path */
-    assert_int_equal(relaxsim("batch " TMP "../unit/fp.ini -q --resume -o " TMP "fp"), 1);
+    /* the same sweep named by another path (through "..": TMP is tmp/test_batch) resumes: its
+     * record is its content, not its path */
+    assert_int_equal(relaxsim("batch " TMP "../test_batch/fp.ini -q --resume -o " TMP "fp"), 1);
     /* the same sweep resumes, however long its record's lines (30 values of 17 digits), and
      * --resume into an empty directory records the sweep it starts */
     write_file(TMP "fp_long.ini", "[sweep]\nscenario = " SCEN "falling_block.ini\n[vary]\n"
