@@ -54,7 +54,8 @@
  * as 0 (find_step): at small time steps the gap term g_i / dt otherwise turns it into motion.
  *
  * The engine's files, each calling only those above it in this list (and none of them the
- * model's): bodies_step.c (the step prepared: contacts, units, velocities), bodies_lcp.c (the
+ * model's): bodies_row_contact.c (a contact as a block of constraint rows: bodies_rows.h),
+ * bodies_step.c (the step prepared: contacts, blocks, units, velocities), bodies_lcp.c (the
  * LCP and its recovery), bodies_certificate.c (units, certificate, modes), bodies_checks.c (a
  * state's checks), bodies_nlp_pairs.c and bodies_nlp_post.c (the two NLPs), bodies_tangent.c
  * (the step's derivatives). src/models/bodies_model.c makes the engine a model of the registry.
@@ -185,7 +186,17 @@ static inline void bodies_tangent(const rs_contact *c, double *t)
 }
 
 /* The relative velocity along e at contact c for the generalised velocities v (3 per body). */
-double bodies_relative_velocity(const rs_contact *c, const double *e, const double *v);
+static inline double bodies_relative_velocity(const rs_contact *c, const double *e,
+                                              const double *v)
+{
+    const double *va = v + 3 * c->a;
+    double s = e[0] * va[0] + e[1] * va[1] + va[2] * bodies_cross(c->ra, e);
+    if (c->b >= 0) {
+        const double *vb = v + 3 * c->b;
+        s -= e[0] * vb[0] + e[1] * vb[1] + vb[2] * bodies_cross(c->rb, e);
+    }
+    return s;
+}
 
 /* The model's variants: the step LCP is Stewart-Trinkle's either way; the variant chooses the
  * NLP: the relaxation of the LCP's complementarity pairs in velocity variables

@@ -12,8 +12,9 @@
  * t (N); its forces in F_i and speeds in V_i, the contact's own units (find_step).
  */
 #include <math.h>
+#include <string.h>
 
-#include "dynamics/bodies_rows.h"
+#include "dynamics/bodies_complex.h"
 
 static int count(const bodies_step *s, int i)
 {
@@ -180,6 +181,189 @@ static int closed(const bodies_step *s, int i, double dt, const double *v, int *
     return 1;
 }
 
+/* ---- in complex, for the complex step's tangents (bodies_tangent.c) ---------------------- */
+
+/* The contact's geometry at the step's complex data (bodies_complex.h), its features held
+ * (rs_find_contacts's: geom/contacts.h): the formulas of geom/contacts.c in complex. */
+
+/* Vertex k of body b at its complex pose. */
+static void body_vertex(const cdata *c, int b, int k, cx *out)
+{
+    const rs_body *bd = &c->d->scene->bodies[b];
+    const cx *x = c->state + BS_N * b;
+    const cx co = ccos(x[BS_TH]), si = csin(x[BS_TH]);
+    const double *v = bd->v + 2 * (k % bd->nvert);
+    out[0] = x[BS_X] + co * v[0] - si * v[1];
+    out[1] = x[BS_Z] + si * v[0] + co * v[1];
+}
+
+/* Vertex k of a polygon: body b's (b >= 0) or static obstacle ob's. */
+static void poly_vertex(const cdata *c, int b, int ob, int k, cx *out)
+{
+    if (b >= 0) {
+        body_vertex(c, b, k, out);
+        return;
+    }
+    const rs_scene *sc = c->d->scene;
+    const rs_scene_obstacle *o = &sc->obstacles[ob];
+    const rs_scene_edge *e = &sc->edges[o->first_edge + k % o->nedges];
+    out[0] = e->a[0];
+    out[1] = e->a[1];
+}
+
+/* The outward normal of face k (from vertex k to k + 1, counter-clockwise) of a polygon. */
+static void poly_normal(const cdata *c, int b, int ob, int k, cx *n)
+{
+    cx p[2], q[2];
+    poly_vertex(c, b, ob, k, p);
+    poly_vertex(c, b, ob, k + 1, q);
+    const cx ex = q[0] - p[0], ez = q[1] - p[1], len = csqrt(ex * ex + ez * ez);
+    n[0] = ez / len;
+    n[1] = -ex / len;
+}
+
+/* The geometry of contact ct (its features fixed) at the complex poses: n, gap, ra, rb. */
+typedef struct cgeom {
+    cx n[2], t[2], gap, ra[2], rb[2];
+} cgeom;
+
+static void contact_geometry(const cdata *c, const rs_contact *ct, cgeom *g)
+{
+    const rs_scene *sc = c->d->scene;
+    const cx *xa = c->state + BS_N * ct->a;
+    const cx ca[2] = {xa[BS_X], xa[BS_Z]};
+    cx cb[2] = {0.0, 0.0}, pa[2];
+    if (ct->b >= 0) {
+        cb[0] = c->state[BS_N * ct->b + BS_X];
+        cb[1] = c->state[BS_N * ct->b + BS_Z];
+    }
+    const double ra_r = sc->bodies[ct->a].radius;
+    switch (ct->kind) {
+    case RS_CONTACT_DISC_DISC: {
+        const cx dx = ca[0] - cb[0], dz = ca[1] - cb[1], len = csqrt(dx * dx + dz * dz);
+        g->n[0] = dx / len;
+        g->n[1] = dz / len;
+        g->gap = len - ra_r - sc->bodies[ct->b].radius;
+        pa[0] = ca[0] - ra_r * g->n[0];
+        pa[1] = ca[1] - ra_r * g->n[1];
+        break;
+    }
+    case RS_CONTACT_DISC_HALFPLANE:
+    case RS_CONTACT_VERTEX_HALFPLANE: {
+        const rs_scene_edge *e = &sc->edges[sc->obstacles[ct->obstacle].first_edge];
+        g->n[0] = e->n[0];
+        g->n[1] = e->n[1];
+        if (ct->kind == RS_CONTACT_DISC_HALFPLANE) {
+            g->gap = cdot(g->n, ca) - e->c - ra_r;
+            pa[0] = ca[0] - ra_r * g->n[0];
+            pa[1] = ca[1] - ra_r * g->n[1];
+        } else {
+            body_vertex(c, ct->a, ct->vertex, pa);
+            g->gap = cdot(g->n, pa) - e->c;
+        }
+        break;
+    }
+    case RS_CONTACT_DISC_FACE: {
+        cx v[2];
+        poly_normal(c, ct->b, ct->obstacle, ct->face, g->n);
+        poly_vertex(c, ct->b, ct->obstacle, ct->face, v);
+        const cx d[2] = {ca[0] - v[0], ca[1] - v[1]};
+        g->gap = cdot(g->n, d) - ra_r;
+        pa[0] = ca[0] - ra_r * g->n[0];
+        pa[1] = ca[1] - ra_r * g->n[1];
+        break;
+    }
+    case RS_CONTACT_DISC_VERTEX: {
+        cx q[2];
+        poly_vertex(c, ct->b, ct->obstacle, ct->vertex, q);
+        const cx dx = ca[0] - q[0], dz = ca[1] - q[1], len = csqrt(dx * dx + dz * dz);
+        g->n[0] = dx / len;
+        g->n[1] = dz / len;
+        g->gap = len - ra_r;
+        pa[0] = ca[0] - ra_r * g->n[0];
+        pa[1] = ca[1] - ra_r * g->n[1];
+        break;
+    }
+    case RS_CONTACT_FACE_CLIP: {
+        /* the reference polygon (R) and the incident one (P) */
+        const int rb_body = ct->ref_b ? ct->b : ct->a, rb_ob = ct->ref_b ? ct->obstacle : -1;
+        const int pb_body = ct->ref_b ? ct->a : ct->b, pb_ob = ct->ref_b ? -1 : ct->obstacle;
+        cx r1[2], r2[2], rn[2], s0[2], s1[2], point[2];
+        poly_vertex(c, rb_body, rb_ob, ct->face, r1);
+        poly_vertex(c, rb_body, rb_ob, ct->face + 1, r2);
+        poly_normal(c, rb_body, rb_ob, ct->face, rn);
+        poly_vertex(c, pb_body, pb_ob, ct->incident, s0);
+        poly_vertex(c, pb_body, pb_ob, ct->incident + 1, s1);
+        if (ct->clip == 0) {
+            point[0] = ct->end ? s1[0] : s0[0];
+            point[1] = ct->end ? s1[1] : s0[1];
+        } else { /* where the incident edge's line meets the reference face's side line */
+            const cx t[2] = {r2[0] - r1[0], r2[1] - r1[1]};
+            const cx level = cdot(t, ct->clip == 1 ? r1 : r2);
+            const cx ds[2] = {s1[0] - s0[0], s1[1] - s0[1]};
+            const cx u = (level - cdot(t, s0)) / cdot(t, ds);
+            point[0] = s0[0] + u * ds[0];
+            point[1] = s0[1] + u * ds[1];
+        }
+        const cx d[2] = {point[0] - r1[0], point[1] - r1[1]};
+        g->gap = cdot(rn, d);
+        const double sgn = ct->ref_b ? 1.0 : -1.0;
+        g->n[0] = sgn * rn[0];
+        g->n[1] = sgn * rn[1];
+        pa[0] = ct->ref_b ? point[0] : point[0] + g->gap * g->n[0];
+        pa[1] = ct->ref_b ? point[1] : point[1] + g->gap * g->n[1];
+        break;
+    }
+    }
+    const cx pb[2] = {pa[0] - g->gap * g->n[0], pa[1] - g->gap * g->n[1]};
+    g->ra[0] = pa[0] - ca[0];
+    g->ra[1] = pa[1] - ca[1];
+    g->rb[0] = pb[0] - cb[0];
+    g->rb[1] = pb[1] - cb[1];
+    g->t[0] = g->n[1];
+    g->t[1] = -g->n[0];
+}
+
+/* The direction of unknown k of a contact (0: n, 1: t, 2: -t); 0 for gamma. */
+static int cdirection(const cgeom *g, int k, cx *e)
+{
+    if (k == 0) {
+        e[0] = g->n[0];
+        e[1] = g->n[1];
+    } else if (k == 1 || k == 2) {
+        const double s = k == 1 ? 1.0 : -1.0;
+        e[0] = s * g->t[0];
+        e[1] = s * g->t[1];
+    }
+    return k < 3;
+}
+
+/* Contact i's rows at the complex data: as jacobian, bias, couplings and reaction_row above,
+ * from its geometry there and its pair's mu (its friction line's parameter, else model.mu: each
+ * moves with its key). */
+static void complex_rows(const cdata *c, int i, crows *out)
+{
+    const bodies_step *s = c->s;
+    const rs_contact *ct = &s->list.c[i];
+    cgeom g;
+    memset(&g, 0, sizeof g); /* (every kind of contact sets it all) */
+    contact_geometry(c, ct, &g);
+    for (int k = 0; k < count(s, i); k++) {
+        cx e[2] = {0.0, 0.0};
+        out->has[k] = cdirection(&g, k, e);
+        if (out->has[k])
+            cjrow_set(&out->j[k], ct->a, ct->b, g.ra, g.rb, e);
+        out->bias[k] = k == 0 ? g.gap / c->dt : 0.0;
+    }
+    if (s->mu[i] > 0.0) { /* (couplings' order) */
+        out->a[0] = out->a[1] = 1.0;
+        out->a[2] = c->params[bodies_mu_param(c->d->scene, ct->a, ct->b)];
+        out->a[3] = out->a[4] = -1.0;
+    }
+    cjrow_set(&out->r[0], ct->a, ct->b, g.ra, g.rb, g.n);
+    cjrow_set(&out->r[1], ct->a, ct->b, g.ra, g.rb, g.t);
+}
+
 const bodies_row_ops bodies_contact_rows = {
     .kind = "contact",
     .count = count,
@@ -195,4 +379,5 @@ const bodies_row_ops bodies_contact_rows = {
     .start = start,
     .residual = residual,
     .closed = closed,
+    .complex_rows = complex_rows,
 };

@@ -4,8 +4,9 @@
  * a few LCP unknowns z_k with their rows w_k, and the forces it puts on at most two bodies. What
  * differs between kinds of block is in a small table of operations (bodies_row_ops), one file per
  * kind (bodies_row_contact.c); the step LCP (bodies_lcp.c), the pairs NLP (bodies_nlp_pairs.c),
- * the bodies' velocities after the step and the certificate (bodies_certificate.c) are assembled
- * from the blocks through it and never ask which kind a block is.
+ * the bodies' velocities after the step, the certificate (bodies_certificate.c) and the step's
+ * derivatives (bodies_tangent.c) are assembled from the blocks through it and never ask which
+ * kind a block is.
  *
  * A block's LCP rows, with v' = v_free + dt W J^T lambda (bodies.h, (D1)):
  *     w_k = J_k v' + b_k + sum_c A_kc z_c          (k = 0 .. count - 1)
@@ -20,8 +21,7 @@
  * contact forces are sum_j J_j^T r_j over every block.
  *
  * The contacts are the step's first blocks, in the contact list's order (block i is contact i):
- * what is a contact's alone (its geometry, the post's NLP, the complex-step tangents) reads it
- * from there.
+ * what is a contact's alone (its geometry, the post's NLP) reads it from there.
  */
 #ifndef RS_DYNAMICS_BODIES_ROWS_H
 #define RS_DYNAMICS_BODIES_ROWS_H
@@ -46,6 +46,9 @@ typedef struct bodies_term {
     int row, col;
     double value;
 } bodies_term;
+
+struct cdata;
+struct crows;
 
 /* What a kind of block does, for its item i (its index among the step's blocks of that kind). */
 typedef struct bodies_row_ops {
@@ -81,6 +84,9 @@ typedef struct bodies_row_ops {
      * against body[1] along its tangent) and whether it has friction */
     int (*closed)(const bodies_step *s, int i, double dt, const double *v, int *body,
                   double *slip, int *friction);
+    /* for the complex step's tangents: its Jacobian rows, biases, couplings and reaction rows
+     * at the step's data in complex arithmetic (bodies_complex.h) */
+    void (*complex_rows)(const struct cdata *c, int i, struct crows *out);
 } bodies_row_ops;
 
 /* A block of the step: its kind and item, where its unknowns start in the LCP (first, count),

@@ -15,17 +15,6 @@
 
 /* ---- the step's contacts ------------------------------------------------------------------ */
 
-double bodies_relative_velocity(const rs_contact *c, const double *e, const double *v)
-{
-    const double *va = v + 3 * c->a;
-    double s = e[0] * va[0] + e[1] * va[1] + va[2] * bodies_cross(c->ra, e);
-    if (c->b >= 0) {
-        const double *vb = v + 3 * c->b;
-        s -= e[0] * vb[0] + e[1] * vb[1] + vb[2] * bodies_cross(c->rb, e);
-    }
-    return s;
-}
-
 void bodies_step_free(bodies_step *s)
 {
     if (!s)
